@@ -1,0 +1,77 @@
+// Finds an installed Chrome/Chromium and launches it headless with puppeteer-core.
+// Software mode (default): SwiftShader through ANGLE. GPU mode (--gpu or BROOKGL_GPU=1): the
+// hardware flags, and a refusal when the page still reports a software renderer.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import puppeteer from 'puppeteer-core';
+
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/snap/bin/chromium',
+  '/opt/google/chrome/chrome',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
+  'C:\\Program Files (x86)\\Google\\Chrome\\Application\\chrome.exe',
+];
+
+export function findBrowser() {
+  for (const name of ['CHROME_PATH', 'PUPPETEER_EXECUTABLE_PATH']) {
+    const p = process.env[name];
+    if (p) {
+      if (!fs.existsSync(p)) throw new Error(`(brookgl) ${name} is set to ${p}, but no file is there`);
+      return p;
+    }
+  }
+  const found = CANDIDATES.find((p) => fs.existsSync(p));
+  if (found) return found;
+  throw new Error(
+    '(brookgl) no Chrome or Chromium found. Install one (Debian/Ubuntu: `sudo apt-get install -y chromium`; ' +
+      'macOS: install Google Chrome) or set CHROME_PATH to its executable.',
+  );
+}
+
+export const gpuMode = () => process.argv.includes('--gpu') || process.env.BROOKGL_GPU === '1';
+
+const SOFTWARE_FLAGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+const GPU_FLAGS = ['--use-angle=vulkan', '--enable-features=Vulkan', '--ignore-gpu-blocklist', '--enable-gpu', '--enable-unsafe-webgpu'];
+
+export async function launch({ gpu = gpuMode() } = {}) {
+  const executablePath = findBrowser();
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'brookgl-chrome-'));
+  const browser = await puppeteer.launch({
+    executablePath,
+    headless: true,
+    userDataDir,
+    protocolTimeout: 600_000,
+    args: [
+      '--no-sandbox',
+      '--disable-dev-shm-usage',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--disable-background-timer-throttling',
+      '--disable-renderer-backgrounding',
+      '--disable-backgrounding-occluded-windows',
+      ...(gpu ? GPU_FLAGS : SOFTWARE_FLAGS),
+    ],
+  });
+  const close = async () => {
+    await browser.close().catch(() => {});
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  };
+  return { browser, close, gpu, executablePath };
+}
+
+/** Refuses to go on in GPU mode when the page's WebGL2 renderer is a software one. */
+export function checkRenderer(renderer, gpu) {
+  if (gpu && /swiftshader|llvmpipe|software|softpipe/i.test(renderer)) {
+    throw new Error(`(brookgl) a GPU run was asked for, but WebGL2 reports a software renderer: ${renderer}. Check the GPU drivers and the browser flags.`);
+  }
+}

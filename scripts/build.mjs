@@ -1,0 +1,33 @@
+// Builds dist/brookgl.js (ESM), dist/brookgl.iife.js (global `brookgl`) and dist/types;
+// with --tests also the browser test bundle dist/test/specs.js. GLSL files load as text.
+import * as esbuild from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  loader: { '.glsl': 'text' },
+  target: 'es2022',
+  sourcemap: true,
+  logLevel: 'warning',
+};
+
+const started = Date.now();
+await Promise.all([
+  esbuild.build({ ...common, entryPoints: ['src/index.ts'], format: 'esm', outfile: 'dist/brookgl.js' }),
+  esbuild.build({ ...common, entryPoints: ['src/index.ts'], format: 'iife', globalName: 'brookgl', outfile: 'dist/brookgl.iife.js' }),
+  args.has('--tests')
+    ? esbuild.build({ ...common, entryPoints: ['test/all.ts'], format: 'iife', outfile: 'dist/test/specs.js' })
+    : null,
+]);
+if (!args.has('--no-types')) {
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.types.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+console.log(`built dist/ in ${Date.now() - started} ms`);

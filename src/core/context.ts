@@ -1,0 +1,444 @@
+/**
+ * The GPU context: one WebGL2 context and every GL object brookgl makes in it.
+ *
+ * ```ts
+ * const ctx = createContext();                 // an OffscreenCanvas of its own
+ * console.log(ctx.caps.renderer);              // e.g. "ANGLE (Google, Vulkan 1.3.0 (SwiftShader ...))"
+ * const a = ctx.stream('float4', 1 << 20);     // a stream of a million float4 records
+ * ...
+ * ctx.dispose();                               // releases every texture, framebuffer, program
+ * ```
+ *
+ * Ownership: the context creates and deletes all GL objects through the methods below, which
+ * count them (`stats()`), so a test can show that 10,000 passes leave the count where it was.
+ * Streams own their textures; the context owns programs, framebuffers and the texture pool.
+ * After the context is lost or disposed, every call throws a BrookError instead of returning
+ * zeros.
+ */
+import * as twgl from 'twgl.js';
+import PASS_VERT from '../../glsl/core/pass.vert.glsl';
+import { BrookError, check, framebufferStatusName, numberLines } from './errors';
+import { ElementType, TypeInfo, typeInfo } from './types';
+import { Stream, StreamShape, layoutFor } from './stream';
+import { Kernel, KernelSpec, KernelArgs, compileKernel, runKernel } from './kernel';
+import { ReduceOp, reduceStream } from './reduce';
+import { Tracer } from './trace';
+import { Queries } from './queries';
+
+export interface Capabilities {
+  /** The renderer string (unmasked where the browser allows), e.g. "ANGLE (NVIDIA, Vulkan ...)". */
+  renderer: string;
+  vendor: string;
+  version: string;
+  maxTextureSize: number;
+  maxDrawBuffers: number;
+  maxTextureImageUnits: number;
+  /** The most records a 1D stream can hold: maxTextureSize squared. */
+  maxRecords: number;
+  extensions: string[];
+  /** EXT_float_blend: blending into float32 targets. */
+  floatBlend: boolean;
+  /** EXT_disjoint_timer_query_webgl2: GPU time per pass. */
+  timerQuery: boolean;
+  /** OES_texture_float_linear: linear filtering of float textures. */
+  floatLinear: boolean;
+  /** True when the renderer is a CPU implementation (SwiftShader, llvmpipe, ...). */
+  software: boolean;
+}
+
+export interface ContextOptions {
+  /** Canvas to draw with; default: a new OffscreenCanvas (or a detached canvas element). */
+  canvas?: HTMLCanvasElement | OffscreenCanvas;
+  /** Check gl.getError after every pass and framebuffer completeness on every new target. */
+  debug?: boolean;
+}
+
+export interface Stats {
+  textures: number;
+  framebuffers: number;
+  programs: number;
+  buffers: number;
+  queries: number;
+  syncs: number;
+  /** Textures idle in the pool (counted in `textures` too). */
+  pooledTextures: number;
+  /** Bytes held by live textures. */
+  textureBytes: number;
+}
+
+/** A compiled program with its uniform setters (a twgl ProgramInfo) and the source it came from. */
+export interface ProgramRecord {
+  info: twgl.ProgramInfo;
+  source: string;
+}
+
+const RENDERER_INFO = 'WEBGL_debug_renderer_info';
+const UNMASKED_VENDOR = 0x9245;
+const UNMASKED_RENDERER = 0x9246;
+
+/** Creates a brookgl context. Throws a BrookError when WebGL2 or float render targets are missing. */
+export function createContext(options: ContextOptions = {}): BrookContext {
+  return new BrookContext(options);
+}
+
+export class BrookContext {
+  readonly gl: WebGL2RenderingContext;
+  readonly canvas: HTMLCanvasElement | OffscreenCanvas;
+  readonly caps: Capabilities;
+  readonly debug: boolean;
+  /** Pass-by-pass account of the work, when switched on (`ctx.trace.start()`). */
+  readonly trace: Tracer;
+  /** Occlusion and timer queries and fences, polled without blocking. */
+  readonly queries: Queries;
+
+  private lost = false;
+  private disposed = false;
+  private readonly vao: WebGLVertexArrayObject;
+  private readonly vertexShader: WebGLShader;
+  private readonly programs = new Map<string, ProgramRecord>();
+  private readonly textureIds = new WeakMap<WebGLTexture, number>();
+  private readonly textureBytes = new Map<WebGLTexture, number>();
+  private readonly framebuffers = new Map<string, { fbo: WebGLFramebuffer; textures: WebGLTexture[] }>();
+  private readonly pool = new Map<string, WebGLTexture[]>();
+  private readonly counts = { buffers: 0, queries: 0, syncs: 0 };
+  private readonly streams = new Set<Stream>();
+  private nextTextureId = 1;
+
+  constructor(options: ContextOptions = {}) {
+    this.debug = options.debug ?? false;
+    const canvas =
+      options.canvas ??
+      (typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(1, 1) : document.createElement('canvas'));
+    this.canvas = canvas;
+    const gl = canvas.getContext('webgl2', {
+      alpha: true,
+      antialias: false,
+      depth: false,
+      stencil: false,
+      premultipliedAlpha: false,
+      preserveDrawingBuffer: false,
+      powerPreference: 'high-performance',
+    }) as WebGL2RenderingContext | null;
+    if (!gl) {
+      throw new BrookError(
+        'WebGL2 is not available in this browser or on this canvas: brookgl needs WebGL2 ' +
+          '(Chrome/Edge 56+, Firefox 51+, Safari 15+); check that hardware acceleration is on or run Chromium with --use-angle=swiftshader',
+      );
+    }
+    this.gl = gl;
+    if (!gl.getExtension('EXT_color_buffer_float')) {
+      throw new BrookError(
+        'EXT_color_buffer_float is missing: float streams must be render targets. It is in every desktop ' +
+          'Chrome, Edge and Firefox and in Safari 15+; on mobile, try another browser',
+      );
+    }
+    this.caps = readCapabilities(gl);
+    canvas.addEventListener('webglcontextlost', ((e: Event) => {
+      e.preventDefault();
+      this.lost = true;
+    }) as EventListener);
+
+    this.vao = gl.createVertexArray()!;
+    this.vertexShader = this.compileShader(gl.VERTEX_SHADER, PASS_VERT, 'the pass vertex shader');
+    this.trace = new Tracer(this);
+    this.queries = new Queries(this);
+  }
+
+  /** Throws a BrookError if the context was lost or disposed; every public entry point calls it. */
+  guard(): void {
+    if (this.disposed) throw new BrookError('this brookgl context was disposed: create a new one with createContext()');
+    if (this.lost || this.gl.isContextLost()) {
+      this.lost = true;
+      throw new BrookError(
+        'the WebGL context was lost (GPU reset, driver update or too many contexts): its streams are gone; ' +
+          'create a new context and upload the data again',
+      );
+    }
+  }
+
+  get isLost(): boolean {
+    return this.lost || this.gl.isContextLost();
+  }
+
+  // ---- streams, kernels, reductions: the user-facing verbs ---------------------------------
+
+  /**
+   * A new stream of `type` records: `length` for a 1D stream, `[height, width]` for a 2D one.
+   * With `data`, also writes it.
+   * @example const a = ctx.stream('float', 1000, new Float32Array(1000).fill(1));
+   */
+  stream(type: ElementType, shape: StreamShape, data?: ArrayLike<number>): Stream {
+    this.guard();
+    const s = new Stream(this, type, shape);
+    if (data) s.write(data);
+    return s;
+  }
+
+  /** Compiles (once, cached by source) a kernel description for running. */
+  kernel(spec: KernelSpec): Kernel {
+    this.guard();
+    return compileKernel(this, spec);
+  }
+
+  /**
+   * Runs a kernel once over its output domain. `args` binds each parameter by name: streams for
+   * `<>` inputs, `[]` gathers and outputs, `iter(...)` ranges for iterators, numbers or arrays
+   * for uniforms.
+   */
+  run(kernel: Kernel | KernelSpec, args: KernelArgs): void {
+    this.guard();
+    const k = kernel instanceof Kernel ? kernel : compileKernel(this, kernel);
+    runKernel(this, k, args);
+  }
+
+  /** Reduces a whole stream to one record (Brook `reduce`), returned as a stream of length 1. */
+  reduceToStream(stream: Stream, op: ReduceOp): Stream {
+    this.guard();
+    return reduceStream(this, stream, op);
+  }
+
+  /** Reduces a whole stream to one record and reads it back: sum, min, max or `{ op: 'GLSL of a, b' }`. */
+  async reduce(stream: Stream, op: ReduceOp): Promise<number[]> {
+    const r = this.reduceToStream(stream, op);
+    try {
+      return Array.from(await r.read());
+    } finally {
+      r.dispose();
+    }
+  }
+
+  /** As `reduce`, but reads back synchronously (stalls the pipeline). */
+  reduceSync(stream: Stream, op: ReduceOp): number[] {
+    const r = this.reduceToStream(stream, op);
+    try {
+      return Array.from(r.readSync());
+    } finally {
+      r.dispose();
+    }
+  }
+
+  /** Live GL object counts; flat across a long run when nothing leaks. */
+  stats(): Stats {
+    let pooled = 0;
+    for (const list of this.pool.values()) pooled += list.length;
+    let bytes = 0;
+    for (const b of this.textureBytes.values()) bytes += b;
+    return {
+      textures: this.textureBytes.size,
+      framebuffers: this.framebuffers.size,
+      programs: this.programs.size,
+      buffers: this.counts.buffers,
+      queries: this.counts.queries,
+      syncs: this.counts.syncs,
+      pooledTextures: pooled,
+      textureBytes: bytes,
+    };
+  }
+
+  /** Releases every stream, program, framebuffer and pooled texture. Idempotent. */
+  dispose(): void {
+    if (this.disposed) return;
+    for (const s of [...this.streams]) s.dispose();
+    this.trimPool();
+    const gl = this.gl;
+    for (const { fbo } of this.framebuffers.values()) gl.deleteFramebuffer(fbo);
+    this.framebuffers.clear();
+    for (const { info } of this.programs.values()) gl.deleteProgram(info.program);
+    this.programs.clear();
+    gl.deleteShader(this.vertexShader);
+    gl.deleteVertexArray(this.vao);
+    this.queries.dispose();
+    this.disposed = true;
+  }
+
+  // ---- internals used by the other core modules --------------------------------------------
+
+  /** @internal */
+  adopt(stream: Stream): void {
+    this.streams.add(stream);
+  }
+
+  /** @internal */
+  forget(stream: Stream): void {
+    this.streams.delete(stream);
+  }
+
+  /** @internal Allocates a texture of `width` x `height` texels for `info`'s records. */
+  createTexture(width: number, height: number, info: TypeInfo): WebGLTexture {
+    const gl = this.gl;
+    const tex = gl.createTexture();
+    check(tex, 'could not create a texture (out of GPU memory?)');
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, info.internalFormat, width, height);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+    gl.bindTexture(gl.TEXTURE_2D, null);
+    this.textureIds.set(tex, this.nextTextureId++);
+    this.textureBytes.set(tex, width * height * info.texelBytes);
+    return tex;
+  }
+
+  /** @internal Deletes a texture and every cached framebuffer that draws into it. */
+  deleteTexture(tex: WebGLTexture): void {
+    if (!this.textureBytes.has(tex)) {
+      throw new BrookError('internal: asked to delete a texture this context does not own');
+    }
+    for (const [key, entry] of this.framebuffers) {
+      if (entry.textures.includes(tex)) {
+        this.gl.deleteFramebuffer(entry.fbo);
+        this.framebuffers.delete(key);
+      }
+    }
+    this.gl.deleteTexture(tex);
+    this.textureBytes.delete(tex);
+  }
+
+  /** @internal A texture of this size and format from the pool, or a new one. */
+  acquireTexture(width: number, height: number, info: TypeInfo): WebGLTexture {
+    const list = this.pool.get(poolKey(width, height, info));
+    return list?.pop() ?? this.createTexture(width, height, info);
+  }
+
+  /**
+   * @internal Returns a texture to the pool. The pool keeps at most `POOL_PER_SHAPE` textures per
+   * shape and format and deletes the rest, so it cannot grow without bound.
+   */
+  releaseTexture(tex: WebGLTexture, width: number, height: number, info: TypeInfo): void {
+    const key = poolKey(width, height, info);
+    let list = this.pool.get(key);
+    if (!list) this.pool.set(key, (list = []));
+    if (list.length < POOL_PER_SHAPE) list.push(tex);
+    else this.deleteTexture(tex);
+  }
+
+  /** Deletes every texture idle in the pool. */
+  trimPool(): void {
+    for (const list of this.pool.values()) for (const t of list) this.deleteTexture(t);
+    this.pool.clear();
+  }
+
+  /** @internal The framebuffer drawing into `textures` (color attachments 0..n-1), cached. */
+  framebufferFor(textures: WebGLTexture[]): WebGLFramebuffer {
+    const key = textures.map((t) => this.textureIds.get(t)).join(',');
+    const hit = this.framebuffers.get(key);
+    if (hit) return hit.fbo;
+    const gl = this.gl;
+    const fbo = gl.createFramebuffer()!;
+    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+    textures.forEach((t, i) => gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, t, 0));
+    const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+    if (status !== gl.FRAMEBUFFER_COMPLETE) {
+      gl.deleteFramebuffer(fbo);
+      throw new BrookError(`cannot render into these output streams: ${framebufferStatusName(status)}`);
+    }
+    this.framebuffers.set(key, { fbo, textures: [...textures] });
+    return fbo;
+  }
+
+  /** @internal The shared empty vertex array for full-screen passes. */
+  get passVertexArray(): WebGLVertexArrayObject {
+    return this.vao;
+  }
+
+  /**
+   * @internal A linked program for a fragment shader, cached by its final source. `describe`
+   * maps a driver error line to the user's own lines (see kernel.ts).
+   */
+  program(fragmentSource: string, describe: (log: string) => string): ProgramRecord {
+    const hit = this.programs.get(fragmentSource);
+    if (hit) return hit;
+    const gl = this.gl;
+    const fs = gl.createShader(gl.FRAGMENT_SHADER)!;
+    gl.shaderSource(fs, fragmentSource);
+    gl.compileShader(fs);
+    if (!gl.getShaderParameter(fs, gl.COMPILE_STATUS)) {
+      const log = gl.getShaderInfoLog(fs) ?? '';
+      gl.deleteShader(fs);
+      this.guard(); // a lost context also fails compiles: say that instead
+      throw new BrookError(describe(log));
+    }
+    const program = gl.createProgram()!;
+    gl.attachShader(program, this.vertexShader);
+    gl.attachShader(program, fs);
+    gl.linkProgram(program);
+    gl.detachShader(program, fs);
+    gl.deleteShader(fs);
+    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
+      const log = gl.getProgramInfoLog(program) ?? '';
+      gl.deleteProgram(program);
+      this.guard();
+      throw new BrookError(describe(log));
+    }
+    const record = { info: twgl.createProgramInfoFromProgram(gl, program), source: fragmentSource };
+    this.programs.set(fragmentSource, record);
+    return record;
+  }
+
+  /** @internal */
+  countBuffer(delta: number): void {
+    this.counts.buffers += delta;
+  }
+  /** @internal */
+  countQuery(delta: number): void {
+    this.counts.queries += delta;
+  }
+  /** @internal */
+  countSync(delta: number): void {
+    this.counts.syncs += delta;
+  }
+
+  /** @internal Texture layout for a stream shape (see stream.ts). */
+  layout(shape: StreamShape) {
+    return layoutFor(shape, this.caps.maxTextureSize);
+  }
+
+  private compileShader(type: number, source: string, what: string): WebGLShader {
+    const gl = this.gl;
+    const shader = gl.createShader(type)!;
+    gl.shaderSource(shader, source);
+    gl.compileShader(shader);
+    if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) {
+      const log = gl.getShaderInfoLog(shader);
+      gl.deleteShader(shader);
+      throw new BrookError(`${what} failed to compile: ${log}\n${numberLines(source.split('\n'), 1)}`);
+    }
+    return shader;
+  }
+}
+
+/** At most this many idle textures of one shape and format stay in the pool. */
+export const POOL_PER_SHAPE = 4;
+
+function poolKey(width: number, height: number, info: TypeInfo): string {
+  return `${width}x${height}:${info.internalFormat}`;
+}
+
+function readCapabilities(gl: WebGL2RenderingContext): Capabilities {
+  const extensions = gl.getSupportedExtensions() ?? [];
+  let renderer = String(gl.getParameter(gl.RENDERER));
+  let vendor = String(gl.getParameter(gl.VENDOR));
+  if (extensions.includes(RENDERER_INFO) && gl.getExtension(RENDERER_INFO)) {
+    renderer = String(gl.getParameter(UNMASKED_RENDERER));
+    vendor = String(gl.getParameter(UNMASKED_VENDOR));
+  }
+  const has = (name: string) => extensions.includes(name) && gl.getExtension(name) !== null;
+  const maxTextureSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
+  return {
+    renderer,
+    vendor,
+    version: String(gl.getParameter(gl.VERSION)),
+    maxTextureSize,
+    maxDrawBuffers: gl.getParameter(gl.MAX_DRAW_BUFFERS) as number,
+    maxTextureImageUnits: gl.getParameter(gl.MAX_TEXTURE_IMAGE_UNITS) as number,
+    maxRecords: maxTextureSize * maxTextureSize,
+    extensions,
+    floatBlend: has('EXT_float_blend'),
+    timerQuery: has('EXT_disjoint_timer_query_webgl2'),
+    floatLinear: has('OES_texture_float_linear'),
+    software: /swiftshader|llvmpipe|software|softpipe|microsoft basic/i.test(renderer),
+  };
+}
+
+export { typeInfo };

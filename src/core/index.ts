@@ -1,0 +1,15 @@
+export { BrookError } from './errors';
+export { BrookContext, createContext, POOL_PER_SHAPE } from './context';
+export type { Capabilities, ContextOptions, Stats } from './context';
+export { Stream, layoutFor } from './stream';
+export type { Layout, StreamShape } from './stream';
+export { Kernel, Iter, iter, generateKernelSource, glslName } from './kernel';
+export type { KernelSpec, KernelArgs, KernelArg, UniformType } from './kernel';
+export { brook, parseBrook, translateBody } from './brook';
+export { REDUCE_FACTOR, reduceKernel } from './reduce';
+export type { ReduceOp } from './reduce';
+export type { PassRecord } from './trace';
+export { Tracer } from './trace';
+export { Queries } from './queries';
+export { ELEMENT_TYPES, typeInfo } from './types';
+export type { ElementType, ScalarKind, StreamData, TypeInfo } from './types';

@@ -1,0 +1,462 @@
+/**
+ * Kernels: a fragment shader that writes one record per fragment (Brook's `kernel void`).
+ *
+ * A kernel is data until it runs: a name, its parameters by role, and a GLSL body.
+ *
+ * ```ts
+ * const saxpy: KernelSpec = {
+ *   name: 'saxpy',
+ *   inputs: { x: 'float', y: 'float' },   // float x<>, float y<>: this record of each stream
+ *   uniforms: { alpha: 'float' },         // float alpha
+ *   outputs: { result: 'float' },         // out float result<>
+ *   body: 'result = alpha * x + y;',
+ * };
+ * ctx.run(saxpy, { x, y, alpha: 2, result });
+ * ```
+ *
+ * Inside the body:
+ * - each input and iterator is a local variable holding this record's value;
+ * - each output is a local variable (zero to start with) whose final value is written;
+ * - each gather `g` is a function: `g(i)` reads record i (i a float, int or uint: a float
+ *   index is floored), `g(p)` with an ivec2/vec2 reads texel (x, y), `g(row, col)` likewise;
+ *   a gather outside the stream reads zero (all components) — the one out-of-range rule;
+ * - `brook_index` (int) is the index of the record being written and `brook_pos` its (x, y).
+ *
+ * The runtime generates the declarations and the address translation (glsl/core/prelude.glsl),
+ * compiles once per final source, and runs the pass as one full-screen triangle. An output that
+ * is also an input is rendered into a pooled texture and swapped in afterwards (ping-pong):
+ * as in Brook, no pass reads and writes the same texture.
+ */
+import PRELUDE from '../../glsl/core/prelude.glsl';
+import * as twgl from 'twgl.js';
+import { BrookError, check, numberLines } from './errors';
+import type { BrookContext, ProgramRecord } from './context';
+import { Stream } from './stream';
+import { ElementType, TypeInfo, typeInfo } from './types';
+
+/** Uniform types: element types and the square float matrices. */
+export type UniformType = ElementType | 'mat2' | 'mat3' | 'mat4' | 'bool';
+
+export interface KernelSpec {
+  /** Kernel name, shown in errors and traces. */
+  name: string;
+  /** Elementwise input streams (`float a<>`): the body sees this record's value. Default: none. */
+  inputs?: Record<string, ElementType>;
+  /** Gather arrays (`float4 v[]`), read anywhere by record index. Default: none. */
+  gathers?: Record<string, ElementType>;
+  /** Iterators (`iter float here<>`): bound at run time to `iter(start, end)`. Default: none. */
+  iters?: Record<string, 'float' | 'float2'>;
+  /** Uniform parameters (`float twotoi`). Default: none. */
+  uniforms?: Record<string, UniformType>;
+  /** Output streams (`out float count<>`), one render target each. At least one. */
+  outputs: Record<string, ElementType>;
+  /** GLSL statements of the kernel body. */
+  body: string;
+  /** GLSL functions the body may call, placed before main. Default: none. */
+  helpers?: string;
+  /** Where the body came from, for error messages: the user's text and the body's first line in it. */
+  origin?: { text: string; bodyLine: number };
+}
+
+/** An iterator argument: Brook's `iter(start, end)`, evenly spaced over the output domain. */
+export class Iter {
+  constructor(
+    readonly start: number | readonly number[],
+    readonly end: number | readonly number[],
+  ) {}
+}
+
+/**
+ * Brook's iterator stream: over a domain of n records, record i sees start + i * (end - start) / n.
+ * `iter(0, n)` gives each record its own index (the listings' `here`); a float2 iterator over a
+ * 2D domain of [h, w] steps by (end - start) / (w, h) along x and y.
+ */
+export function iter(start: number | readonly number[], end: number | readonly number[]): Iter {
+  return new Iter(start, end);
+}
+
+export type KernelArg = Stream | Iter | number | boolean | readonly number[] | Float32Array | Int32Array | Uint32Array;
+export type KernelArgs = Record<string, KernelArg>;
+
+/** GLSL ES 3.00 keywords and reserved words a C/Cg program may use as names. */
+export const GLSL_RESERVED = new Set([
+  'input', 'output', 'filter', 'sample', 'common', 'partition', 'active', 'asm', 'class', 'union',
+  'enum', 'typedef', 'template', 'this', 'resource', 'goto', 'inline', 'noinline', 'public',
+  'static', 'extern', 'external', 'interface', 'long', 'short', 'double', 'fixed', 'unsigned',
+  'superp', 'sizeof', 'cast', 'namespace', 'using', 'packed', 'volatile', 'buffer', 'patch',
+  'subroutine', 'attribute', 'varying', 'texture', 'smooth', 'flat', 'centroid', 'layout',
+]);
+
+/** GLSL keywords no parameter may be named after (the Brook front end never produces them). */
+const GLSL_KEYWORDS = new Set([
+  'in', 'out', 'inout', 'uniform', 'const', 'highp', 'mediump', 'lowp', 'precision', 'invariant',
+  'struct', 'discard', 'return', 'switch', 'case', 'default', 'if', 'else', 'for', 'while', 'do',
+  'break', 'continue', 'true', 'false', 'void', 'main',
+]);
+
+/**
+ * The GLSL name of a parameter: its own, or with a trailing '_' when GLSL reserves it (Listing
+ * 36-2's `output` becomes `output_` in the shader; the argument is still passed as `output`).
+ */
+export function glslName(name: string): string {
+  return GLSL_RESERVED.has(name) ? `${name}_` : name;
+}
+
+const RESERVED_PREFIXES = ['brook_', 'gl_', 'webgl_', '_webgl'];
+const GLSL_IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A compiled kernel: its description, generated source and program. */
+export class Kernel {
+  constructor(
+    readonly spec: KernelSpec,
+    readonly source: string,
+    readonly program: ProgramRecord,
+  ) {}
+  get name(): string {
+    return this.spec.name;
+  }
+}
+
+const kernelCache = new WeakMap<BrookContext, WeakMap<KernelSpec, Kernel>>();
+
+/** Generates, compiles (cached) and returns the kernel for `spec`. */
+export function compileKernel(ctx: BrookContext, spec: KernelSpec): Kernel {
+  let perContext = kernelCache.get(ctx);
+  if (!perContext) kernelCache.set(ctx, (perContext = new WeakMap()));
+  const hit = perContext.get(spec);
+  if (hit) return hit;
+  validateSpec(spec, ctx);
+  const { source, bodyStart } = generateKernelSource(spec);
+  const program = ctx.program(source, (log) => describeCompileError(spec, source, bodyStart, log));
+  const kernel = new Kernel(spec, source, program);
+  perContext.set(spec, kernel);
+  return kernel;
+}
+
+function validateSpec(spec: KernelSpec, ctx: BrookContext): void {
+  check(spec && typeof spec.name === 'string' && spec.name.length > 0, 'a kernel needs a name');
+  check(typeof spec.body === 'string', () => `kernel ${spec.name}: body must be a string of GLSL`);
+  const outputs = Object.keys(spec.outputs ?? {});
+  check(outputs.length >= 1, () => `kernel ${spec.name}: declare at least one output (outputs: { name: 'float' })`);
+  check(
+    outputs.length <= ctx.caps.maxDrawBuffers,
+    () => `kernel ${spec.name}: ${outputs.length} outputs exceed MAX_DRAW_BUFFERS ${ctx.caps.maxDrawBuffers} on this device`,
+  );
+  const seen = new Set<string>();
+  for (const [role, group] of Object.entries(roles(spec))) {
+    for (const [name, type] of Object.entries(group)) {
+      check(GLSL_IDENT.test(name), () => `kernel ${spec.name}: '${name}' is not a valid GLSL identifier`);
+      check(
+        !RESERVED_PREFIXES.some((p) => name.startsWith(p)),
+        () => `kernel ${spec.name}: parameter '${name}' uses a reserved prefix (${RESERVED_PREFIXES.join(', ')})`,
+      );
+      check(!seen.has(name), () => `kernel ${spec.name}: parameter '${name}' is declared twice`);
+      check(
+        !GLSL_KEYWORDS.has(name) && (spec.origin !== undefined || !GLSL_RESERVED.has(name)),
+        () => `kernel ${spec.name}: parameter '${name}' is a GLSL reserved word; rename it (kernels written with brook\`...\` may use it: they are translated)`,
+      );
+      seen.add(name);
+      if (role === 'uniforms') {
+        if (!['mat2', 'mat3', 'mat4', 'bool'].includes(type)) typeInfo(type);
+      } else if (role === 'iters') {
+        check(type === 'float' || type === 'float2', () => `kernel ${spec.name}: iterator '${name}' must be float or float2`);
+      } else {
+        typeInfo(type); // throws on unknown element types
+      }
+    }
+  }
+  const samplers = Object.keys(spec.inputs ?? {}).length + Object.keys(spec.gathers ?? {}).length;
+  check(
+    samplers <= ctx.caps.maxTextureImageUnits,
+    () => `kernel ${spec.name}: ${samplers} input and gather streams exceed MAX_TEXTURE_IMAGE_UNITS ${ctx.caps.maxTextureImageUnits}`,
+  );
+}
+
+function roles(spec: KernelSpec): Record<string, Record<string, string>> {
+  return {
+    inputs: spec.inputs ?? {},
+    gathers: spec.gathers ?? {},
+    iters: spec.iters ?? {},
+    uniforms: spec.uniforms ?? {},
+    outputs: spec.outputs,
+  };
+}
+
+const UNIFORM_GLSL: Record<string, string> = { mat2: 'mat2', mat3: 'mat3', mat4: 'mat4', bool: 'bool' };
+
+function glslOfUniform(type: UniformType): string {
+  return UNIFORM_GLSL[type] ?? typeInfo(type).glsl;
+}
+
+function zeroOf(glsl: string): string {
+  if (glsl === 'bool') return 'false';
+  if (glsl === 'int') return '0';
+  if (glsl === 'uint') return '0u';
+  return `${glsl}(0)`;
+}
+
+/** The gather accessor functions for gather `name` of `info`'s records. */
+function gatherAccessors(param: string, info: TypeInfo): string {
+  const t = info.glsl;
+  const name = glslName(param);
+  const s = `brook_g_${param}`;
+  const d = `${s}_dims`;
+  const fetch = (texel: string) => `texelFetch(${s}, ${texel}, 0)${info.swizzle}`;
+  return [
+    `uniform highp ${info.sampler} ${s};`,
+    `uniform ivec4 ${d};`,
+    `${t} ${name}(int i) { return brook_inside(i, ${d}) ? ${fetch(`brook_texel(i, ${d})`)} : ${zeroOf(t)}; }`,
+    `${t} ${name}(uint i) { return ${name}(int(min(i, 0x7fffffffu))); }`,
+    `${t} ${name}(float i) { return ${name}(int(floor(i))); }`,
+    `${t} ${name}(ivec2 p) { return brook_inside2(p, ${d}) && brook_inside(p.y * ${d}.y + p.x, ${d}) ? ${fetch('p')} : ${zeroOf(t)}; }`,
+    `${t} ${name}(vec2 p) { return ${name}(ivec2(floor(p))); }`,
+    `${t} ${name}(int row, int col) { return ${name}(ivec2(col, row)); }`,
+    `${t} ${name}(float row, float col) { return ${name}(ivec2(floor(col), floor(row))); }`,
+  ].join('\n');
+}
+
+/**
+ * The fragment shader for a kernel, and the line (1-based) where its body starts. Pure string
+ * work with no GL: tests check it directly. Everything that varies per run (sizes, iterator
+ * steps, layouts) is a uniform, so the source — the program cache key — depends only on the spec.
+ */
+export function generateKernelSource(spec: KernelSpec): { source: string; bodyStart: number } {
+  const inputs = Object.entries(spec.inputs ?? {});
+  const gathers = Object.entries(spec.gathers ?? {});
+  const iters = Object.entries(spec.iters ?? {});
+  const uniforms = Object.entries(spec.uniforms ?? {});
+  const outputs = Object.entries(spec.outputs);
+
+  const head: string[] = [
+    '#version 300 es',
+    'precision highp float;',
+    'precision highp int;',
+    'precision highp sampler2D;',
+    'precision highp isampler2D;',
+    'precision highp usampler2D;',
+    `// kernel ${spec.name}`,
+    PRELUDE,
+  ];
+  for (const [name, type] of gathers) head.push(gatherAccessors(name, typeInfo(type)));
+  for (const [name, type] of inputs) {
+    const info = typeInfo(type);
+    head.push(`uniform highp ${info.sampler} brook_s_${name};`, `uniform ivec4 brook_s_${name}_dims;`, `uniform bool brook_s_${name}_same;`);
+  }
+  for (const [name, type] of iters) {
+    const t = type === 'float' ? 'float' : 'vec2';
+    head.push(`uniform ${t} brook_i_${name}_start;`, `uniform ${t} brook_i_${name}_step;`);
+  }
+  for (const [name, type] of uniforms) head.push(`uniform ${glslOfUniform(type)} ${glslName(name)};`);
+  outputs.forEach(([, type], k) => head.push(`layout(location = ${k}) out ${typeInfo(type).glsl4} brook_out_${k};`));
+  if (spec.helpers) head.push(spec.helpers);
+
+  const main: string[] = [
+    'void main() {',
+    '  ivec2 brook_texel_here = ivec2(gl_FragCoord.xy);',
+    '  brook_index = brook_texel_here.y * brook_dims.y + brook_texel_here.x;',
+    '  if (brook_index >= brook_dims.x) discard;',
+    '  brook_pos = brook_2d ? brook_texel_here : ivec2(brook_index, 0);',
+  ];
+  for (const [name, type] of inputs) {
+    const info = typeInfo(type);
+    const s = `brook_s_${name}`;
+    main.push(
+      `  ${info.glsl} ${glslName(name)} = (${s}_same ? texelFetch(${s}, brook_texel_here, 0) : texelFetch(${s}, brook_texel(brook_index, ${s}_dims), 0))${info.swizzle};`,
+    );
+  }
+  for (const [name, type] of iters) {
+    const coord = type === 'float' ? 'float(brook_index)' : 'vec2(brook_pos)';
+    main.push(`  ${type === 'float' ? 'float' : 'vec2'} ${glslName(name)} = brook_i_${name}_start + brook_i_${name}_step * ${coord};`);
+  }
+  for (const [name, type] of outputs) {
+    const t = typeInfo(type).glsl;
+    main.push(`  ${t} ${glslName(name)} = ${zeroOf(t)};`);
+  }
+  main.push('  {');
+  const before = [...head, ...main].join('\n').split('\n').length;
+  main.push(spec.body);
+  main.push('  }');
+  outputs.forEach(([name, type], k) => {
+    const info = typeInfo(type);
+    const pad = 4 - info.components;
+    const z = info.kind === 'float' ? '0.0' : info.kind === 'int' ? '0' : '0u';
+    const parts = [glslName(name), ...Array<string>(pad).fill(z)];
+    main.push(`  brook_out_${k} = ${info.components === 4 ? glslName(name) : `${info.glsl4}(${parts.join(', ')})`};`);
+  });
+  main.push('}');
+  return { source: [...head, ...main].join('\n') + '\n', bodyStart: before + 1 };
+}
+
+/** A compile error in the kernel's own terms: its name, the driver's words, its body lines numbered. */
+function describeCompileError(spec: KernelSpec, source: string, bodyStart: number, log: string): string {
+  const bodyLines = spec.body.split('\n');
+  const shown = (spec.origin?.text ?? spec.body).split('\n');
+  const first = spec.origin?.bodyLine ?? 1;
+  const messages: string[] = [];
+  let marked: number | undefined;
+  for (const m of log.matchAll(/ERROR:\s*\d+:(\d+):\s*([^\n]*)/g)) {
+    const line = Number(m[1]);
+    const inBody = line >= bodyStart && line < bodyStart + bodyLines.length;
+    if (inBody) {
+      const userLine = line - bodyStart + first;
+      marked ??= userLine;
+      messages.push(`line ${userLine}: ${m[2]}`);
+    } else {
+      const src = source.split('\n');
+      messages.push(`generated line ${line}: ${m[2]} (in: ${src[line - 1]?.trim() ?? '?'})`);
+    }
+  }
+  if (messages.length === 0) messages.push(log.trim() || 'the driver gave no message');
+  return (
+    `kernel ${spec.name} failed to compile:\n  ${messages.join('\n  ')}\n` +
+    `kernel body:\n${numberLines(shown, first, marked)}`
+  );
+}
+
+interface Bound {
+  outputs: Stream[];
+  uniforms: Record<string, unknown>;
+  /** Streams read by the pass (inputs and gathers), for alias detection and the trace. */
+  reads: Map<string, Stream>;
+}
+
+/** Checks every argument against the kernel's parameters before any GL call. */
+function bindArguments(kernel: Kernel, args: KernelArgs): Bound {
+  const spec = kernel.spec;
+  const where = (name: string) => `kernel ${spec.name}, argument '${name}'`;
+  check(args && typeof args === 'object', () => `kernel ${spec.name}: pass the arguments as an object { name: value }`);
+  const known = new Set(Object.values(roles(spec)).flatMap((g) => Object.keys(g)));
+  for (const name of Object.keys(args)) {
+    check(known.has(name), () => `kernel ${spec.name} has no parameter '${name}' (it has: ${[...known].join(', ')})`);
+  }
+  const stream = (name: string, type: ElementType, role: string): Stream => {
+    const s = args[name];
+    check(s !== undefined, () => `${where(name)} is missing: pass a ${type} stream (${role})`);
+    check(s instanceof Stream, () => `${where(name)}: expected a ${type} stream (${role}), got ${describeValue(s)}`);
+    check(!s.disposed, () => `${where(name)}: the stream was disposed`);
+    check(s.type === type, () => `${where(name)}: expected a ${type} stream, got a ${s.describe()}`);
+    return s;
+  };
+  const outputs = Object.entries(spec.outputs).map(([name, type]) => stream(name, type, 'output'));
+  const domain = outputs[0]!.layout;
+  outputs.forEach((o, i) => {
+    const name = Object.keys(spec.outputs)[i]!;
+    check(
+      o.layout.length === domain.length && o.layout.width === domain.width,
+      () => `${where(name)}: all outputs must have the same shape; got ${o.describe()} and ${outputs[0]!.describe()}`,
+    );
+    check(outputs.indexOf(o) === i, () => `${where(name)}: the same stream is passed as two outputs`);
+  });
+
+  const uniforms: Record<string, unknown> = {
+    brook_dims: dimsOf(outputs[0]!),
+    brook_2d: domain.dims === 2,
+  };
+  const reads = new Map<string, Stream>();
+  for (const [name, type] of Object.entries(spec.inputs ?? {})) {
+    const s = stream(name, type, 'elementwise input <>');
+    check(
+      s.length === domain.length,
+      () => `${where(name)}: a ${s.describe()} cannot be read elementwise over a domain of ${domain.length} records (lengths must match; use a gather [] to read other shapes)`,
+    );
+    reads.set(name, s);
+    uniforms[`brook_s_${name}_dims`] = dimsOf(s);
+    uniforms[`brook_s_${name}_same`] = s.layout.width === domain.width;
+  }
+  for (const [name, type] of Object.entries(spec.gathers ?? {})) {
+    const s = stream(name, type, 'gather []');
+    reads.set(name, s);
+    uniforms[`brook_g_${name}_dims`] = dimsOf(s);
+  }
+  for (const [name, type] of Object.entries(spec.iters ?? {})) {
+    const it = args[name];
+    check(it instanceof Iter, () => `${where(name)}: expected an iterator, iter(start, end), got ${describeValue(it)}`);
+    if (type === 'float') {
+      check(
+        typeof it.start === 'number' && typeof it.end === 'number',
+        () => `${where(name)}: a float iterator takes numbers, iter(0, n)`,
+      );
+      uniforms[`brook_i_${name}_start`] = it.start;
+      uniforms[`brook_i_${name}_step`] = ((it.end as number) - (it.start as number)) / domain.length;
+    } else {
+      const a = it.start as readonly number[];
+      const b = it.end as readonly number[];
+      check(Array.isArray(a) && Array.isArray(b) && a.length === 2 && b.length === 2, () => `${where(name)}: a float2 iterator takes two [x, y] pairs`);
+      const [h, w] = domain.dims === 2 ? domain.shape : [1, domain.length];
+      uniforms[`brook_i_${name}_start`] = [a[0], a[1]];
+      uniforms[`brook_i_${name}_step`] = [(b[0]! - a[0]!) / w!, (b[1]! - a[1]!) / h!];
+    }
+  }
+  for (const [name, type] of Object.entries(spec.uniforms ?? {})) {
+    const v = args[name];
+    check(v !== undefined, () => `${where(name)} is missing: pass a ${type} value`);
+    uniforms[glslName(name)] = uniformValue(where(name), type, v);
+  }
+  return { outputs, uniforms, reads };
+}
+
+function uniformValue(where: string, type: UniformType, v: KernelArg): unknown {
+  const size = type === 'bool' ? 1 : type.startsWith('mat') ? Number(type[3]) ** 2 : typeInfo(type).components;
+  const values = typeof v === 'number' || typeof v === 'boolean' ? [Number(v)] : ArrayBuffer.isView(v) || Array.isArray(v) ? Array.from(v as ArrayLike<number>) : null;
+  check(values !== null, () => `${where}: expected ${size === 1 ? 'a number' : `${size} numbers`} for a ${type}, got ${describeValue(v)}`);
+  check(values.length === size, () => `${where}: a ${type} takes ${size} number(s), got ${values.length}`);
+  const kind = type === 'bool' || type.startsWith('mat') ? 'float' : typeInfo(type).kind;
+  if (kind !== 'float') {
+    check(values.every((x) => Number.isInteger(x)), () => `${where}: a ${type} takes integers, got ${values.join(', ')}`);
+  }
+  return size === 1 ? values[0] : values;
+}
+
+function describeValue(v: unknown): string {
+  if (v instanceof Stream) return `a ${v.describe()}`;
+  if (v instanceof Iter) return 'an iterator';
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  return v === null ? 'null' : typeof v === 'object' ? (v.constructor?.name ?? 'an object') : `${typeof v} ${String(v)}`;
+}
+
+/** (length, width, log2 width or -1, height) of a stream's layout, for brook_texel in the prelude. */
+export function dimsOf(s: Stream): number[] {
+  const { length, width, height } = s.layout;
+  const pow2 = (width & (width - 1)) === 0;
+  return [length, width, pow2 ? Math.log2(width) : -1, height];
+}
+
+/** Runs one pass of `kernel` with `args` (validated first, then drawn). */
+export function runKernel(ctx: BrookContext, kernel: Kernel, args: KernelArgs): void {
+  const bound = bindArguments(kernel, args);
+  const gl = ctx.gl;
+  const { outputs, reads, uniforms } = bound;
+  const domain = outputs[0]!.layout;
+
+  // Ping-pong: an output that is also read renders into a pooled texture, swapped in after.
+  const aliased = outputs.map((o) => [...reads.values()].includes(o));
+  const targets = outputs.map((o, i) =>
+    aliased[i] ? ctx.acquireTexture(domain.width, domain.height, o.info) : o.texture,
+  );
+  for (const [name, s] of reads) {
+    const key = kernel.spec.inputs?.[name] !== undefined ? `brook_s_${name}` : `brook_g_${name}`;
+    uniforms[key] = s.texture;
+  }
+
+  const record = ctx.trace.active ? ctx.trace.begin(kernel.name, domain, reads, outputs) : null;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor(targets));
+  gl.drawBuffers(targets.map((_, i) => gl.COLOR_ATTACHMENT0 + i));
+  gl.viewport(0, 0, domain.width, domain.height);
+  gl.useProgram(kernel.program.info.program);
+  twgl.setUniforms(kernel.program.info, uniforms);
+  gl.bindVertexArray(ctx.passVertexArray);
+  gl.drawArrays(gl.TRIANGLES, 0, 3);
+  gl.bindVertexArray(null);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  if (record) ctx.trace.end(record);
+  if (ctx.debug) {
+    const err = gl.getError();
+    if (err !== gl.NO_ERROR) throw new BrookError(`kernel ${kernel.name}: the pass raised GL error 0x${err.toString(16)}`);
+  }
+
+  outputs.forEach((o, i) => {
+    if (!aliased[i]) return;
+    const old = o.swapTexture(targets[i]!);
+    ctx.releaseTexture(old, domain.width, domain.height, o.info);
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * Occlusion queries, timer queries and fences, all polled without blocking.
+ *
+ * WebGL2 gives occlusion queries only as "any samples passed" (a boolean, no count), and a
+ * query's result becomes available only after the page returns to its event loop — in Chrome a
+ * frame or more after it was issued. So every method here returns a Promise that a shared
+ * poller settles; nothing waits on the GPU inside a call.
+ *
+ * ```ts
+ * const anyLeft = await ctx.queries.occlusion(() => ctx.run(terminate, { ... }));
+ * const ms = await ctx.queries.time(() => ctx.run(step, { ... }));   // null if unavailable or disjoint
+ * await ctx.queries.fence();                                         // GPU has finished what came before
+ * ```
+ */
+import { BrookError } from './errors';
+import type { BrookContext } from './context';
+
+const TIME_ELAPSED_EXT = 0x88bf;
+const GPU_DISJOINT_EXT = 0x8fbb;
+
+export class Queries {
+  private readonly waiting: Array<() => boolean> = [];
+  private scheduled = false;
+
+  constructor(private readonly ctx: BrookContext) {}
+
+  /** Resolves once the GPU has executed every command issued before this call. */
+  fence(): Promise<void> {
+    this.ctx.guard();
+    const gl = this.ctx.gl;
+    const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)!;
+    this.ctx.countSync(1);
+    gl.flush();
+    return this.poll(
+      () => gl.clientWaitSync(sync, 0, 0) !== gl.TIMEOUT_EXPIRED,
+      () => undefined,
+      () => {
+        if (!this.ctx.isLost) gl.deleteSync(sync);
+        this.ctx.countSync(-1);
+      },
+    );
+  }
+
+  /**
+   * Runs `draw` inside an ANY_SAMPLES_PASSED query; resolves true when any fragment of it passed
+   * the depth test (and was not discarded). The boolean is all WebGL2 reports.
+   */
+  occlusion(draw: () => void): Promise<boolean> {
+    this.ctx.guard();
+    const gl = this.ctx.gl;
+    const query = gl.createQuery()!;
+    this.ctx.countQuery(1);
+    gl.beginQuery(gl.ANY_SAMPLES_PASSED, query);
+    try {
+      draw();
+    } finally {
+      gl.endQuery(gl.ANY_SAMPLES_PASSED);
+    }
+    gl.flush();
+    return this.settleQuery(query, () => Boolean(gl.getQueryParameter(query, gl.QUERY_RESULT)));
+  }
+
+  /**
+   * GPU milliseconds spent in `draw` (EXT_disjoint_timer_query_webgl2); resolves null when the
+   * extension is missing or the measurement was disjoint (clock change, context switch) and so
+   * was discarded.
+   */
+  time(draw: () => void): Promise<number | null> {
+    this.ctx.guard();
+    const query = this.beginTimer();
+    try {
+      draw();
+    } finally {
+      if (query) this.ctx.gl.endQuery(TIME_ELAPSED_EXT);
+    }
+    return query ? this.timerResult(query) : Promise.resolve(null);
+  }
+
+  /** @internal Starts a TIME_ELAPSED query (null when the extension is missing). */
+  beginTimer(): WebGLQuery | null {
+    if (!this.ctx.caps.timerQuery) return null;
+    const gl = this.ctx.gl;
+    const query = gl.createQuery()!;
+    this.ctx.countQuery(1);
+    gl.beginQuery(TIME_ELAPSED_EXT, query);
+    return query;
+  }
+
+  /** @internal The result of a timer query ended by the caller, in ms, or null if disjoint. */
+  timerResult(query: WebGLQuery): Promise<number | null> {
+    const gl = this.ctx.gl;
+    gl.flush();
+    return this.settleQuery(query, () => {
+      if (gl.getParameter(GPU_DISJOINT_EXT)) return null;
+      return (gl.getQueryParameter(query, gl.QUERY_RESULT) as number) / 1e6;
+    });
+  }
+
+  /** @internal Forgets what is waiting (on dispose). */
+  dispose(): void {
+    this.waiting.length = 0;
+  }
+
+  private settleQuery<T>(query: WebGLQuery, result: () => T): Promise<T> {
+    const gl = this.ctx.gl;
+    return this.poll(
+      () => gl.getQueryParameter(query, gl.QUERY_RESULT_AVAILABLE) as boolean,
+      result,
+      () => {
+        if (!this.ctx.isLost) gl.deleteQuery(query);
+        this.ctx.countQuery(-1);
+      },
+    );
+  }
+
+  /** Polls `ready` once per event-loop turn; then resolves with `value()`. `cleanup` always runs. */
+  private poll<T>(ready: () => boolean, value: () => T, cleanup: () => void): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push(() => {
+        try {
+          if (this.ctx.isLost) throw new BrookError('the WebGL context was lost while waiting for the GPU: create a new context');
+          if (!ready()) return false;
+          const v = value();
+          cleanup();
+          resolve(v);
+        } catch (e) {
+          cleanup();
+          reject(e);
+        }
+        return true;
+      });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setTimeout(() => {
+      this.scheduled = false;
+      const items = this.waiting.splice(0);
+      for (const item of items) if (!item()) this.waiting.push(item);
+      if (this.waiting.length) this.schedule();
+    }, 0);
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * brookgl: BrookGPU-era stream computing on WebGL2.
+ *
+ * Streams are textures of records, kernels are fragment shaders that write one record each,
+ * and every technique of the papers is a sequence of such passes. See README.md for the tour.
+ */
+export * from './core/index';
+export * as reference from './reference/index';

@@ -1,0 +1,6 @@
+/**
+ * Plain TypeScript versions of what the GPU computes, for tests, benchmarks and for reading
+ * side by side with the kernels. Nothing here touches WebGL.
+ */
+export * from './reduce';
+export * from './horn';

@@ -1,0 +1,10 @@
+// Every spec, bundled into dist/test/specs.js and run in the browser by scripts/test.mjs.
+import './reference/reference.test';
+import './core/codegen.test';
+import './core/stream.test';
+import './core/kernel.test';
+import './core/brook.test';
+import './core/reduce.test';
+import './core/queries.test';
+import './core/errors.test';
+import './core/resources.test';

@@ -1,0 +1,160 @@
+import { expect } from 'chai';
+import { BrookContext, KernelSpec, iter } from '../../src/index';
+import { expectArrayEqual, expectNoGLError, newContext, randomFloats } from '../helpers';
+
+const f32 = Math.fround;
+
+describe('core/kernel', () => {
+  let ctx: BrookContext;
+  before(() => (ctx = newContext()));
+  after(() => ctx.dispose());
+
+  const saxpy: KernelSpec = {
+    name: 'saxpy',
+    inputs: { x: 'float', y: 'float' },
+    uniforms: { alpha: 'float' },
+    outputs: { result: 'float' },
+    body: 'result = alpha * x + y;',
+  };
+
+  it('runs an elementwise kernel with a uniform (saxpy) on non-power-of-two lengths', () => {
+    for (const n of [1, 7, 1000, 4097]) {
+      const xs = randomFloats(n, 1);
+      const ys = randomFloats(n, 2);
+      const x = ctx.stream('float', n, xs);
+      const y = ctx.stream('float', n, ys);
+      const result = ctx.stream('float', n);
+      ctx.run(saxpy, { x, y, alpha: 2.5, result });
+      const expected = xs.map((v, i) => f32(f32(2.5 * v) + ys[i]!));
+      expectArrayEqual(result.readSync(), expected, `saxpy n=${n}`);
+      [x, y, result].forEach((s) => s.dispose());
+    }
+    expectNoGLError(ctx);
+  });
+
+  it('gathers by record index anywhere in a stream, reads zero outside it', () => {
+    const n = 1000;
+    const values = randomFloats(n * 4, 3);
+    const v = ctx.stream('float4', n, values);
+    const out = ctx.stream('float4', n);
+    // each record gathers the one `shift` places to its right, reversed-index too
+    ctx.run(
+      { name: 'shifted', gathers: { v: 'float4' }, uniforms: { shift: 'int' }, outputs: { res: 'float4' }, body: 'res = v(brook_index + shift);' },
+      { v, shift: 3, res: out },
+    );
+    const got = out.readSync();
+    const expected = new Float32Array(n * 4);
+    for (let i = 0; i < n; i++) for (let k = 0; k < 4; k++) expected[i * 4 + k] = i + 3 < n ? values[(i + 3) * 4 + k]! : 0;
+    expectArrayEqual(got, expected, 'gather');
+    v.dispose();
+    out.dispose();
+  });
+
+  it('gathers from a stream of another length and layout (integer and float indices)', () => {
+    const table = ctx.stream('float', 4097, Float32Array.from({ length: 4097 }, (_, i) => i * 2));
+    const idx = ctx.stream('float', 300, Float32Array.from({ length: 300 }, (_, i) => (i * 13.7) % 4100));
+    const out = ctx.stream('float', 300);
+    ctx.run(
+      { name: 'lookup', inputs: { idx: 'float' }, gathers: { table: 'float' }, outputs: { res: 'float' }, body: 'res = table(idx);' },
+      { idx, table, res: out },
+    );
+    const expected = Array.from({ length: 300 }, (_, i) => {
+      const j = Math.floor(f32((i * 13.7) % 4100));
+      return j < 4097 ? j * 2 : 0;
+    });
+    expectArrayEqual(out.readSync(), expected, 'lookup');
+    [table, idx, out].forEach((s) => s.dispose());
+  });
+
+  it('gives iterators start + i * (end - start) / n', () => {
+    const n = 4097;
+    const out = ctx.stream('float', n);
+    ctx.run({ name: 'iota', iters: { here: 'float' }, outputs: { res: 'float' }, body: 'res = here;' }, { here: iter(-1, n - 1), res: out });
+    expectArrayEqual(out.readSync(), Array.from({ length: n }, (_, i) => i - 1), 'iter(-1, n-1)');
+    out.dispose();
+  });
+
+  it('runs float2 iterators over a 2D domain and exposes brook_pos', () => {
+    const out = ctx.stream('float4', [3, 5]);
+    ctx.run(
+      { name: 'coords', iters: { uv: 'float2' }, outputs: { res: 'float4' }, body: 'res = vec4(uv, vec2(brook_pos));' },
+      { uv: iter([0, 0], [10, 6]), res: out },
+    );
+    const expected: number[] = [];
+    for (let y = 0; y < 3; y++) for (let x = 0; x < 5; x++) expected.push(2 * x, 2 * y, x, y);
+    expectArrayEqual(out.readSync(), expected, '2D iter');
+    out.dispose();
+  });
+
+  it('writes two outputs of different types in one pass (multiple render targets)', () => {
+    const n = 777;
+    const xs = randomFloats(n, 4);
+    const x = ctx.stream('float', n, xs);
+    const sq = ctx.stream('float', n);
+    const sign = ctx.stream('int2', n);
+    ctx.run(
+      {
+        name: 'two',
+        inputs: { x: 'float' },
+        outputs: { sq: 'float', sign: 'int2' },
+        body: 'sq = x * x;\nsign = ivec2(x < 0.0 ? -1 : 1, brook_index);',
+      },
+      { x, sq, sign },
+    );
+    expectArrayEqual(sq.readSync(), xs.map((v) => f32(v * v)), 'sq');
+    expectArrayEqual(sign.readSync(), Array.from(xs).flatMap((v, i) => [v < 0 ? -1 : 1, i]), 'sign');
+    [x, sq, sign].forEach((s) => s.dispose());
+  });
+
+  it('ping-pongs when an output is also an input (a += 1 run 10 times)', () => {
+    const n = 4097;
+    const a = ctx.stream('float', n, new Float32Array(n));
+    const inc = { name: 'inc', inputs: { a: 'float' }, outputs: { b: 'float' }, body: 'b = a + 1.0;' } satisfies KernelSpec;
+    for (let i = 0; i < 10; i++) ctx.run(inc, { a, b: a });
+    expectArrayEqual(a.readSync(), new Float32Array(n).fill(10), 'a');
+    a.dispose();
+  });
+
+  it('ping-pongs when an output is gathered from (a shift that would race in place)', () => {
+    const n = 1000;
+    const a = ctx.stream('float', n, Float32Array.from({ length: n }, (_, i) => i));
+    ctx.run(
+      { name: 'shiftLeft', gathers: { a: 'float' }, outputs: { b: 'float' }, body: 'b = a(brook_index + 1);' },
+      { a, b: a },
+    );
+    expectArrayEqual(a.readSync(), Array.from({ length: n }, (_, i) => (i + 1 < n ? i + 1 : 0)), 'shifted');
+    a.dispose();
+  });
+
+  it('reads elementwise inputs whose layout differs from the output (1D and 2D of equal length)', () => {
+    const data = randomFloats(12, 8);
+    const flat = ctx.stream('float', 12, data);
+    const grid = ctx.stream('float', [3, 4]);
+    ctx.run({ name: 'copy', inputs: { a: 'float' }, outputs: { b: 'float' }, body: 'b = a;' }, { a: flat, b: grid });
+    expectArrayEqual(grid.readSync(), data, '1D -> 2D');
+    flat.dispose();
+    grid.dispose();
+  });
+
+  it('computes with int and uint streams exactly beyond 2^24', () => {
+    const n = 100;
+    const base = 2 ** 24;
+    const a = ctx.stream('uint', n, Uint32Array.from({ length: n }, (_, i) => base + i));
+    const b = ctx.stream('uint', n);
+    ctx.run({ name: 'plusIndex', inputs: { a: 'uint' }, outputs: { b: 'uint' }, body: 'b = a + uint(brook_index) * 3u;' }, { a, b });
+    expectArrayEqual(b.readSync(), Array.from({ length: n }, (_, i) => base + 4 * i), 'uint');
+    a.dispose();
+    b.dispose();
+  });
+
+  it('compiles a kernel once: the same spec and an equal spec share a program', () => {
+    const before = ctx.stats().programs;
+    const x = ctx.stream('float', 4, [1, 2, 3, 4]);
+    const y = ctx.stream('float', 4, [0, 0, 0, 0]);
+    const r = ctx.stream('float', 4);
+    ctx.run(saxpy, { x, y, alpha: 1, result: r });
+    ctx.run({ ...saxpy }, { x, y, alpha: 1, result: r });
+    expect(ctx.stats().programs).to.equal(before);
+    [x, y, r].forEach((s) => s.dispose());
+  });
+});

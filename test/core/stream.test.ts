@@ -1,0 +1,87 @@
+import { expect } from 'chai';
+import { BrookContext, ELEMENT_TYPES, ElementType, typeInfo } from '../../src/index';
+import { expectArrayEqual, expectNoGLError, newContext, rng } from '../helpers';
+
+function dataFor(type: ElementType, records: number, seed: number): ArrayLike<number> {
+  const info = typeInfo(type);
+  const r = rng(seed);
+  const count = records * info.components;
+  if (info.kind === 'float') {
+    const a = new Float32Array(count);
+    for (let i = 0; i < count; i++) a[i] = (r() - 0.5) * 1e6;
+    return a;
+  }
+  if (info.kind === 'int') {
+    const a = new Int32Array(count);
+    for (let i = 0; i < count; i++) a[i] = Math.floor((r() - 0.5) * 2 ** 32);
+    return a;
+  }
+  const a = new Uint32Array(count);
+  for (let i = 0; i < count; i++) a[i] = Math.floor(r() * 2 ** 32);
+  return a;
+}
+
+describe('core/stream', () => {
+  let ctx: BrookContext;
+  before(() => (ctx = newContext()));
+  after(() => ctx.dispose());
+
+  for (const type of ELEMENT_TYPES) {
+    it(`round-trips ${type} at lengths 1, 7, 1000, 4097 (sync and async)`, async () => {
+      for (const n of [1, 7, 1000, 4097]) {
+        const data = dataFor(type, n, n);
+        const s = ctx.stream(type, n, data);
+        expectArrayEqual(s.readSync(), data, `${type}[${n}] readSync`);
+        expectArrayEqual(await s.read(), data, `${type}[${n}] read`);
+        s.dispose();
+      }
+      expectNoGLError(ctx);
+    });
+  }
+
+  for (const type of ['float', 'float3', 'float4', 'int', 'uint2'] as ElementType[]) {
+    it(`round-trips 2^20 records of ${type}`, async () => {
+      const n = 1 << 20;
+      const data = dataFor(type, n, 99);
+      const s = ctx.stream(type, n, data);
+      expectArrayEqual(await s.read(), data, `${type}[2^20]`);
+      s.dispose();
+    });
+  }
+
+  it('round-trips a 2D stream and keeps its shape', () => {
+    const data = dataFor('float2', 37 * 53, 5);
+    const s = ctx.stream('float2', [37, 53], data);
+    expect(s.shape).to.deep.equal([37, 53]);
+    expect(s.length).to.equal(37 * 53);
+    expect(s.layout.width).to.equal(53);
+    expectArrayEqual(s.readSync(), data, '2D float2');
+    s.dispose();
+  });
+
+  it('keeps integers exact beyond 2^24 in int and uint streams', () => {
+    const big = [2 ** 24 + 1, 2 ** 31 - 1, 2 ** 25 + 3, 123456789];
+    const u = ctx.stream('uint', 4, Uint32Array.from([...big.slice(0, 3), 2 ** 32 - 1]));
+    expectArrayEqual(u.readSync(), [...big.slice(0, 3), 2 ** 32 - 1], 'uint');
+    const i = ctx.stream('int', 4, Int32Array.from([-(2 ** 31), -(2 ** 24) - 1, ...big.slice(0, 2)]));
+    expectArrayEqual(i.readSync(), [-(2 ** 31), -(2 ** 24) - 1, ...big.slice(0, 2)], 'int');
+    u.dispose();
+    i.dispose();
+  });
+
+  it('lays 1D streams out in power-of-two widths near the square root', () => {
+    const cases: Array<[number, number, number]> = [[1, 1, 1], [7, 4, 2], [1000, 32, 32], [4097, 128, 33], [1 << 20, 1024, 1024]];
+    for (const [n, w, h] of cases) {
+      const s = ctx.stream('float', n);
+      expect([s.layout.width, s.layout.height], `n = ${n}`).to.deep.equal([w, h]);
+      s.dispose();
+    }
+  });
+
+  it('holds float special values as written (+-inf, NaN, -0)', () => {
+    const data = Float32Array.from([Infinity, -Infinity, NaN, -0, 0, 3.5e38, 1.5e-38]);
+    const s = ctx.stream('float', data.length, data);
+    expectArrayEqual(s.readSync(), data, 'specials');
+    s.dispose();
+  });
+});

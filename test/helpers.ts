@@ -1,0 +1,68 @@
+// Shared test helpers: one context per spec file, seeded random data, tolerances as named
+// constants, and the end-of-test checks (no GL error).
+import { expect } from 'chai';
+import { BrookContext, createContext } from '../src/index';
+
+/** Float32 results computed in the same order as the reference are compared exactly; float
+ * sums in a different order (tree vs sequential) within this relative tolerance. */
+export const SUM_RELATIVE_TOLERANCE = 1e-5;
+
+export function newContext(): BrookContext {
+  const ctx = createContext();
+  (window as unknown as { __brookRenderer: string }).__brookRenderer = ctx.caps.renderer;
+  return ctx;
+}
+
+/** Mulberry32: a small seeded generator so failures reproduce. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function randomFloats(count: number, seed: number, lo = -1000, hi = 1000): Float32Array {
+  const r = rng(seed);
+  const out = new Float32Array(count);
+  for (let i = 0; i < count; i++) out[i] = lo + (hi - lo) * r();
+  return out;
+}
+
+export function expectNoGLError(ctx: BrookContext): void {
+  const err = ctx.gl.getError();
+  expect(err, `GL error 0x${err.toString(16)}`).to.equal(ctx.gl.NO_ERROR);
+}
+
+/** Exact element-wise equality with the first mismatch named (chai's deep equal is slow on 2^20). */
+export function expectArrayEqual(actual: ArrayLike<number>, expected: ArrayLike<number>, what = 'array'): void {
+  expect(actual.length, `${what} length`).to.equal(expected.length);
+  for (let i = 0; i < expected.length; i++) {
+    const a = actual[i]!;
+    const e = expected[i]!;
+    if (!(Object.is(a, e) || (a === e) || (Number.isNaN(a) && Number.isNaN(e)))) {
+      expect.fail(`${what}[${i}] is ${a}, expected ${e}`);
+    }
+  }
+}
+
+export function expectClose(actual: number, expected: number, relative: number, what = 'value'): void {
+  const scale = Math.max(1, Math.abs(expected));
+  expect(Math.abs(actual - expected), `${what}: ${actual} vs ${expected}`).to.be.at.most(relative * scale);
+}
+
+/** Asserts that `fn` throws a BrookError whose message matches `pattern`. */
+export function expectBrookError(fn: () => unknown, pattern: RegExp): void {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (e) {
+    caught = e;
+  }
+  expect(caught, 'expected a BrookError').to.be.instanceOf(Error);
+  expect((caught as Error).name).to.equal('BrookError');
+  expect((caught as Error).message).to.match(pattern);
+}
