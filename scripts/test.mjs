@@ -1,6 +1,8 @@
 // Runs the mocha specs inside headless Chromium: serves the repository on 127.0.0.1, opens
 // test/index.html, streams each result here, and ends with "N passed, N failed".
 // Options: --grep <pattern>, --gpu (hardware renderer instead of SwiftShader).
+import fs from 'node:fs';
+import path from 'node:path';
 import { serve, root } from './serve.mjs';
 import { launch, checkRenderer } from './browser.mjs';
 
@@ -41,6 +43,7 @@ try {
   console.log(`renderer: ${renderer}`);
   checkRenderer(renderer, gpu);
   await done;
+  if (!grep || 'demos'.includes(grep)) await loadDemos(browser, url);
   exitCode = failed > 0 ? 1 : 0;
 } catch (e) {
   console.error(String(e?.stack ?? e));
@@ -53,6 +56,38 @@ const secs = ((Date.now() - started) / 1000).toFixed(1);
 console.log(`\n${pending} skipped, ${secs} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(exitCode);
+
+/** Opens every page of the gallery; a page passes when it sets window.__demoReady without errors. */
+async function loadDemos(browser, url) {
+  console.log('demos (every page in demos/ loads and runs)');
+  const pages = fs
+    .readdirSync(path.join(root, 'demos'), { recursive: true })
+    .filter((f) => f.endsWith('index.html'))
+    .sort();
+  for (const file of pages) {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    const t0 = Date.now();
+    try {
+      await page.goto(`${url}/demos/${file}`);
+      await page.waitForFunction(() => window.__demoReady === true, { timeout: 120_000 });
+      const shown = await page.evaluate(() => document.querySelector('.error')?.textContent ?? '');
+      if (shown) errors.push(shown);
+    } catch (e) {
+      errors.push(String(e.message ?? e));
+    }
+    await page.close();
+    if (errors.length) {
+      failed++;
+      console.log(`  ✗ demos/${file}\n${indent(errors.join('\n'), 3)}`);
+    } else {
+      passed++;
+      console.log(`  ✓ demos/${file} (${Date.now() - t0} ms)`);
+    }
+  }
+}
 
 function indent(text, depth) {
   return String(text)

@@ -1,0 +1,137 @@
+import { createContext, parseBrook, iter } from '../../dist/brookgl.js';
+import { drawStream } from '../lib/view.js';
+import { traceTable } from '../lib/trace.js';
+
+const EXAMPLES = {
+  'Mandelbrot (iterator, uniforms, loop)': `kernel void mandelbrot(iter float2 uv<>, float zoom, out float escape<>) {
+  float2 c = (uv - float2(0.7, 0.5)) * 3 / zoom;
+  float2 z = float2(0, 0);
+  escape = 0;
+  for (int i = 0; i < 100; i++) {
+    z = float2(z.x * z.x - z.y * z.y, 2.0 * z.x * z.y) + c;
+    if (dot(z, z) > 4.0) break;
+    escape += 1.0;
+  }
+}`,
+  'Blur (gathers)': `kernel void blur(float4 img[], iter float2 uv<>, float radius, out float4 result<>) {
+  float4 sum = float4(0, 0, 0, 0);
+  float count = 0;
+  for (int dy = -2; dy <= 2; dy++)
+    for (int dx = -2; dx <= 2; dx++) {
+      sum += img(ivec2(brook_pos) + ivec2(dx, dy) * int(radius));
+      count += 1.0;
+    }
+  result = sum / count;
+}`,
+  'Two outputs (input stream)': `kernel void split(float4 pixel<>, out float luma<>, out float4 inverted<>) {
+  luma = dot(pixel.xyz, float3(0.299, 0.587, 0.114));
+  inverted = float4(1, 1, 1, 1) - pixel;
+}`,
+  'Horn StartScan (Listing 36-1)': `kernel void StartScan(float4 value[], out float count<>, iter float here<>, iter float left_1<>) {
+  count = isinf(value[here].x) ? 1 : 0;
+  if (here >= 1)
+    count += isinf(value[left_1].x) ? 1 : 0;
+}`,
+};
+
+const $ = (id) => document.getElementById(id);
+const ctx = createContext();
+$('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
+for (const name of Object.keys(EXAMPLES)) $('example').add(new Option(name, name));
+$('source').value = EXAMPLES[$('example').value];
+$('example').onchange = () => {
+  $('source').value = EXAMPLES[$('example').value];
+  run();
+};
+$('size').onchange = () => run();
+$('run').onclick = () => run();
+
+const uniformValues = new Map();
+
+/** The input image: a colour gradient with rings, some records +infinity (Horn's null records). */
+function inputData(side, components) {
+  const data = new Float32Array(side * side * components);
+  for (let y = 0; y < side; y++)
+    for (let x = 0; x < side; x++) {
+      const i = y * side + x;
+      const r = Math.hypot(x - side / 2, y - side / 2) / side;
+      const v = [x / side, y / side, 0.5 + 0.5 * Math.sin(r * 40), 1];
+      for (let k = 0; k < components; k++) data[i * components + k] = v[k];
+      if ((x * 7 + y * 13) % 23 === 0) data[i * components] = Infinity;
+    }
+  return data;
+}
+
+async function run() {
+  $('error').textContent = '';
+  const side = Number($('size').value);
+  const n = side * side;
+  const owned = [];
+  try {
+    const kernels = parseBrook($('source').value);
+    const [spec] = Object.values(kernels);
+    renderUniformFields(spec);
+    const args = {};
+    const shown = [];
+    const components = (t) => ({ 2: 2, 3: 3, 4: 4 })[t.at(-1)] ?? 1;
+    for (const [name, type] of [...Object.entries(spec.inputs ?? {}), ...Object.entries(spec.gathers ?? {})]) {
+      const s = ctx.stream(type, [side, side], inputData(side, components(type)));
+      owned.push(s);
+      args[name] = s;
+      shown.push([`${name} (input)`, s]);
+    }
+    for (const [name, type] of Object.entries(spec.iters ?? {})) args[name] = type === 'float2' ? iter([0, 0], [1, 1]) : iter(0, n);
+    for (const [name] of Object.entries(spec.uniforms ?? {})) args[name] = uniformValues.get(name) ?? 1;
+    for (const [name, type] of Object.entries(spec.outputs)) {
+      const s = ctx.stream(type, [side, side]);
+      owned.push(s);
+      args[name] = s;
+      shown.push([`${name} (output)`, s]);
+    }
+    ctx.trace.start();
+    ctx.run(spec, args);
+    const passes = await ctx.trace.stop();
+    $('streams').innerHTML = '';
+    for (const [label, s] of shown) {
+      const fig = document.createElement('figure');
+      const canvas = document.createElement('canvas');
+      canvas.className = 'stream';
+      const { lo, hi } = drawStream(canvas, await s.read(), s.shape, components(s.type));
+      fig.append(canvas);
+      const cap = document.createElement('figcaption');
+      cap.textContent = `${label}: ${s.type} [${s.shape.join('×')}], x in ${lo[0]?.toPrecision(3)}..${hi[0]?.toPrecision(3)}`;
+      fig.append(cap);
+      $('streams').append(fig);
+    }
+    $('trace').innerHTML = traceTable(passes);
+  } catch (e) {
+    $('error').textContent = e.message;
+  } finally {
+    owned.forEach((s) => s.dispose());
+    window.__demoReady = true;
+  }
+}
+
+function renderUniformFields(spec) {
+  const box = $('uniforms');
+  const names = Object.keys(spec.uniforms ?? {});
+  if (box.dataset.names === names.join(',')) return;
+  box.dataset.names = names.join(',');
+  box.innerHTML = '';
+  for (const name of names) {
+    const label = document.createElement('label');
+    label.textContent = `${name} `;
+    const input = document.createElement('input');
+    input.type = 'number';
+    input.step = 'any';
+    input.value = uniformValues.get(name) ?? 1;
+    input.onchange = () => {
+      uniformValues.set(name, Number(input.value));
+      run();
+    };
+    label.append(input);
+    box.append(label, ' ');
+  }
+}
+
+run();

@@ -1,0 +1,48 @@
+// Runs a benchmark suite headless: opens demos/bench/?suite=NAME&auto=1 in Chromium, prints
+// its tables, and writes bench-results/NAME.json (renderer, browser, date included) and one
+// SVG plot per figure. Usage: npm run bench -- core [--quick] [--gpu] [--out DIR]
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, root } from './serve.mjs';
+import { launch, checkRenderer } from './browser.mjs';
+import { textTable } from '../demos/lib/table.js';
+
+const SUITES = ['core'];
+const args = process.argv.slice(2);
+const suite = args.find((a) => !a.startsWith('--') && args[args.indexOf(a) - 1] !== '--out');
+if (!suite || !SUITES.includes(suite)) {
+  console.error(`usage: npm run bench -- <suite> [--quick] [--gpu] [--out DIR]; suites: ${SUITES.join(', ')}`);
+  process.exit(2);
+}
+const quick = args.includes('--quick');
+const outAt = args.indexOf('--out');
+const outDir = path.resolve(root, outAt >= 0 ? args[outAt + 1] : 'bench-results');
+
+const { server, url } = await serve(root, 0);
+const { browser, close, gpu } = await launch();
+let code = 0;
+try {
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && console.error(`[browser] ${m.text()}`));
+  await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}`);
+  await page.waitForFunction(() => window.__benchResult !== undefined, { timeout: 0, polling: 500 });
+  const result = await page.evaluate(() => window.__benchResult);
+  if (result.error) throw new Error(result.error);
+  checkRenderer(result.renderer, gpu);
+  result.browser = await browser.version();
+  console.log(`suite ${suite} — renderer: ${result.renderer}\nbrowser: ${result.browser}, ${result.date}\n`);
+  for (const t of result.tables) console.log(textTable(t) + '\n');
+  fs.mkdirSync(outDir, { recursive: true });
+  const { svgs, ...json } = result;
+  fs.writeFileSync(path.join(outDir, `${suite}.json`), JSON.stringify(json, null, 2) + '\n');
+  svgs.forEach((svg, i) => fs.writeFileSync(path.join(outDir, `${suite}${svgs.length > 1 ? `-${i + 1}` : ''}.svg`), svg));
+  console.log(`wrote ${path.relative(root, outDir)}/${suite}.json and ${svgs.length} plot(s)`);
+} catch (e) {
+  console.error(String(e?.stack ?? e));
+  code = 1;
+} finally {
+  await close();
+  server.close();
+}
+process.exit(code);
