@@ -8,3 +8,5 @@ import './core/reduce.test';
 import './core/queries.test';
 import './core/errors.test';
 import './core/resources.test';
+import './core/capacity.test';
+import './readme.test';
