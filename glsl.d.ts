@@ -3,3 +3,9 @@ declare module '*.glsl' {
   const source: string;
   export default source;
 }
+
+// Kernels in Brook syntax (the papers' listings), imported as text.
+declare module '*.brook' {
+  const source: string;
+  export default source;
+}

@@ -10,7 +10,7 @@ const args = new Set(process.argv.slice(2));
 const common = {
   absWorkingDir: root,
   bundle: true,
-  loader: { '.glsl': 'text' },
+  loader: { '.glsl': 'text', '.brook': 'text' },
   target: 'es2022',
   sourcemap: true,
   logLevel: 'warning',

@@ -5,4 +5,5 @@
  * and every technique of the papers is a sequence of such passes. See README.md for the tour.
  */
 export * from './core/index';
+export * from './idioms/index';
 export * as reference from './reference/index';

@@ -9,4 +9,7 @@ import './core/queries.test';
 import './core/errors.test';
 import './core/resources.test';
 import './core/capacity.test';
+import './idioms/scan.test';
+import './idioms/sort.test';
+import './idioms/filter.test';
 import './readme.test';

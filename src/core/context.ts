@@ -174,6 +174,15 @@ export class BrookContext {
     return s;
   }
 
+  /**
+   * A stream whose texture comes from (and on dispose returns to) the texture pool: for
+   * temporaries that techniques create and drop every call.
+   */
+  scratch(type: ElementType, shape: StreamShape): Stream {
+    this.guard();
+    return new Stream(this, type, shape, { pooled: true });
+  }
+
   /** Compiles (once, cached by source) a kernel description for running. */
   kernel(spec: KernelSpec): Kernel {
     this.guard();

@@ -74,7 +74,7 @@ export function reduceStream(ctx: BrookContext, stream: Stream, op: ReduceOp): S
   let src = stream;
   do {
     const n = src.length;
-    const out = new Stream(ctx, stream.type, Math.ceil(n / REDUCE_FACTOR), { pooled: true });
+    const out = ctx.scratch(stream.type, Math.ceil(n / REDUCE_FACTOR));
     runKernel(ctx, kernel, { src, n, result: out });
     if (src !== stream) src.dispose();
     src = out;

@@ -4,3 +4,4 @@
  */
 export * from './reduce';
 export * from './horn';
+export * from './filter';

@@ -1,0 +1,2 @@
+// Exclusive from inclusive: the running sum of the records strictly to the left.
+sum = src(brook_index - 1);

@@ -1,0 +1,347 @@
+/**
+ * Stream filtering: keep the records that satisfy a predicate, in order, in a stream of exactly
+ * the kept length (Horn, GPU Gems 2 ch. 36, section 36.1).
+ *
+ * ```ts
+ * const { stream, count } = await filter(ctx, points, { keep: 'x.w > 0.5' });
+ * const book = await filter(ctx, data, { sentinel: true, method: 'scan-loop' }); // +inf x = null
+ * ```
+ *
+ * The predicate `keep` is a GLSL boolean expression of `x` (the record) and `i` (its int index).
+ * `sentinel: true` is the book's form instead: a record whose first component is +infinity is
+ * null. The predicate form is the safe default; it never depends on the data holding no +inf.
+ *
+ * Methods (`method`):
+ * - `'pyramid'` (default, the fastest measured): a histogram pyramid (Ziegler et al. 2006) in
+ *   its linear form: uint flags, then levels of 4-to-1 sums up to one root holding the count;
+ *   each output record descends the levels to find its source. O(n) work, ceil(log4 n) + 2
+ *   passes, exact uint counts at any length.
+ * - `'scan-multipass'`: the book's method with the multipass search of Listing 36-1 (StartScan,
+ *   log2 n Scan passes, k + 1 GatherSearch passes, RelGather), run from the listing's Brook text
+ *   (glsl/idioms/horn-36-1.brook). O(n log n).
+ * - `'scan-loop'`: the same scan, then the single-pass looping search of Listing 36-2.
+ * - `'bitonic'`: sort the records by (null flag, index) with a bitonic network and keep the
+ *   first `count`: the compaction the book measures its method against. O(n log^2 n).
+ *
+ * The book's methods count in float32, exact to 2^24 records: beyond that they refuse (use the
+ * pyramid). On the search's host parameters: Listing 36-2's comments give halfN =
+ * ceil(N/2 + .5) and logN = ceil(log2 N) for N null records; with those, the printed kernels
+ * land on the wrong record for most inputs (a fractional guess never equals an integer count).
+ * brookgl passes halfN = 2^k / 2 and logN = k + 1, k = ceil(log2(N + 1)): powers of two, so
+ * every guess is exact and the printed kernels find the right record (tested against a CPU
+ * mirror and Array.filter). The listing's kernels run unchanged; Scan's guard is `>=` (see
+ * horn-36-1.brook).
+ *
+ * Data flow of the book's methods: float2/3/4 streams with `sentinel: true` go through the
+ * listings directly (value[] is the data). Otherwise a mark pass writes a float2 tag per record,
+ * (index, 0) when kept and +inf when null — the chapter's own null-marking kernel applied to
+ * the record indices — the listings compact the tags, and a last gather fetches the records.
+ */
+import HORN_36_1 from '../../glsl/idioms/horn-36-1.brook';
+import HORN_36_2 from '../../glsl/idioms/horn-36-2.brook';
+import PYRAMID_SUM4 from '../../glsl/idioms/pyramid-sum4.glsl';
+import { BrookContext, BrookError, ElementType, KernelSpec, Stream, iter, parseBrook } from '../core/index';
+import { bitonicOrder, gatherByIndex, orderIndex } from './sort';
+
+export type FilterMethod = 'pyramid' | 'scan-multipass' | 'scan-loop' | 'bitonic';
+export const FILTER_METHODS: readonly FilterMethod[] = ['pyramid', 'scan-multipass', 'scan-loop', 'bitonic'];
+
+export interface FilterOptions {
+  /** GLSL boolean expression of `x` (the record) and `i` (int index): keep when true. */
+  keep?: string;
+  /** The book's null records: a record whose first component is +infinity is dropped. */
+  sentinel?: boolean;
+  /** Compaction method; default 'pyramid'. */
+  method?: FilterMethod;
+  /** Also return the original index of every kept record (a uint stream). Default: false. */
+  indices?: boolean;
+}
+
+export interface FilterResult {
+  /** The kept records, in order; null when nothing was kept (a stream has at least one record). */
+  stream: Stream | null;
+  /** Number of kept records (exact). */
+  count: number;
+  /** Original index of each kept record, when asked for. */
+  indices: Stream | null;
+}
+
+/** The largest length the book's float32 scan counts exactly. */
+export const FLOAT_EXACT_LIMIT = 2 ** 24;
+
+const SENTINEL = 'floatBitsToUint(brook_first(x)) == 0x7f800000u';
+
+/** Keeps the records of `stream` for which the predicate holds; see the module comment. */
+export async function filter(ctx: BrookContext, stream: Stream, options: FilterOptions): Promise<FilterResult> {
+  if (!(stream instanceof Stream) || stream.disposed) throw new BrookError('filter needs a live stream');
+  const method = options.method ?? 'pyramid';
+  if (!FILTER_METHODS.includes(method)) {
+    throw new BrookError(`unknown filter method '${method}': use one of ${FILTER_METHODS.join(', ')}`);
+  }
+  if ((options.keep === undefined) === !options.sentinel) {
+    throw new BrookError("filter needs exactly one of { keep: 'GLSL expression of x and i' } or { sentinel: true }");
+  }
+  if (options.sentinel && stream.info.kind !== 'float') {
+    throw new BrookError(`the sentinel form (+inf marks a null record) needs a float stream, got a ${stream.describe()}`);
+  }
+  const keep = options.keep ?? `!(${SENTINEL})`;
+  if (method === 'pyramid') return pyramidFilter(ctx, stream, keep, !!options.indices);
+  if (method === 'bitonic') return bitonicFilter(ctx, stream, keep, !!options.indices);
+  return hornFilter(ctx, stream, keep, method, !!options.sentinel && !options.indices, !!options.indices);
+}
+
+// ---- shared pieces --------------------------------------------------------------------------
+
+const marks = new Map<string, KernelSpec>();
+
+/** A pass computing `keep` for every record into the given outputs (one GLSL statement each). */
+function markKernel(kind: string, type: ElementType, keep: string, outputs: Record<string, ElementType>, body: string): KernelSpec {
+  const key = `${kind}|${type}|${keep}`;
+  let spec = marks.get(key);
+  if (!spec) {
+    spec = {
+      name: `Mark<${kind}>`,
+      inputs: { x: type },
+      outputs,
+      helpers: FIRST_COMPONENT,
+      body: `int i = brook_index;\nbool keep = ${keep};\n${body}`,
+    };
+    marks.set(key, spec);
+  }
+  return spec;
+}
+
+const FIRST_COMPONENT = [
+  'float brook_first(float v) { return v; }',
+  'float brook_first(vec2 v) { return v.x; }',
+  'float brook_first(vec3 v) { return v.x; }',
+  'float brook_first(vec4 v) { return v.x; }',
+].join('\n');
+
+async function readUint(s: Stream): Promise<number> {
+  return (await s.read())[0]!;
+}
+
+const pickLast: KernelSpec = {
+  name: 'PickLast',
+  gathers: { src: 'float' },
+  uniforms: { at: 'int' },
+  outputs: { v: 'float' },
+  body: 'v = src(at);',
+};
+
+// ---- histogram pyramid ----------------------------------------------------------------------
+
+const sum4: KernelSpec = { name: 'PyramidLevel', gathers: { below: 'uint' }, outputs: { count: 'uint' }, body: PYRAMID_SUM4 };
+const descents = new Map<string, KernelSpec>();
+
+/** The descent kernel for `levels` stored levels (level 0 = flags), unrolled level by level. */
+export function pyramidDescent(type: ElementType, levels: number, indices: boolean): KernelSpec {
+  const key = `${type}|${levels}|${indices}`;
+  let spec = descents.get(key);
+  if (!spec) {
+    const gathers: Record<string, ElementType> = { value: type };
+    const lines = ['uint k = uint(brook_index);', 'int j = 0;'];
+    for (let l = levels - 1; l >= 0; l--) {
+      gathers[`lv${l}`] = 'uint';
+      lines.push(
+        `{ // level ${l}`,
+        '  int b = j * 4;',
+        `  uint c = lv${l}(b);`,
+        '  if (k < c) j = b;',
+        `  else { k -= c; c = lv${l}(b + 1);`,
+        '    if (k < c) j = b + 1;',
+        `    else { k -= c; c = lv${l}(b + 2);`,
+        '      if (k < c) j = b + 2; else { k -= c; j = b + 3; } } }',
+        '}',
+      );
+    }
+    lines.push('kept = value(j);');
+    if (indices) lines.push('idx = uint(j);');
+    spec = {
+      name: `PyramidDescent<${levels}>`,
+      gathers,
+      outputs: indices ? { kept: type, idx: 'uint' } : { kept: type },
+      body: lines.join('\n'),
+    };
+    descents.set(key, spec);
+  }
+  return spec;
+}
+
+async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, indices: boolean): Promise<FilterResult> {
+  const n = stream.length;
+  const levels: Stream[] = [ctx.scratch('uint', n)];
+  try {
+    ctx.run(markKernel('flag', stream.type, keep, { flag: 'uint' }, 'flag = keep ? 1u : 0u;'), { x: stream, flag: levels[0]! });
+    while (levels[levels.length - 1]!.length > 1) {
+      const below = levels[levels.length - 1]!;
+      const level = ctx.scratch('uint', Math.ceil(below.length / 4));
+      ctx.run(sum4, { below, count: level });
+      levels.push(level);
+    }
+    const count = await readUint(levels[levels.length - 1]!);
+    if (count === 0) return { stream: null, count, indices: null };
+    const stored = levels.length - 1 || 1; // n = 1: the flag itself is the root
+    if (stored + 1 > ctx.caps.maxTextureImageUnits) {
+      throw new BrookError(`the pyramid over ${n} records has ${stored} levels, more than this device's ${ctx.caps.maxTextureImageUnits - 1} texture units allow`);
+    }
+    const spec = pyramidDescent(stream.type, stored, indices);
+    const kept = ctx.stream(stream.type, count);
+    const idx = indices ? ctx.stream('uint', count) : null;
+    const args: Record<string, Stream> = { value: stream, kept };
+    for (let l = 0; l < stored; l++) args[`lv${l}`] = levels[l]!;
+    if (idx) args.idx = idx;
+    ctx.run(spec, args);
+    return { stream: kept, count, indices: idx };
+  } finally {
+    levels.forEach((s) => s.dispose());
+  }
+}
+
+// ---- bitonic sort compaction ------------------------------------------------------------------
+
+async function bitonicFilter(ctx: BrookContext, stream: Stream, keep: string, indices: boolean): Promise<FilterResult> {
+  const n = stream.length;
+  const keys = ctx.scratch('float', n);
+  const flags = ctx.scratch('uint', n);
+  let perm: Stream | null = null;
+  try {
+    ctx.run(
+      markKernel('sortkey', stream.type, keep, { key: 'float', flag: 'uint' }, 'key = keep ? 0.0 : 1.0;\nflag = keep ? 1u : 0u;'),
+      { x: stream, key: keys, flag: flags },
+    );
+    perm = bitonicOrder(ctx, keys);
+    const count = (await ctx.reduce(flags, 'sum'))[0]!;
+    if (count === 0) return { stream: null, count, indices: null };
+    const kept = ctx.stream(stream.type, count);
+    ctx.run(gatherByIndex(stream.type), { value: stream, order: perm, out_: kept });
+    let idx: Stream | null = null;
+    if (indices) {
+      idx = ctx.stream('uint', count);
+      ctx.run(orderIndex, { perm, idx });
+    }
+    return { stream: kept, count, indices: idx };
+  } finally {
+    keys.dispose();
+    flags.dispose();
+    perm?.dispose();
+  }
+}
+
+// ---- Horn's scan / search (the book) ---------------------------------------------------------
+
+const listings = new Map<string, Record<string, KernelSpec>>();
+
+/** The chapter's kernels with `float4` records swapped for `type` (float2, float3 or float4). */
+export function hornKernels(type: 'float2' | 'float3' | 'float4'): Record<string, KernelSpec> {
+  let k = listings.get(type);
+  if (!k) {
+    const swap = (text: string) => text.replace(/\bfloat4\b/g, type);
+    const a = parseBrook(swap(HORN_36_1));
+    const b = parseBrook(swap(HORN_36_2));
+    k = { StartScan: a.StartScan!, Scan: a.Scan!, GatherSearch: a.GatherSearch!, RelGather: a.RelGather!, GatherSearchLoop: b.GatherSearch! };
+    listings.set(type, k);
+  }
+  return k;
+}
+
+/** Host parameters of the search: halfN = 2^k / 2, logN = k + 1, k = ceil(log2(nulls + 1)). */
+export function searchParameters(nulls: number): { halfN: number; logN: number } {
+  const k = Math.ceil(Math.log2(nulls + 1));
+  return { halfN: 2 ** k / 2, logN: k + 1 };
+}
+
+const fill: KernelSpec = { name: 'Fill', uniforms: { v: 'float' }, outputs: { out_: 'float' }, body: 'out_ = v;' };
+const gathersByTag = new Map<ElementType, KernelSpec>();
+function gatherByTag(type: ElementType): KernelSpec {
+  let spec = gathersByTag.get(type);
+  if (!spec) {
+    gathersByTag.set(
+      type,
+      (spec = {
+        name: 'GatherByTag',
+        inputs: { tag: 'float2' },
+        gathers: { value: type },
+        outputs: { kept: type, idx: 'uint' },
+        body: 'kept = value(tag.x);\nidx = uint(tag.x);',
+      }),
+    );
+  }
+  return spec;
+}
+
+async function hornFilter(
+  ctx: BrookContext,
+  stream: Stream,
+  keep: string,
+  method: 'scan-multipass' | 'scan-loop',
+  direct: boolean,
+  indices: boolean,
+): Promise<FilterResult> {
+  const n = stream.length;
+  if (n > FLOAT_EXACT_LIMIT) {
+    throw new BrookError(
+      `the book's filter counts in float32, exact only up to 2^24 = ${FLOAT_EXACT_LIMIT} records; this stream has ${n}. ` +
+        "Use method 'pyramid' (integer counts) for longer streams",
+    );
+  }
+  const useData = direct && stream.info.components >= 2;
+  const vtype = useData ? (stream.type as 'float2' | 'float3' | 'float4') : 'float2';
+  const k = hornKernels(vtype);
+  const temps: Stream[] = [];
+  const scratch = (type: ElementType, len: number) => {
+    const s = ctx.scratch(type, len);
+    temps.push(s);
+    return s;
+  };
+  try {
+    let value = stream;
+    if (!useData) {
+      value = scratch('float2', n);
+      ctx.run(markKernel('tag', stream.type, keep, { tag: 'float2' }, 'tag = keep ? vec2(float(i), 0.0) : vec2(uintBitsToFloat(0x7f800000u));'), {
+        x: stream,
+        tag: value,
+      });
+    }
+    // 36.1.1: running count of null records
+    let count = scratch('float', n);
+    ctx.run(k.StartScan!, { value, count, here: iter(0, n), left_1: iter(-1, n - 1) });
+    for (let twotoi = 2; twotoi < n; twotoi *= 2) {
+      const next = scratch('float', n);
+      ctx.run(k.Scan!, { input: count, count: next, here: iter(0, n), left_2toi: iter(-twotoi, n - twotoi), twotoi });
+      count = next;
+    }
+    const last = scratch('float', 1);
+    ctx.run(pickLast, { src: count, at: n - 1, v: last });
+    const nulls = (await last.read())[0]!;
+    const m = n - nulls;
+    if (m === 0) return { stream: null, count: 0, indices: null };
+    const { halfN, logN } = searchParameters(nulls);
+    // 36.1.2: search and gather
+    let found: Stream;
+    if (method === 'scan-multipass') {
+      let guess = scratch('float', m);
+      ctx.run(fill, { v: halfN, out_: guess });
+      let twotoi = halfN;
+      for (let i = 0; i < logN; i++) {
+        twotoi /= 2;
+        const next = scratch('float', m);
+        ctx.run(k.GatherSearch!, { scatterValues: count, outGuess: next, value, twotoi, lastguess: guess, here: iter(0, m) });
+        guess = next;
+      }
+      found = useData ? ctx.stream(vtype, m) : scratch(vtype, m);
+      ctx.run(k.RelGather!, { outp: found, gatherindex: guess, value, here: iter(0, m) });
+    } else {
+      found = useData ? ctx.stream(vtype, m) : scratch(vtype, m);
+      ctx.run(k.GatherSearchLoop!, { scatterValues: count, output: found, value, halfN, logN, here: iter(0, m) });
+    }
+    if (useData) return { stream: found, count: m, indices: null };
+    const kept = ctx.stream(stream.type, m);
+    const idx = indices ? ctx.stream('uint', m) : scratch('uint', m);
+    ctx.run(gatherByTag(stream.type), { tag: found, value: stream, kept, idx });
+    return { stream: kept, count: m, indices: indices ? idx : null };
+  } finally {
+    temps.forEach((s) => s.dispose());
+  }
+}
