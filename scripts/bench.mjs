@@ -1,20 +1,23 @@
 // Runs a benchmark suite headless: opens demos/bench/?suite=NAME&auto=1 in Chromium, prints
 // its tables, and writes bench-results/NAME.json (renderer, browser, date included) and one
-// SVG plot per figure. Usage: npm run bench -- core [--quick] [--gpu] [--out DIR]
+// SVG plot per figure. Usage: npm run bench -- <suite> [--quick] [--gpu] [--out DIR] [--max-k K]
+// (--max-k: largest filter size in thousands of records, default 4096)
 import fs from 'node:fs';
 import path from 'node:path';
 import { serve, root } from './serve.mjs';
 import { launch, checkRenderer } from './browser.mjs';
 import { textTable } from '../demos/lib/table.js';
 
-const SUITES = ['core'];
+const SUITES = ['core', 'filter'];
 const args = process.argv.slice(2);
-const suite = args.find((a) => !a.startsWith('--') && args[args.indexOf(a) - 1] !== '--out');
+const suite = args.find((a, i) => !a.startsWith('--') && !['--out', '--max-k'].includes(args[i - 1]));
 if (!suite || !SUITES.includes(suite)) {
   console.error(`usage: npm run bench -- <suite> [--quick] [--gpu] [--out DIR]; suites: ${SUITES.join(', ')}`);
   process.exit(2);
 }
 const quick = args.includes('--quick');
+const maxKAt = args.indexOf('--max-k');
+const maxK = maxKAt >= 0 ? `&maxK=${Number(args[maxKAt + 1])}` : '';
 const outAt = args.indexOf('--out');
 const outDir = path.resolve(root, outAt >= 0 ? args[outAt + 1] : 'bench-results');
 
@@ -25,7 +28,7 @@ try {
   const page = await browser.newPage();
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && console.error(`[browser] ${m.text()}`));
-  await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}`);
+  await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}${maxK}`);
   await page.waitForFunction(() => window.__benchResult !== undefined, { timeout: 0, polling: 500 });
   const result = await page.evaluate(() => window.__benchResult);
   if (result.error) throw new Error(result.error);

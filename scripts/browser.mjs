@@ -38,7 +38,10 @@ export function findBrowser() {
 export const gpuMode = () => process.argv.includes('--gpu') || process.env.BROOKGL_GPU === '1';
 
 const SOFTWARE_FLAGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
-const GPU_FLAGS = ['--use-angle=vulkan', '--enable-features=Vulkan', '--ignore-gpu-blocklist', '--enable-gpu', '--enable-unsafe-webgpu'];
+// GPU_CHROME_FLAGS overrides (the GPU machine's pack sets it); these worked on an NVIDIA H100.
+const GPU_FLAGS = process.env.GPU_CHROME_FLAGS
+  ? process.env.GPU_CHROME_FLAGS.split(/\s+/).filter(Boolean)
+  : ['--use-angle=vulkan', '--enable-features=Vulkan', '--disable-vulkan-surface', '--ignore-gpu-blocklist', '--enable-gpu'];
 
 export async function launch({ gpu = gpuMode() } = {}) {
   const executablePath = findBrowser();

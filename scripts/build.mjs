@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import fs from 'node:fs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
@@ -24,6 +25,29 @@ await Promise.all([
     ? esbuild.build({ ...common, entryPoints: ['test/all.ts'], format: 'iife', outfile: 'dist/test/specs.js' })
     : null,
 ]);
+if (args.has('--tests')) {
+  // mocha's browser build, served next to the specs so a run needs dist/ but not node_modules
+  for (const f of ['mocha.js', 'mocha.css']) fs.copyFileSync(path.join(root, 'node_modules/mocha', f), path.join(root, 'dist/test', f));
+}
+if (args.has('--driver')) {
+  // The node-side drivers as single files (puppeteer-core included), to carry to a machine
+  // that has a browser and Node but no node_modules: node dist/node/test.mjs, dist/node/bench.mjs
+  await Promise.all(
+    ['test', 'bench'].map((name) =>
+      esbuild.build({
+        absWorkingDir: root,
+        entryPoints: [`scripts/${name}.mjs`],
+        outfile: `dist/node/${name}.mjs`,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        logLevel: 'error',
+        banner: { js: "import { createRequire as __brookRequire } from 'node:module'; const require = __brookRequire(import.meta.url);" },
+      }),
+    ),
+  );
+}
 if (!args.has('--no-types')) {
   execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.types.json'], {
     cwd: root,

@@ -5,7 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The repository root: the nearest folder above this script holding package.json (also when bundled into dist/node). */
+export const root = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+})();
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',
@@ -55,7 +60,7 @@ export function serve(dir = root, port = 0) {
   });
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && path.basename(process.argv[1]) === 'serve.mjs') {
   const i = process.argv.indexOf('--port');
   const port = i > 0 ? Number(process.argv[i + 1]) : Number(process.env.PORT ?? 8080);
   const { url } = await serve(root, port);

@@ -4,7 +4,7 @@ import { createContext } from '../../dist/brookgl.js';
 import { htmlTable } from '../lib/table.js';
 import { linePlot } from '../lib/plot.js';
 
-export const SUITES = { core: () => import('./suites/core.js') };
+export const SUITES = { core: () => import('./suites/core.js'), filter: () => import('./suites/filter.js') };
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -19,7 +19,8 @@ async function runSuite(name) {
   $('out').innerHTML = '';
   $('status').textContent = 'running…';
   const started = performance.now();
-  const { tables, plots, results } = await suite.run(ctx, { quick: $('quick').checked, log: (m) => ($('status').textContent = m) });
+  const maxK = Number(params.get('maxK') || $('maxK')?.value || 0) || undefined;
+  const { tables, plots, results } = await suite.run(ctx, { quick: $('quick').checked, maxK, log: (m) => ($('status').textContent = m) });
   const svgs = plots.map(linePlot);
   $('out').innerHTML = tables.map(htmlTable).join('') + svgs.join('');
   $('status').textContent = `done in ${((performance.now() - started) / 1000).toFixed(1)} s`;

@@ -1,0 +1,108 @@
+// Suite `filter`: Table 36-1 of Horn (GPU Gems 2 ch. 36) on this browser's GPU. Time per record
+// to compact n float4 records (half of them kept, at random) by every method, beside the book's
+// figures for the GeForce 6800 Ultra and Radeon X800, and the bitonic/scan ratio beside the
+// book's claim (scan is about 0.5 x log2 n times faster than bitonic sort).
+import { filter, FILTER_METHODS, bitonicPasses } from '../../../dist/brookgl.js';
+
+export const SIZES_K = [64, 128, 256, 512, 1024, 2048, 4096];
+
+/** Table 36-1 as printed (microseconds per record). */
+export const BOOK = {
+  '6800 Ultra scan/search (looping search)': [0.138, 0.131, 0.158, 0.151, 0.143, 0.167, 0.161],
+  '6800 Ultra bitonic sort': [1.029, 0.991, 1.219, 1.19, 1.455, 1.593, 1.74],
+  'X800 scan/search': [0.428, 0.267, 0.288, 0.355, 0.182, 0.169, 0.168],
+  'X800 bitonic sort': [0.762, 0.912, 0.968, 1.051, 1.175, 1.269, 1.383],
+};
+
+const LABEL = {
+  'scan-multipass': 'scan/search (multipass search)',
+  'scan-loop': 'scan/search (looping search)',
+  bitonic: 'bitonic sort compaction',
+  pyramid: 'histogram pyramid (O(n), default)',
+};
+
+function data(n) {
+  const v = new Float32Array(n * 4);
+  let s = 12345;
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    v[i * 4] = i;
+    v[i * 4 + 1] = s / 4294967296;
+    v[i * 4 + 2] = -i;
+    v[i * 4 + 3] = 1;
+  }
+  return v;
+}
+
+export async function run(ctx, { log = () => {}, quick = false, maxK = quick ? 512 : 4096, reps = quick ? 1 : 2 } = {}) {
+  const sizes = SIZES_K.filter((k) => k <= maxK);
+  const us = Object.fromEntries(FILTER_METHODS.map((m) => [m, []]));
+  const gpuUs = Object.fromEntries(FILTER_METHODS.map((m) => [m, []]));
+  const passes = Object.fromEntries(FILTER_METHODS.map((m) => [m, []]));
+  for (const k of sizes) {
+    const n = k * 1024;
+    const s = ctx.stream('float4', n, data(n));
+    let expectedCount = null;
+    for (const method of FILTER_METHODS) {
+      const once = async () => {
+        const t0 = performance.now();
+        const r = await filter(ctx, s, { keep: 'x.y < 0.5', method });
+        await ctx.queries.fence();
+        const ms = performance.now() - t0;
+        if (expectedCount === null) expectedCount = r.count;
+        if (r.count !== expectedCount) throw new Error(`${method} kept ${r.count} records, the others ${expectedCount}`);
+        r.stream?.dispose();
+        return ms;
+      };
+      await once(); // compile, fill the pool
+      let best = Infinity;
+      for (let i = 0; i < reps; i++) best = Math.min(best, await once());
+      ctx.trace.start();
+      await once();
+      const trace = await ctx.trace.stop();
+      const gpu = trace.every((p) => p.gpuMs !== null) ? trace.reduce((t, p) => t + p.gpuMs, 0) : null;
+      us[method].push((best * 1000) / n);
+      gpuUs[method].push(gpu === null ? null : (gpu * 1000) / n);
+      passes[method].push(trace.length);
+      log(`filter ${k}k ${method}: ${((best * 1000) / n).toFixed(3)} us/record`);
+    }
+    s.dispose();
+  }
+  const heads = ['method', ...sizes.map((k) => `${k}k`)];
+  const rows = [
+    ...FILTER_METHODS.map((m) => [`${LABEL[m]}`, ...us[m]]),
+    ...Object.entries(BOOK).map(([name, v]) => [`book: ${name}`, ...v.slice(0, sizes.length)]),
+  ];
+  const ratio = sizes.map((k, i) => us.bitonic[i] / us['scan-loop'][i]);
+  const claim = sizes.map((k) => 0.5 * Math.log2(k * 1024));
+  const tables = [
+    { title: 'Table 36-1: time per record, µs (wall clock, count read back; lower is better)', columns: heads, rows },
+    { title: 'Same, GPU time from timer queries (µs per record)', columns: heads, rows: FILTER_METHODS.map((m) => [LABEL[m], ...gpuUs[m]]) },
+    {
+      title: 'Bitonic / scan-search (looping) time ratio vs the book\'s claim 0.5 x log2 n',
+      columns: heads,
+      rows: [
+        ['measured', ...ratio],
+        ['book claim', ...claim],
+        ['pass ratio (bitonic passes / scan passes)', ...sizes.map((k, i) => passes.bitonic[i] / passes['scan-loop'][i])],
+      ],
+    },
+    { title: 'Passes per filter', columns: heads, rows: FILTER_METHODS.map((m) => [LABEL[m], ...passes[m]]) },
+  ];
+  const plots = [
+    {
+      title: 'Filtering: time per record vs n (Table 36-1)',
+      xLabel: 'records',
+      yLabel: 'µs per record',
+      logX: true,
+      logY: true,
+      series: [
+        ...FILTER_METHODS.map((m) => ({ name: LABEL[m], points: sizes.map((k, i) => [k * 1024, us[m][i]]) })),
+        { name: 'book 6800U scan', points: sizes.map((k, i) => [k * 1024, BOOK['6800 Ultra scan/search (looping search)'][i]]) },
+        { name: 'book 6800U bitonic', points: sizes.map((k, i) => [k * 1024, BOOK['6800 Ultra bitonic sort'][i]]) },
+      ],
+    },
+  ];
+  const mrecords = Object.fromEntries(FILTER_METHODS.map((m) => [m, us[m].map((u) => 1 / u)]));
+  return { tables, plots, results: { sizes: sizes.map((k) => k * 1024), usPerRecord: us, gpuUsPerRecord: gpuUs, passes, mRecordsPerS: mrecords, bitonicPassesAt: sizes.map((k) => bitonicPasses(k * 1024)) } };
+}
