@@ -27,6 +27,7 @@ let code = 0;
 try {
   const page = await browser.newPage();
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  page.on('error', (e) => console.error(`page crashed: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && console.error(`[browser] ${m.text()}`));
   await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}${maxK}`);
   await page.waitForFunction(() => window.__benchResult !== undefined, { timeout: 0, polling: 500 });

@@ -51,6 +51,7 @@ export async function launch({ gpu = gpuMode() } = {}) {
     headless: true,
     userDataDir,
     protocolTimeout: 600_000,
+    dumpio: process.env.BROOKGL_DUMPIO === '1', // the browser's own stderr, for diagnosing GPU runs
     args: [
       '--no-sandbox',
       '--disable-dev-shm-usage',
@@ -63,13 +64,44 @@ export async function launch({ gpu = gpuMode() } = {}) {
       '--disable-renderer-backgrounding',
       '--disable-backgrounding-occluded-windows',
       ...(gpu ? GPU_FLAGS : SOFTWARE_FLAGS),
+      ...(process.env.BROOKGL_EXTRA_FLAGS ?? '').split(/\s+/).filter(Boolean),
     ],
   });
+  if (gpu) await settleGpu(browser);
   const close = async () => {
     await browser.close().catch(() => {});
     fs.rmSync(userDataDir, { recursive: true, force: true });
   };
   return { browser, close, gpu, executablePath };
+}
+
+/**
+ * Seen on an NVIDIA H100 (ANGLE/Vulkan, Chromium 156): the GPU process fails its first command
+ * buffer ("Failed to send GpuControl.CreateCommandBuffer") and restarts, losing the first WebGL
+ * context of the first page or detaching the page being loaded. So a GPU run first opens a
+ * throwaway page until a WebGL2 context survives a moment, then starts the real work.
+ */
+async function settleGpu(browser) {
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const page = await browser.newPage();
+    try {
+      const ok = await page.evaluate(async () => {
+        const gl = new OffscreenCanvas(1, 1).getContext('webgl2');
+        if (!gl) return false;
+        gl.clear(gl.COLOR_BUFFER_BIT);
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+        await new Promise((r) => setTimeout(r, 1500));
+        return !gl.isContextLost();
+      });
+      if (ok) return;
+      console.error(`(brookgl) GPU warm-up ${attempt}: the WebGL2 context was lost; trying again`);
+    } catch (e) {
+      console.error(`(brookgl) GPU warm-up ${attempt}: ${e.message}; trying again`);
+    } finally {
+      await page.close().catch(() => {});
+    }
+  }
+  throw new Error('(brookgl) the GPU process kept losing WebGL2 contexts during warm-up');
 }
 
 /** Refuses to go on in GPU mode when the page's WebGL2 renderer is a software one. */

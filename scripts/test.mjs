@@ -18,6 +18,7 @@ let exitCode = 1;
 try {
   const page = await browser.newPage();
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  page.on('error', (e) => console.error(`page crashed: ${e.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warn') console.error(`[browser ${m.type()}] ${m.text()}`);
   });

@@ -340,6 +340,7 @@ export class BrookContext {
     const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
     if (status !== gl.FRAMEBUFFER_COMPLETE) {
       gl.deleteFramebuffer(fbo);
+      this.guard(); // a lost context reports FRAMEBUFFER_UNSUPPORTED: say it was lost instead
       throw new BrookError(`cannot render into these output streams: ${framebufferStatusName(status)}`);
     }
     this.framebuffers.set(key, { fbo, textures: [...textures] });
