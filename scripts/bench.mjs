@@ -1,7 +1,9 @@
 // Runs a benchmark suite headless: opens demos/bench/?suite=NAME&auto=1 in Chromium, prints
 // its tables, and writes bench-results/NAME.json (renderer, browser, date included) and one
 // SVG plot per figure. Usage: npm run bench -- <suite> [--quick] [--gpu] [--out DIR] [--max-k K]
-// (--max-k: largest filter size in thousands of records, default 4096)
+// (--max-k: largest filter size in thousands of records, default 4096; --label L: write
+// NAME-L.json, e.g. --label h100 for results recorded on that GPU). It also rewrites
+// bench-results/index.json, the list of recordings the benchmark page shows.
 import fs from 'node:fs';
 import path from 'node:path';
 import { serve, root } from './serve.mjs';
@@ -10,7 +12,8 @@ import { textTable } from '../demos/lib/table.js';
 
 const SUITES = ['core', 'filter'];
 const args = process.argv.slice(2);
-const suite = args.find((a, i) => !a.startsWith('--') && !['--out', '--max-k'].includes(args[i - 1]));
+const valued = ['--out', '--max-k', '--label'];
+const suite = args.find((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));
 if (!suite || !SUITES.includes(suite)) {
   console.error(`usage: npm run bench -- <suite> [--quick] [--gpu] [--out DIR]; suites: ${SUITES.join(', ')}`);
   process.exit(2);
@@ -20,12 +23,13 @@ const maxKAt = args.indexOf('--max-k');
 const maxK = maxKAt >= 0 ? `&maxK=${Number(args[maxKAt + 1])}` : '';
 const outAt = args.indexOf('--out');
 const outDir = path.resolve(root, outAt >= 0 ? args[outAt + 1] : 'bench-results');
+const labelAt = args.indexOf('--label');
+const name = labelAt >= 0 ? `${suite}-${args[labelAt + 1]}` : suite;
 
 const { server, url } = await serve(root, 0);
-const { browser, close, gpu } = await launch();
+const { browser, page, close, gpu } = await launch({ origin: url });
 let code = 0;
 try {
-  const page = await browser.newPage();
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
   page.on('error', (e) => console.error(`page crashed: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && console.error(`[browser] ${m.text()}`));
@@ -39,9 +43,10 @@ try {
   for (const t of result.tables) console.log(textTable(t) + '\n');
   fs.mkdirSync(outDir, { recursive: true });
   const { svgs, ...json } = result;
-  fs.writeFileSync(path.join(outDir, `${suite}.json`), JSON.stringify(json, null, 2) + '\n');
-  svgs.forEach((svg, i) => fs.writeFileSync(path.join(outDir, `${suite}${svgs.length > 1 ? `-${i + 1}` : ''}.svg`), svg));
-  console.log(`wrote ${path.relative(root, outDir)}/${suite}.json and ${svgs.length} plot(s)`);
+  fs.writeFileSync(path.join(outDir, `${name}.json`), JSON.stringify(json, null, 2) + '\n');
+  svgs.forEach((svg, i) => fs.writeFileSync(path.join(outDir, `${name}${svgs.length > 1 ? `-${i + 1}` : ''}.svg`), svg));
+  writeIndex(outDir);
+  console.log(`wrote ${path.relative(root, outDir)}/${name}.json and ${svgs.length} plot(s)`);
 } catch (e) {
   console.error(String(e?.stack ?? e));
   code = 1;
@@ -50,3 +55,9 @@ try {
   server.close();
 }
 process.exit(code);
+
+/** index.json: every recording in the folder, so the benchmark page fetches only what exists. */
+function writeIndex(dir) {
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'index.json').sort();
+  fs.writeFileSync(path.join(dir, 'index.json'), JSON.stringify(files, null, 2) + '\n');
+}

@@ -43,7 +43,11 @@ const GPU_FLAGS = process.env.GPU_CHROME_FLAGS
   ? process.env.GPU_CHROME_FLAGS.split(/\s+/).filter(Boolean)
   : ['--use-angle=vulkan', '--enable-features=Vulkan', '--disable-vulkan-surface', '--ignore-gpu-blocklist', '--enable-gpu'];
 
-export async function launch({ gpu = gpuMode() } = {}) {
+/**
+ * Launches the browser and opens the one page a driver works in (tests, then each demo; or a
+ * benchmark). `origin` is the local server's URL: in GPU mode the page first settles there.
+ */
+export async function launch({ gpu = gpuMode(), origin } = {}) {
   const executablePath = findBrowser();
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'brookgl-chrome-'));
   const browser = await puppeteer.launch({
@@ -67,24 +71,27 @@ export async function launch({ gpu = gpuMode() } = {}) {
       ...(process.env.BROOKGL_EXTRA_FLAGS ?? '').split(/\s+/).filter(Boolean),
     ],
   });
-  if (gpu) await settleGpu(browser);
+  const page = gpu ? await settleGpu(browser, origin) : await browser.newPage();
   const close = async () => {
     await browser.close().catch(() => {});
     fs.rmSync(userDataDir, { recursive: true, force: true });
   };
-  return { browser, close, gpu, executablePath };
+  return { browser, page, close, gpu, executablePath };
 }
 
 /**
  * Seen on an NVIDIA H100 (ANGLE/Vulkan, Chromium 156): the GPU process fails its first command
  * buffer ("Failed to send GpuControl.CreateCommandBuffer") and restarts, losing the first WebGL
- * context of the first page or detaching the page being loaded. So a GPU run first opens a
- * throwaway page until a WebGL2 context survives a moment, then starts the real work.
+ * context of the first page or detaching the page being loaded; opening further pages later
+ * crashed the browser. So a GPU run opens pages on the local server until one keeps a WebGL2
+ * context for a moment, and then does all its work in that page (same-site navigations keep its
+ * renderer process).
  */
-async function settleGpu(browser) {
+async function settleGpu(browser, origin) {
   for (let attempt = 1; attempt <= 5; attempt++) {
     const page = await browser.newPage();
     try {
+      if (origin) await page.goto(`${origin}/package.json`);
       const ok = await page.evaluate(async () => {
         const gl = new OffscreenCanvas(1, 1).getContext('webgl2');
         if (!gl) return false;
@@ -93,13 +100,12 @@ async function settleGpu(browser) {
         await new Promise((r) => setTimeout(r, 1500));
         return !gl.isContextLost();
       });
-      if (ok) return;
+      if (ok) return page;
       console.error(`(brookgl) GPU warm-up ${attempt}: the WebGL2 context was lost; trying again`);
     } catch (e) {
       console.error(`(brookgl) GPU warm-up ${attempt}: ${e.message}; trying again`);
-    } finally {
-      await page.close().catch(() => {});
     }
+    await page.close().catch(() => {});
   }
   throw new Error('(brookgl) the GPU process kept losing WebGL2 contexts during warm-up');
 }

@@ -10,13 +10,12 @@ const grepAt = process.argv.indexOf('--grep');
 const grep = grepAt > 0 ? process.argv[grepAt + 1] : '';
 const started = Date.now();
 const { server, url } = await serve(root, 0);
-const { browser, close, gpu } = await launch();
+const { page, close, gpu } = await launch({ origin: url });
 let passed = 0;
 let failed = 0;
 let pending = 0;
 let exitCode = 1;
 try {
-  const page = await browser.newPage();
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
   page.on('error', (e) => console.error(`page crashed: ${e.message}`));
   page.on('console', (m) => {
@@ -44,7 +43,7 @@ try {
   console.log(`renderer: ${renderer}`);
   checkRenderer(renderer, gpu);
   await done;
-  if (!grep || 'demos'.includes(grep)) await loadDemos(browser, url);
+  if (!grep || 'demos'.includes(grep)) await loadDemos(page, url);
   exitCode = failed > 0 ? 1 : 0;
 } catch (e) {
   console.error(String(e?.stack ?? e));
@@ -58,18 +57,22 @@ console.log(`\n${pending} skipped, ${secs} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(exitCode);
 
-/** Opens every page of the gallery; a page passes when it sets window.__demoReady without errors. */
-async function loadDemos(browser, url) {
+/**
+ * Opens every page of the gallery in the test page (one page for the whole run: see
+ * browser.mjs); a page passes when it sets window.__demoReady without errors.
+ */
+async function loadDemos(page, url) {
   console.log('demos (every page in demos/ loads and runs)');
   const pages = fs
     .readdirSync(path.join(root, 'demos'), { recursive: true })
     .filter((f) => f.endsWith('index.html'))
     .sort();
   for (const file of pages) {
-    const page = await browser.newPage();
     const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    const onError = (e) => errors.push(e.message);
+    const onConsole = (m) => m.type() === 'error' && errors.push(m.text());
+    page.on('pageerror', onError);
+    page.on('console', onConsole);
     const t0 = Date.now();
     try {
       await page.goto(`${url}/demos/${file}`);
@@ -79,7 +82,8 @@ async function loadDemos(browser, url) {
     } catch (e) {
       errors.push(String(e.message ?? e));
     }
-    await page.close();
+    page.off('pageerror', onError);
+    page.off('console', onConsole);
     if (errors.length) {
       failed++;
       console.log(`  ✗ demos/${file}\n${indent(errors.join('\n'), 3)}`);

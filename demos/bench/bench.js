@@ -38,15 +38,28 @@ async function runSuite(name) {
   };
 }
 
+// Results committed in bench-results/: NAME.json from SwiftShader (the CI machine), NAME-h100.json
+// from an NVIDIA H100 (see ../shared/gpu or README), so a reader can compare with their own.
+const RECORDED = [
+  ['', 'SwiftShader (software, 2 CPU cores)'],
+  ['-h100', 'NVIDIA H100 through ANGLE/Vulkan'],
+];
+
 async function showRecorded(name) {
-  try {
-    const res = await fetch(`../../bench-results/${name}.json`, { cache: 'no-store' });
-    if (!res.ok) throw new Error('none');
-    const rec = await res.json();
-    $('recorded').innerHTML = `<p>${rec.renderer} — ${rec.date}</p>` + rec.tables.map(htmlTable).join('');
-  } catch {
-    $('recorded').textContent = `No recorded results for '${name}' yet.`;
+  const parts = [];
+  const index = await fetch('../../bench-results/index.json', { cache: 'no-store' }).then((r) => (r.ok ? r.json() : []), () => []);
+  for (const [suffix, label] of RECORDED) {
+    if (!index.includes(`${name}${suffix}.json`)) continue;
+    try {
+      const res = await fetch(`../../bench-results/${name}${suffix}.json`, { cache: 'no-store' });
+      if (!res.ok) continue;
+      const rec = await res.json();
+      parts.push(`<h3>${label}</h3><p class="meta">${rec.renderer}<br>${rec.browser ?? rec.userAgent} — ${rec.date}</p>` + rec.tables.map(htmlTable).join(''));
+    } catch {
+      // no recording of this kind
+    }
   }
+  $('recorded').innerHTML = parts.length ? parts.join('') : `No recorded results for '${name}' yet.`;
 }
 
 $('run').onclick = () => runSuite($('suite').value).catch((e) => ($('status').textContent = e.message));

@@ -55,8 +55,20 @@ export interface FilterOptions {
   method?: FilterMethod;
   /** Also return the original index of every kept record (a uint stream). Default: false. */
   indices?: boolean;
+  /**
+   * Called after each pass of the pyramid and scan/search methods with a label and the stream
+   * the pass wrote (null counts, pyramid levels, search guesses), for pages that show every
+   * pass. The stream is valid only during the call (read it with readSync there).
+   */
+  watch?: Watcher;
 }
 
+export type Watcher = (label: string, stream: Stream) => void;
+
+/**
+ * What `filter` returns. Its streams come from the context's texture pool (a compaction of the
+ * same size next time reuses the texture instead of allocating one): dispose() gives them back.
+ */
 export interface FilterResult {
   /** The kept records, in order; null when nothing was kept (a stream has at least one record). */
   stream: Stream | null;
@@ -85,9 +97,10 @@ export async function filter(ctx: BrookContext, stream: Stream, options: FilterO
     throw new BrookError(`the sentinel form (+inf marks a null record) needs a float stream, got a ${stream.describe()}`);
   }
   const keep = options.keep ?? `!(${SENTINEL})`;
-  if (method === 'pyramid') return pyramidFilter(ctx, stream, keep, !!options.indices);
+  const watch = options.watch ?? (() => {});
+  if (method === 'pyramid') return pyramidFilter(ctx, stream, keep, !!options.indices, watch);
   if (method === 'bitonic') return bitonicFilter(ctx, stream, keep, !!options.indices);
-  return hornFilter(ctx, stream, keep, method, !!options.sentinel && !options.indices, !!options.indices);
+  return hornFilter(ctx, stream, keep, method, !!options.sentinel && !options.indices, !!options.indices, watch);
 }
 
 // ---- shared pieces --------------------------------------------------------------------------
@@ -169,16 +182,18 @@ export function pyramidDescent(type: ElementType, levels: number, indices: boole
   return spec;
 }
 
-async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, indices: boolean): Promise<FilterResult> {
+async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, indices: boolean, watch: Watcher): Promise<FilterResult> {
   const n = stream.length;
   const levels: Stream[] = [ctx.scratch('uint', n)];
   try {
     ctx.run(markKernel('flag', stream.type, keep, { flag: 'uint' }, 'flag = keep ? 1u : 0u;'), { x: stream, flag: levels[0]! });
+    watch('flags (1 = kept)', levels[0]!);
     while (levels[levels.length - 1]!.length > 1) {
       const below = levels[levels.length - 1]!;
       const level = ctx.scratch('uint', Math.ceil(below.length / 4));
       ctx.run(sum4, { below, count: level });
       levels.push(level);
+      watch(`pyramid level ${levels.length - 1} (sums of 4)`, level);
     }
     const count = await readUint(levels[levels.length - 1]!);
     if (count === 0) return { stream: null, count, indices: null };
@@ -187,12 +202,13 @@ async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, in
       throw new BrookError(`the pyramid over ${n} records has ${stored} levels, more than this device's ${ctx.caps.maxTextureImageUnits - 1} texture units allow`);
     }
     const spec = pyramidDescent(stream.type, stored, indices);
-    const kept = ctx.stream(stream.type, count);
-    const idx = indices ? ctx.stream('uint', count) : null;
+    const kept = ctx.scratch(stream.type, count);
+    const idx = indices ? ctx.scratch('uint', count) : null;
     const args: Record<string, Stream> = { value: stream, kept };
     for (let l = 0; l < stored; l++) args[`lv${l}`] = levels[l]!;
     if (idx) args.idx = idx;
     ctx.run(spec, args);
+    watch('compacted', kept);
     return { stream: kept, count, indices: idx };
   } finally {
     levels.forEach((s) => s.dispose());
@@ -214,11 +230,11 @@ async function bitonicFilter(ctx: BrookContext, stream: Stream, keep: string, in
     perm = bitonicOrder(ctx, keys);
     const count = (await ctx.reduce(flags, 'sum'))[0]!;
     if (count === 0) return { stream: null, count, indices: null };
-    const kept = ctx.stream(stream.type, count);
+    const kept = ctx.scratch(stream.type, count);
     ctx.run(gatherByIndex(stream.type), { value: stream, order: perm, out_: kept });
     let idx: Stream | null = null;
     if (indices) {
-      idx = ctx.stream('uint', count);
+      idx = ctx.scratch('uint', count);
       ctx.run(orderIndex, { perm, idx });
     }
     return { stream: kept, count, indices: idx };
@@ -278,6 +294,7 @@ async function hornFilter(
   method: 'scan-multipass' | 'scan-loop',
   direct: boolean,
   indices: boolean,
+  watch: Watcher,
 ): Promise<FilterResult> {
   const n = stream.length;
   if (n > FLOAT_EXACT_LIMIT) {
@@ -307,10 +324,12 @@ async function hornFilter(
     // 36.1.1: running count of null records
     let count = scratch('float', n);
     ctx.run(k.StartScan!, { value, count, here: iter(0, n), left_1: iter(-1, n - 1) });
+    watch('StartScan: nulls among records i-1, i', count);
     for (let twotoi = 2; twotoi < n; twotoi *= 2) {
       const next = scratch('float', n);
       ctx.run(k.Scan!, { input: count, count: next, here: iter(0, n), left_2toi: iter(-twotoi, n - twotoi), twotoi });
       count = next;
+      watch(`Scan, twotoi = ${twotoi}`, count);
     }
     const last = scratch('float', 1);
     ctx.run(pickLast, { src: count, at: n - 1, v: last });
@@ -329,17 +348,20 @@ async function hornFilter(
         const next = scratch('float', m);
         ctx.run(k.GatherSearch!, { scatterValues: count, outGuess: next, value, twotoi, lastguess: guess, here: iter(0, m) });
         guess = next;
+        watch(`GatherSearch ${i + 1}: guesses`, guess);
       }
-      found = useData ? ctx.stream(vtype, m) : scratch(vtype, m);
+      found = useData ? ctx.scratch(vtype, m) : scratch(vtype, m);
       ctx.run(k.RelGather!, { outp: found, gatherindex: guess, value, here: iter(0, m) });
     } else {
-      found = useData ? ctx.stream(vtype, m) : scratch(vtype, m);
+      found = useData ? ctx.scratch(vtype, m) : scratch(vtype, m);
       ctx.run(k.GatherSearchLoop!, { scatterValues: count, output: found, value, halfN, logN, here: iter(0, m) });
     }
+    watch(useData ? 'compacted' : 'found (index, 0) tags', found);
     if (useData) return { stream: found, count: m, indices: null };
-    const kept = ctx.stream(stream.type, m);
-    const idx = indices ? ctx.stream('uint', m) : scratch('uint', m);
+    const kept = ctx.scratch(stream.type, m);
+    const idx = indices ? ctx.scratch('uint', m) : scratch('uint', m);
     ctx.run(gatherByTag(stream.type), { tag: found, value: stream, kept, idx });
+    watch('compacted', kept);
     return { stream: kept, count: m, indices: indices ? idx : null };
   } finally {
     temps.forEach((s) => s.dispose());

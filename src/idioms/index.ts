@@ -1,6 +1,6 @@
 export { scan } from './scan';
 export type { ScanOptions } from './scan';
 export { filter, FILTER_METHODS, FLOAT_EXACT_LIMIT, hornKernels, pyramidDescent, searchParameters } from './filter';
-export type { FilterMethod, FilterOptions, FilterResult } from './filter';
+export type { FilterMethod, FilterOptions, FilterResult, Watcher } from './filter';
 export { sortStream, bitonicOrder, bitonicPasses, gatherByIndex } from './sort';
 export type { SortResult } from './sort';

@@ -152,4 +152,27 @@ describe('idioms/filter', () => {
     expect(ctx.stats().textures).to.equal(before);
     s.dispose();
   });
+
+  it('shows every pass to a watcher: the null counts of each Scan pass are the CPU running counts so far', async () => {
+    const n = 1000;
+    const data = records(n, 7);
+    const s = ctx.stream('float4', n, data);
+    const nullFlags: number[] = Array.from({ length: n }, (_, i) => (data[i * 4 + 1]! < 0.3 ? 0 : 1));
+    const seen: Array<[string, Float32Array]> = [];
+    const r = await filter(ctx, s, { keep: 'x.y < 0.3', method: 'scan-multipass', watch: (label, w) => seen.push([label, w.readSync() as Float32Array]) });
+    const scans = seen.filter(([label]) => label.startsWith('Scan'));
+    expect(scans.length).to.equal(Math.ceil(Math.log2(n)) - 1);
+    // After the Scan pass with offset 2^i, record j holds the nulls among records j-2^(i+1)+1 .. j.
+    scans.forEach(([label, counts], pass) => {
+      const width = 2 ** (pass + 2);
+      const want = nullFlags.map((_, j) => nullFlags.slice(Math.max(0, j - width + 1), j + 1).reduce((a, b) => a + b, 0));
+      expectArrayEqual(counts, want, label);
+    });
+    expect(seen.some(([label]) => label.startsWith('GatherSearch'))).to.equal(true);
+    const [lastLabel, last] = seen[seen.length - 1]!;
+    expect(lastLabel).to.equal('compacted');
+    expectArrayEqual(last, r.stream!.readSync(), 'the watched result is the result');
+    r.stream!.dispose();
+    s.dispose();
+  });
 });

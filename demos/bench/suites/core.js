@@ -83,7 +83,87 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
     });
   }
 
-  // 3. reduction time vs n
+  // 3. what a large streaming pass costs: format, and one synced pass vs a batch of passes.
+  // The batch's wall time per pass shows the per-draw cost without the sync; the GPU timer,
+  // what the GPU itself spent.
+  {
+    const rows = [];
+    const side = quick ? 1024 : 4096;
+    const batch = quick ? 4 : 20;
+    for (const type of ['float', 'float4']) {
+      const bytes = side * side * (type === 'float' ? 4 : 16);
+      const kernel = type === 'float' ? touch : copy;
+      const a = ctx.stream(type, [side, side]);
+      const b = ctx.stream(type, [side, side]);
+      ctx.run(kernel, { a, b });
+      let one = Infinity, many = Infinity, gpuOne = null, gpuMany = null;
+      const min = (x, y) => (y === null ? x : x === null ? y : Math.min(x, y));
+      for (let r = 0; r < (quick ? 1 : 3); r++) {
+        one = Math.min(one, (await timed(ctx, () => ctx.run(kernel, { a, b }))).totalMs);
+        many = Math.min(many, (await timed(ctx, () => { for (let i = 0; i < batch; i++) ctx.run(kernel, { a, b }); })).totalMs / batch);
+        gpuOne = min(gpuOne, await gpuTime(ctx, () => ctx.run(kernel, { a, b })));
+        const g = await gpuTime(ctx, () => { for (let i = 0; i < batch; i++) ctx.run(kernel, { a, b }); });
+        gpuMany = min(gpuMany, g === null ? null : g / batch);
+      }
+      const gbs = (ms) => (ms === null ? null : (2 * bytes) / (ms / 1000) / 1e9);
+      rows.push([type, `${side}²`, (2 * bytes) / 2 ** 20, one, gbs(one), many, gbs(many), gpuMany, gbs(gpuMany), gbs(gpuOne)]);
+      log(`streaming pass ${type} ${side}²: ${gbs(many)?.toFixed(1)} GB/s batched`);
+      a.dispose();
+      b.dispose();
+    }
+    results.streaming = rows.map(([type, shape, mib, oneMs, oneGBs, batchMs, batchGBs, gpuMs, gpuGBs, gpuOneGBs]) => ({ type, shape, mib, oneMs, oneGBs, batchMs, batchGBs, gpuMs, gpuGBs, gpuOneGBs, batch }));
+    tables.push({
+      title: `Streaming pass (read one stream, write one), one synced pass vs ${batch} back to back`,
+      columns: ['type', 'shape', 'MiB moved', 'one pass ms', 'GB/s', `per pass of ${batch} ms`, 'GB/s', 'GPU timer ms/pass', 'GPU GB/s', 'GPU GB/s (one pass)'],
+      rows,
+    });
+  }
+
+  // 4. arithmetic throughput of a fragment kernel: a chain of dependent float4 multiply-adds
+  // per record (8 flops each), many independent records. This is the ceiling every
+  // compute-bound kernel (N-body) meets on the renderer.
+  {
+    const rows = [];
+    const side = quick ? 256 : 1024;
+    const chains = 4; // independent accumulators per fragment, for instruction-level parallelism
+    for (const steps of quick ? [64] : [64, 256, 1024]) {
+      const fma = {
+        name: `fma${steps}`,
+        inputs: { a: 'float4' },
+        uniforms: { m: 'float4', c: 'float4' },
+        outputs: { b: 'float4' },
+        body: [
+          `vec4 x0 = a, x1 = a + 1.0, x2 = a + 2.0, x3 = a + 3.0;`,
+          `for (int i = 0; i < ${steps}; i++) { x0 = x0 * m + c; x1 = x1 * m + c; x2 = x2 * m + c; x3 = x3 * m + c; }`,
+          `b = x0 + x1 + x2 + x3;`,
+        ].join('\n'),
+      };
+      const a = ctx.stream('float4', [side, side]);
+      const b = ctx.stream('float4', [side, side]);
+      const args = { a, b, m: [0.999, 0.998, 0.997, 0.996], c: [0.001, 0.002, 0.003, 0.004] };
+      ctx.run(fma, args);
+      let wall = Infinity, gpu = null;
+      for (let r = 0; r < (quick ? 1 : 3); r++) {
+        wall = Math.min(wall, (await timed(ctx, () => ctx.run(fma, args))).totalMs);
+        const g = await gpuTime(ctx, () => ctx.run(fma, args));
+        if (g !== null) gpu = gpu === null ? g : Math.min(gpu, g);
+      }
+      const flops = side * side * steps * chains * 8;
+      const gflops = (ms) => (ms === null ? null : flops / (ms / 1000) / 1e9);
+      rows.push([`${side}²`, steps * chains, flops / 1e9, wall, gflops(wall), gpu, gflops(gpu)]);
+      log(`fma chain ${steps}: ${gflops(gpu ?? wall).toFixed(0)} GFLOP/s`);
+      a.dispose();
+      b.dispose();
+    }
+    results.alu = rows.map(([shape, fmasPerRecord, gflop, wallMs, wallGflops, gpuMs, gpuGflops]) => ({ shape, fmasPerRecord, gflop, wallMs, wallGflops, gpuMs, gpuGflops }));
+    tables.push({
+      title: 'Arithmetic throughput (float4 multiply-add chains, 8 flops each)',
+      columns: ['shape', 'float4 FMAs per record', 'GFLOP per pass', 'wall ms', 'GFLOP/s (wall)', 'GPU ms', 'GFLOP/s (GPU timer)'],
+      rows,
+    });
+  }
+
+  // 5. reduction time vs n
   {
     const rows = [];
     const sizes = quick ? [10, 14, 18] : [10, 12, 14, 16, 18, 20, 22];

@@ -1,0 +1,109 @@
+// The filter page: runs brookgl's filter with every intermediate stream drawn (the `watch`
+// option), checks the result against the CPU reference, and times the CPU doing the same.
+import { createContext, filter, FILTER_METHODS, reference } from '../../dist/brookgl.js';
+import { drawStream } from '../lib/view.js';
+import { traceTable } from '../lib/trace.js';
+
+const $ = (id) => document.getElementById(id);
+const ctx = createContext();
+$('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
+for (const m of FILTER_METHODS) $('method').add(new Option(m === 'pyramid' ? 'pyramid (default)' : m, m));
+$('method').value = new URLSearchParams(location.search).get('method') ?? 'scan-multipass';
+const showDensity = () => ($('densityOut').textContent = Number($('density').value).toFixed(2));
+$('density').oninput = showDensity;
+showDensity();
+
+/** Random float4 records; x.x uniform in [0, 1), the rest a record id to watch move. */
+let cached = null;
+function records(n) {
+  if (cached?.n === n) return cached;
+  const data = new Float32Array(n * 4);
+  let seed = 12345;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  for (let i = 0; i < n; i++) data.set([rand(), i / n, (i % 97) / 97, 1], i * 4);
+  cached?.stream.dispose();
+  cached = { n, data, stream: ctx.stream('float4', n, data) };
+  return cached;
+}
+
+function figure(label, canvas) {
+  const f = document.createElement('figure');
+  canvas.className = 'stream';
+  canvas.style.width = '180px';
+  f.append(canvas, Object.assign(document.createElement('figcaption'), { textContent: label }));
+  return f;
+}
+
+const MAX_DRAWN = 1 << 20; // larger streams are counted and checked, not drawn
+
+async function runGpu() {
+  $('error').textContent = '';
+  const n = Number($('n').value);
+  const density = Number($('density').value);
+  const method = $('method').value;
+  const { data, stream } = records(n);
+  const draw = n <= MAX_DRAWN;
+  const shown = [];
+  if (draw) {
+    const c = document.createElement('canvas');
+    drawStream(c, data, [n], 4);
+    shown.push(figure('input (x.x, i/n, ...)', c));
+  }
+  const keep = `x.x < ${density.toFixed(6)}`;
+  const watch = draw
+    ? (label, s) => {
+        const c = document.createElement('canvas');
+        drawStream(c, s.readSync(), [s.length], s.info.components);
+        shown.push(figure(label, c));
+      }
+    : undefined;
+  // Timed without the watcher (its readbacks would dominate), then run again to draw.
+  await filter(ctx, stream, { keep, method }).then((r) => r.stream?.dispose()); // compile
+  await ctx.queries.fence();
+  const t0 = performance.now();
+  const timedRun = await filter(ctx, stream, { keep, method });
+  await ctx.queries.fence();
+  const ms = performance.now() - t0;
+  timedRun.stream?.dispose();
+  ctx.trace.start();
+  const r = await filter(ctx, stream, { keep, method, watch, indices: true });
+  const passes = await ctx.trace.stop();
+  const got = r.stream ? r.stream.readSync() : new Float32Array(0);
+  const gotIdx = r.indices ? r.indices.readSync() : new Uint32Array(0);
+  r.stream?.dispose();
+  r.indices?.dispose();
+
+  const want = reference.filterReference(data, 4, (rec) => rec[0] < Math.fround(density));
+  const same = r.count === want.indices.length && want.indices.every((v, i) => gotIdx[i] === v) && want.values.every((v, i) => Object.is(got[i], Math.fround(v)));
+  $('passes').replaceChildren(...shown);
+  $('trace').innerHTML = traceTable(passes);
+  $('summary').innerHTML =
+    `<b>${method}</b>: kept ${r.count} of ${n} records in ${passes.length} passes, ${ms.toFixed(2)} ms ` +
+    `(${((ms * 1000) / n).toFixed(4)} µs per record, count read back). ` +
+    (same ? 'Identical to the CPU reference.' : '<span class="error">DIFFERS from the CPU reference.</span>');
+  if (!same) throw new Error(`${method} differs from the CPU reference (count ${r.count}, expected ${want.indices.length})`);
+}
+
+function runCpu() {
+  const n = Number($('n').value);
+  const density = Math.fround(Number($('density').value));
+  const { data } = records(n);
+  const t0 = performance.now();
+  const out = new Float32Array(n * 4);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    if (data[i * 4] < density) {
+      out[m * 4] = data[i * 4]; out[m * 4 + 1] = data[i * 4 + 1]; out[m * 4 + 2] = data[i * 4 + 2]; out[m * 4 + 3] = data[i * 4 + 3];
+      m++;
+    }
+  }
+  const ms = performance.now() - t0;
+  $('summary').innerHTML = `<b>CPU</b> (a plain JavaScript loop over a Float32Array): kept ${m} of ${n} records in ${ms.toFixed(2)} ms (${((ms * 1000) / n).toFixed(4)} µs per record).`;
+}
+
+const guarded = (fn) => () => Promise.resolve().then(fn).catch((e) => ($('error').textContent = e.message));
+$('gpu').onclick = guarded(runGpu);
+$('cpu').onclick = guarded(runCpu);
+for (const id of ['n', 'density', 'method']) $(id).onchange = guarded(runGpu);
+await guarded(runGpu)();
+window.__demoReady = true;
