@@ -6,4 +6,5 @@
  */
 export * from './core/index';
 export * from './idioms/index';
+export * from './apps/index';
 export * as reference from './reference/index';

@@ -12,4 +12,5 @@ import './core/capacity.test';
 import './idioms/scan.test';
 import './idioms/sort.test';
 import './idioms/filter.test';
+import './apps/nbody.test';
 import './readme.test';

@@ -4,7 +4,11 @@ import { createContext } from '../../dist/brookgl.js';
 import { htmlTable } from '../lib/table.js';
 import { linePlot } from '../lib/plot.js';
 
-export const SUITES = { core: () => import('./suites/core.js'), filter: () => import('./suites/filter.js') };
+export const SUITES = {
+  core: () => import('./suites/core.js'),
+  filter: () => import('./suites/filter.js'),
+  nbody: () => import('./suites/nbody.js'),
+};
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);

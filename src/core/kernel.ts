@@ -20,6 +20,8 @@
  * - each gather `g` is a function: `g(i)` reads record i (i a float, int or uint: a float
  *   index is floored), `g(p)` with an ivec2/vec2 reads texel (x, y), `g(row, col)` likewise;
  *   a gather outside the stream reads zero (all components) — the one out-of-range rule;
+ *   `g_texel(ivec2)` is the unchecked fetch for hot loops that stay inside the texture and
+ *   `g_size()` the texture's (width, height);
  * - `brook_index` (int) is the index of the record being written and `brook_pos` its (x, y).
  *
  * The runtime generates the declarations and the address translation (glsl/core/prelude.glsl),
@@ -212,6 +214,10 @@ function gatherAccessors(param: string, info: TypeInfo): string {
     `${t} ${name}(vec2 p) { return ${name}(ivec2(floor(p))); }`,
     `${t} ${name}(int row, int col) { return ${name}(ivec2(col, row)); }`,
     `${t} ${name}(float row, float col) { return ${name}(ivec2(floor(col), floor(row))); }`,
+    // Unchecked access for inner loops that stay inside the texture (texels past the stream's
+    // length hold whatever the texture holds), and the texture's size.
+    `${t} ${name}_texel(ivec2 p) { return ${fetch('p')}; }`,
+    `ivec2 ${name}_size() { return ${d}.yw; }`,
   ].join('\n');
 }
 

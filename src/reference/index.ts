@@ -5,3 +5,4 @@
 export * from './reduce';
 export * from './horn';
 export * from './filter';
+export * from './nbody';

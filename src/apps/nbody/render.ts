@@ -1,0 +1,99 @@
+/**
+ * Draws a position stream as point sprites straight from its texture (vertex texture fetch, no
+ * readback): vertex k reads record k. For the N-body demo and anything else with xyz records.
+ */
+import type { BrookContext } from '../../core/context';
+import { BrookError } from '../../core/errors';
+import type { Stream } from '../../core/stream';
+
+const VERTEX = `#version 300 es
+precision highp float;
+precision highp sampler2D;
+uniform sampler2D positions;
+uniform int logWidth;
+uniform mat4 viewProjection;
+uniform float pointSize;
+out float depth;
+void main() {
+  int k = gl_VertexID;
+  vec4 p = texelFetch(positions, ivec2(k & ((1 << logWidth) - 1), k >> logWidth), 0);
+  gl_Position = viewProjection * vec4(p.xyz, 1.0);
+  depth = gl_Position.w;
+  gl_PointSize = max(1.0, pointSize / gl_Position.w);
+}`;
+
+const FRAGMENT = `#version 300 es
+precision highp float;
+uniform vec4 color;
+in float depth;
+out vec4 fragColor;
+void main() {
+  vec2 d = gl_PointCoord * 2.0 - 1.0;
+  float fall = max(0.0, 1.0 - dot(d, d));
+  fragColor = vec4(color.rgb * fall * color.a, 1.0);
+}`;
+
+export interface PointRenderer {
+  /** Draws the first `count` records of `positions` into the canvas (additive blending). */
+  draw(positions: Stream, count: number, viewProjection: Float32Array, options?: { pointSize?: number; color?: [number, number, number, number]; clear?: boolean }): void;
+  dispose(): void;
+}
+
+export function createPointRenderer(ctx: BrookContext): PointRenderer {
+  const gl = ctx.gl;
+  const compile = (type: number, source: string) => {
+    const s = gl.createShader(type)!;
+    gl.shaderSource(s, source);
+    gl.compileShader(s);
+    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new BrookError(`point renderer: ${gl.getShaderInfoLog(s)}`);
+    return s;
+  };
+  const vs = compile(gl.VERTEX_SHADER, VERTEX);
+  const fs = compile(gl.FRAGMENT_SHADER, FRAGMENT);
+  const program = gl.createProgram()!;
+  gl.attachShader(program, vs);
+  gl.attachShader(program, fs);
+  gl.linkProgram(program);
+  gl.deleteShader(vs);
+  gl.deleteShader(fs);
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new BrookError(`point renderer: ${gl.getProgramInfoLog(program)}`);
+  const loc = (name: string) => gl.getUniformLocation(program, name);
+  const u = { positions: loc('positions'), logWidth: loc('logWidth'), viewProjection: loc('viewProjection'), pointSize: loc('pointSize'), color: loc('color') };
+  const vao = gl.createVertexArray();
+  let disposed = false;
+  return {
+    draw(positions, count, viewProjection, options = {}) {
+      ctx.guard();
+      if (disposed) throw new BrookError('point renderer: used after dispose');
+      const { width } = positions.layout;
+      if (positions.type !== 'float4' && positions.type !== 'float3') throw new BrookError(`point renderer: positions must be float3 or float4, got ${positions.describe()}`);
+      if ((width & (width - 1)) !== 0) throw new BrookError('point renderer: positions must be a 1D stream');
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
+      if (options.clear ?? true) {
+        gl.clearColor(0, 0, 0, 1);
+        gl.clear(gl.COLOR_BUFFER_BIT);
+      }
+      gl.useProgram(program);
+      gl.activeTexture(gl.TEXTURE0);
+      gl.bindTexture(gl.TEXTURE_2D, positions.texture);
+      gl.uniform1i(u.positions, 0);
+      gl.uniform1i(u.logWidth, Math.log2(width));
+      gl.uniformMatrix4fv(u.viewProjection, false, viewProjection);
+      gl.uniform1f(u.pointSize, options.pointSize ?? 8);
+      gl.uniform4fv(u.color, options.color ?? [1.0, 0.75, 0.45, 0.6]);
+      gl.enable(gl.BLEND);
+      gl.blendFunc(gl.ONE, gl.ONE);
+      gl.bindVertexArray(vao);
+      gl.drawArrays(gl.POINTS, 0, Math.min(count, positions.length));
+      gl.bindVertexArray(null);
+      gl.disable(gl.BLEND);
+    },
+    dispose() {
+      if (disposed || ctx.isLost) return;
+      disposed = true;
+      gl.deleteProgram(program);
+      gl.deleteVertexArray(vao);
+    },
+  };
+}
