@@ -215,9 +215,9 @@ function gatherAccessors(param: string, info: TypeInfo): string {
     `${t} ${name}(int row, int col) { return ${name}(ivec2(col, row)); }`,
     `${t} ${name}(float row, float col) { return ${name}(ivec2(floor(col), floor(row))); }`,
     // Unchecked access for inner loops that stay inside the texture (texels past the stream's
-    // length hold whatever the texture holds), and the texture's size.
-    `${t} ${name}_texel(ivec2 p) { return ${fetch('p')}; }`,
-    `ivec2 ${name}_size() { return ${d}.yw; }`,
+    // length hold whatever the texture holds), and the texture's size. Not for names ending in
+    // '_' (GLSL reserves '__'), such as the renamed reserved words of Brook kernels.
+    ...(name.endsWith('_') ? [] : [`${t} ${name}_texel(ivec2 p) { return ${fetch('p')}; }`, `ivec2 ${name}_size() { return ${d}.yw; }`]),
   ].join('\n');
 }
 

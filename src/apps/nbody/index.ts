@@ -13,3 +13,4 @@ export { nbodyPreset, plummer, collidingDisks, seededRandom } from './presets';
 export type { Bodies, NBodyPreset } from './presets';
 export { createPointRenderer } from './render';
 export type { PointRenderer } from './render';
+export { OrbitCamera } from './camera';

@@ -1,0 +1,107 @@
+// The N-body demo: a system on the GPU stepped once per frame, drawn from its position texture
+// with an orbit camera; the readout is interactions per second of the acceleration passes
+// (GPU timer where the browser has EXT_disjoint_timer_query_webgl2, else frame wall time).
+import { createContext, createNBody, nbodyPreset, createPointRenderer, OrbitCamera, NBODY_FLOPS, DEFAULT_VARIANT } from '../../dist/brookgl.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+if (params.get('n')) $('n').value = params.get('n');
+const canvas = $('view');
+const ctx = createContext({ canvas });
+$('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
+
+const VARIANTS = {
+  [`default (p=${DEFAULT_VARIANT.p} u=${DEFAULT_VARIANT.u} q=${DEFAULT_VARIANT.q} b=${DEFAULT_VARIANT.b})`]: DEFAULT_VARIANT,
+  'one body per fragment, no unrolling (p=1 u=1)': { p: 1, u: 1, q: 1, b: 1 },
+  'unrolled (p=16 u=4)': { p: 16, u: 4, q: 1, b: 1 },
+  '4 fragments per body (q=4)': { p: 16, u: 4, q: 4, b: 1 },
+  '8 bodies per fragment (b=8)': { p: 16, u: 4, q: 1, b: 8 },
+  'N x N force texture (2004 style)': 'nxn',
+};
+for (const k of Object.keys(VARIANTS)) $('variant').add(new Option(k, k));
+
+const renderer = createPointRenderer(ctx);
+const camera = new OrbitCamera(9);
+camera.attach(canvas);
+let sys = null;
+let paused = false;
+let timing = { gpuMs: 0, frames: 0, wall0: performance.now() };
+
+function show(id, digits) {
+  $(`${id}Out`).textContent = Number($(id).value).toFixed(digits);
+}
+
+function restart() {
+  $('error').textContent = '';
+  sys?.dispose();
+  const n = Number($('n').value);
+  const bodies = nbodyPreset($('preset').value, n, 7);
+  sys = createNBody(ctx, { ...bodies, softening: Number($('eps').value) });
+  setVariant();
+  timing = { gpuMs: 0, frames: 0, wall0: performance.now() };
+}
+
+function setVariant() {
+  try {
+    sys.method = VARIANTS[$('variant').value];
+  } catch (e) {
+    $('error').textContent = e.message;
+    $('variant').selectedIndex = 0;
+    sys.method = DEFAULT_VARIANT;
+  }
+}
+
+let pendingTimer = false;
+function frame() {
+  try {
+    if (!paused) {
+      const dt = Number($('dt').value);
+      if (ctx.caps.timerQuery && !pendingTimer) {
+        pendingTimer = true;
+        ctx.queries.time(() => sys.step(dt, 1)).then((ms) => {
+          pendingTimer = false;
+          if (ms !== null) { timing.gpuMs += ms; timing.gpuFrames = (timing.gpuFrames ?? 0) + 1; }
+        }, () => (pendingTimer = false));
+      } else {
+        sys.step(dt, 1);
+      }
+      timing.frames++;
+    }
+    renderer.draw(sys.positions, sys.count, camera.viewProjection(canvas.width / canvas.height), { pointSize: sys.count > 20000 ? 10 : 18 });
+    const wall = (performance.now() - timing.wall0) / 1000;
+    if (wall > 0.5 && timing.frames) {
+      const perStep = timing.gpuFrames ? timing.gpuMs / timing.gpuFrames / 1000 : wall / timing.frames;
+      const ips = sys.interactions / perStep;
+      $('readout').textContent =
+        `${sys.count} bodies · ${(timing.frames / wall).toFixed(1)} steps/s · ` +
+        `${(ips / 1e9).toFixed(2)} G interactions/s · ${((ips * NBODY_FLOPS) / 1e9).toFixed(1)} GFLOP/s ` +
+        `(${timing.gpuFrames ? 'GPU timer, per step' : 'wall clock, per frame'})`;
+      timing = { gpuMs: 0, frames: 0, wall0: performance.now() };
+    }
+  } catch (e) {
+    $('error').textContent = e.message;
+    return;
+  }
+  requestAnimationFrame(frame);
+}
+
+$('dt').oninput = () => show('dt', 3);
+$('eps').oninput = () => show('eps', 3);
+$('eps').onchange = restart;
+$('n').onchange = restart;
+$('preset').onchange = restart;
+$('variant').onchange = setVariant;
+$('reset').onclick = restart;
+$('pause').onclick = () => {
+  paused = !paused;
+  $('pause').textContent = paused ? 'Run' : 'Pause';
+};
+show('dt', 3);
+show('eps', 3);
+restart();
+requestAnimationFrame(frame);
+// ready once two frames have been stepped and drawn
+const waitFrames = (k) => new Promise((resolve) => { const f = () => (k-- <= 0 ? resolve() : requestAnimationFrame(f)); requestAnimationFrame(f); });
+await waitFrames(2);
+await ctx.queries.fence();
+window.__demoReady = true;
