@@ -1,7 +1,7 @@
 // The N-body demo: a system on the GPU stepped once per frame, drawn from its position texture
 // with an orbit camera; the readout is interactions per second of the acceleration passes
 // (GPU timer where the browser has EXT_disjoint_timer_query_webgl2, else frame wall time).
-import { createContext, createNBody, nbodyPreset, createPointRenderer, OrbitCamera, NBODY_FLOPS, DEFAULT_VARIANT } from '../../dist/brookgl.js';
+import { createContext, createNBody, nbodyPreset, createPointRenderer, OrbitCamera, NBODY_FLOPS, defaultVariant } from '../../dist/brookgl.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -11,7 +11,7 @@ const ctx = createContext({ canvas });
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
 
 const VARIANTS = {
-  [`default (p=${DEFAULT_VARIANT.p} u=${DEFAULT_VARIANT.u} q=${DEFAULT_VARIANT.q} b=${DEFAULT_VARIANT.b})`]: DEFAULT_VARIANT,
+  'default (b=4 from 4096 bodies, else b=1)': null,
   'one body per fragment, no unrolling (p=1 u=1)': { p: 1, u: 1, q: 1, b: 1 },
   'unrolled (p=16 u=4)': { p: 16, u: 4, q: 1, b: 1 },
   '4 fragments per body (q=4)': { p: 16, u: 4, q: 4, b: 1 },
@@ -43,11 +43,11 @@ function restart() {
 
 function setVariant() {
   try {
-    sys.method = VARIANTS[$('variant').value];
+    sys.method = VARIANTS[$('variant').value] ?? defaultVariant(sys.count);
   } catch (e) {
     $('error').textContent = e.message;
     $('variant').selectedIndex = 0;
-    sys.method = DEFAULT_VARIANT;
+    sys.method = defaultVariant(sys.count);
   }
 }
 

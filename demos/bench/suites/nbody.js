@@ -72,7 +72,7 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
     logX: true,
     logY: true,
     series: [
-      { name: `default ${name(DEFAULT_VARIANT)}`, points: vsN.default.map((r) => [r.n, G(best(r))]) },
+      { name: `${name(DEFAULT_VARIANT)} (default from N = 4096)`, points: vsN.default.map((r) => [r.n, G(best(r))]) },
       { name: 'naive p=1 u=1 q=1 b=1', points: vsN.naive.map((r) => [r.n, G(best(r))]) },
       { name: 'N x N + row sums', points: vsN.nxn.map((r) => [r.n, G(best(r))]) },
     ],

@@ -5,6 +5,7 @@ export {
   accelerationPasses,
   resolveVariant,
   DEFAULT_VARIANT,
+  defaultVariant,
   NBODY_FLOPS,
   ROW_FOLD,
 } from './nbody';

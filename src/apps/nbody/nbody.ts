@@ -49,8 +49,21 @@ export interface NBodyVariant {
 /** A variant, or the N x N force texture baseline. */
 export type NBodyMethod = NBodyVariant | 'nxn';
 
-/** The default variant: the fastest measured on the H100 (see bench-results/nbody-h100.json). */
+/**
+ * The default variant for large N: the fastest measured on the H100 and on SwiftShader
+ * (bench-results/nbody*.json): four bodies per fragment. p and u made no measurable difference
+ * on the H100 (its compiler unrolls the constant inner loop either way).
+ */
 export const DEFAULT_VARIANT: Required<NBodyVariant> = { p: 16, u: 4, q: 1, b: 4 };
+
+/**
+ * The variant `createNBody` uses for n bodies: DEFAULT_VARIANT from 4096 bodies up; below, one
+ * body per fragment (b = 4 leaves too few fragments to fill the GPU: on the H100 at N = 1024 it
+ * ran at 13 G interactions/s against 31 G for b = 1).
+ */
+export function defaultVariant(n: number): Required<NBodyVariant> {
+  return n >= 4096 ? DEFAULT_VARIANT : { ...DEFAULT_VARIANT, b: 1 };
+}
 
 export interface NBodyOptions {
   /** xyzm per body (position and mass). */
@@ -59,7 +72,7 @@ export interface NBodyOptions {
   velocities?: ArrayLike<number>;
   /** Softening length eps (eps^2 is added to every squared distance); must be > 0. */
   softening: number;
-  /** Kernel variant or 'nxn'; default DEFAULT_VARIANT. */
+  /** Kernel variant or 'nxn'; default defaultVariant(n). */
   method?: NBodyMethod;
 }
 
@@ -210,7 +223,7 @@ export class NBodySystem {
   readonly eps2: number;
   private readonly acc: Stream;
   private accValid = false;
-  private methodValue: NBodyMethod = DEFAULT_VARIANT;
+  private methodValue: NBodyMethod;
 
   constructor(
     private readonly ctx: BrookContext,
@@ -235,6 +248,7 @@ export class NBodySystem {
     this.velocities = ctx.stream('float4', this.padded, vel);
     this.acc = ctx.stream('float4', this.padded);
     check(this.positions.layout.width === width, () => 'nbody: internal layout mismatch');
+    this.methodValue = defaultVariant(n);
     if (options.method) this.method = options.method;
   }
 
