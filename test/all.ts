@@ -12,5 +12,6 @@ import './core/capacity.test';
 import './idioms/scan.test';
 import './idioms/sort.test';
 import './idioms/filter.test';
+import './idioms/flow.test';
 import './apps/nbody.test';
 import './readme.test';

@@ -20,7 +20,8 @@ import PASS_VERT from '../../glsl/core/pass.vert.glsl';
 import { BrookError, check, framebufferStatusName, numberLines } from './errors';
 import { ElementType, TypeInfo, typeInfo } from './types';
 import { Stream, StreamShape, layoutFor } from './stream';
-import { Kernel, KernelSpec, KernelArgs, compileKernel, runKernel } from './kernel';
+import { Kernel, KernelSpec, KernelArgs, RunOptions, compileKernel, runKernel } from './kernel';
+import { ZMask } from './zmask';
 import { ReduceOp, reduceStream } from './reduce';
 import { Tracer } from './trace';
 import { Queries } from './queries';
@@ -60,6 +61,8 @@ export interface Stats {
   buffers: number;
   queries: number;
   syncs: number;
+  /** Depth renderbuffers of live z masks. */
+  renderbuffers: number;
   /** Textures idle in the pool (counted in `textures` too). */
   pooledTextures: number;
   /** Bytes held by live textures. */
@@ -98,9 +101,11 @@ export class BrookContext {
   private readonly programs = new Map<string, ProgramRecord>();
   private readonly textureIds = new WeakMap<WebGLTexture, number>();
   private readonly textureBytes = new Map<WebGLTexture, number>();
-  private readonly framebuffers = new Map<string, { fbo: WebGLFramebuffer; textures: WebGLTexture[] }>();
+  private readonly framebuffers = new Map<string, { fbo: WebGLFramebuffer; textures: WebGLTexture[]; depth: WebGLRenderbuffer | null }>();
+  private readonly depthIds = new WeakMap<WebGLRenderbuffer, number>();
+  private readonly masks = new Set<ZMask>();
   private readonly pool = new Map<string, WebGLTexture[]>();
-  private readonly counts = { buffers: 0, queries: 0, syncs: 0 };
+  private readonly counts = { buffers: 0, queries: 0, syncs: 0, renderbuffers: 0 };
   private readonly streams = new Set<Stream>();
   private nextTextureId = 1;
 
@@ -194,10 +199,30 @@ export class BrookContext {
    * `<>` inputs, `[]` gathers and outputs, `iter(...)` ranges for iterators, numbers or arrays
    * for uniforms.
    */
-  run(kernel: Kernel | KernelSpec, args: KernelArgs): void {
+  run(kernel: Kernel | KernelSpec, args: KernelArgs, options: RunOptions = {}): void {
     this.guard();
     const k = kernel instanceof Kernel ? kernel : compileKernel(this, kernel);
-    runKernel(this, k, args);
+    runKernel(this, k, args, options);
+  }
+
+  /** A z mask (see zmask.ts) for streams laid out like `like` (same texture size). */
+  zmask(like: Stream): ZMask {
+    this.guard();
+    const m = new ZMask(this, like.layout.width, like.layout.height);
+    this.masks.add(m);
+    return m;
+  }
+
+  /**
+   * Builds `mask` with `builder`, a kernel that `discard`s the records that should run
+   * (Listing 34-1): every record it does not discard gets depth 0.0 and is skipped by later
+   * passes run with `{ mask }`. Its outputs are bound as usual but not written.
+   */
+  buildMask(mask: ZMask, builder: Kernel | KernelSpec, args: KernelArgs): void {
+    this.guard();
+    const k = builder instanceof Kernel ? builder : compileKernel(this, builder);
+    runKernel(this, k, args, { build: mask });
+    mask.builds++;
   }
 
   /** Reduces a whole stream to one record (Brook `reduce`), returned as a stream of length 1. */
@@ -239,6 +264,7 @@ export class BrookContext {
       buffers: this.counts.buffers,
       queries: this.counts.queries,
       syncs: this.counts.syncs,
+      renderbuffers: this.counts.renderbuffers,
       pooledTextures: pooled,
       textureBytes: bytes,
     };
@@ -248,6 +274,7 @@ export class BrookContext {
   dispose(): void {
     if (this.disposed) return;
     for (const s of [...this.streams]) s.dispose();
+    for (const m of [...this.masks]) m.dispose();
     this.trimPool();
     const gl = this.gl;
     for (const { fbo } of this.framebuffers.values()) gl.deleteFramebuffer(fbo);
@@ -329,22 +356,43 @@ export class BrookContext {
   }
 
   /** @internal The framebuffer drawing into `textures` (color attachments 0..n-1), cached. */
-  framebufferFor(textures: WebGLTexture[]): WebGLFramebuffer {
-    const key = textures.map((t) => this.textureIds.get(t)).join(',');
+  framebufferFor(textures: WebGLTexture[], depth: WebGLRenderbuffer | null = null): WebGLFramebuffer {
+    let key = textures.map((t) => this.textureIds.get(t)).join(',');
+    if (depth) {
+      if (!this.depthIds.has(depth)) this.depthIds.set(depth, this.nextTextureId++);
+      key += `|z${this.depthIds.get(depth)}`;
+    }
     const hit = this.framebuffers.get(key);
     if (hit) return hit.fbo;
     const gl = this.gl;
     const fbo = gl.createFramebuffer()!;
     gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
     textures.forEach((t, i) => gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, t, 0));
+    if (depth) gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, depth);
     const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
     if (status !== gl.FRAMEBUFFER_COMPLETE) {
       gl.deleteFramebuffer(fbo);
       this.guard(); // a lost context reports FRAMEBUFFER_UNSUPPORTED: say it was lost instead
       throw new BrookError(`cannot render into these output streams: ${framebufferStatusName(status)}`);
     }
-    this.framebuffers.set(key, { fbo, textures: [...textures] });
+    this.framebuffers.set(key, { fbo, textures: [...textures], depth });
     return fbo;
+  }
+
+  /** @internal Deletes the cached framebuffers that use a depth renderbuffer (a disposed mask). */
+  forgetDepth(depth: WebGLRenderbuffer): void {
+    for (const [key, entry] of this.framebuffers) {
+      if (entry.depth === depth) {
+        if (!this.isLost) this.gl.deleteFramebuffer(entry.fbo);
+        this.framebuffers.delete(key);
+      }
+    }
+    for (const m of this.masks) if (!m.disposed && m.renderbuffer === depth) this.masks.delete(m);
+  }
+
+  /** @internal */
+  countRenderbuffer(delta: number): void {
+    this.counts.renderbuffers += delta;
   }
 
   /** @internal The shared empty vertex array for full-screen passes. */

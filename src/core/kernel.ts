@@ -30,6 +30,7 @@
  * as in Brook, no pass reads and writes the same texture.
  */
 import PRELUDE from '../../glsl/core/prelude.glsl';
+import type { ZMask } from './zmask';
 import * as twgl from 'twgl.js';
 import { BrookError, check, numberLines } from './errors';
 import type { BrookContext, ProgramRecord } from './context';
@@ -427,32 +428,107 @@ export function dimsOf(s: Stream): number[] {
   return [length, width, pow2 ? Math.log2(width) : -1, height];
 }
 
+/** How a pass covers its output (ctx.run's third argument). */
+export interface RunOptions {
+  /**
+   * Z-cull (Listing 34-2): records the mask holds at depth 0.0 are not shaded, their output
+   * texels left as they were. The mask must have the output's texture size and have been built.
+   */
+  mask?: ZMask;
+  /** With `mask`: shade only the records the mask holds (depth test GREATER instead of LESS). */
+  invert?: boolean;
+  /**
+   * Static branch resolution (section 34.2.2), for 2D outputs: 'interior' shades all but the
+   * one-texel border (a quad over the interior: the full-screen triangle, scissored), 'boundary'
+   * only the border (four lines drawn through the edge texels). Default 'all'.
+   */
+  region?: 'all' | 'interior' | 'boundary';
+  /** @internal Build this mask (ctx.buildMask). */
+  build?: ZMask;
+}
+
 /** Runs one pass of `kernel` with `args` (validated first, then drawn). */
-export function runKernel(ctx: BrookContext, kernel: Kernel, args: KernelArgs): void {
+export function runKernel(ctx: BrookContext, kernel: Kernel, args: KernelArgs, options: RunOptions = {}): void {
   const bound = bindArguments(kernel, args);
   const gl = ctx.gl;
   const { outputs, reads, uniforms } = bound;
   const domain = outputs[0]!.layout;
+  const region = options.region ?? 'all';
+  const mask = options.build ?? options.mask ?? null;
+  if (mask) {
+    check(!mask.disposed, () => `kernel ${kernel.name}: the z mask was disposed`);
+    check(
+      mask.width === domain.width && mask.height === domain.height,
+      () => `kernel ${kernel.name}: the z mask is ${mask.width}x${mask.height} texels but the output is ${domain.width}x${domain.height}; make the mask with ctx.zmask(output)`,
+    );
+    check(options.build !== undefined || mask.builds > 0, () => `kernel ${kernel.name}: the z mask has not been built yet (ctx.buildMask)`);
+  }
+  check(!options.invert || options.mask, () => `kernel ${kernel.name}: invert needs a mask`);
+  check(['all', 'interior', 'boundary'].includes(region), () => `kernel ${kernel.name}: region must be 'all', 'interior' or 'boundary', got '${String(region)}'`);
+  if (region !== 'all') {
+    check(domain.dims === 2, () => `kernel ${kernel.name}: region '${region}' needs a 2D output ([height, width]); this one is 1D`);
+    check(domain.width >= 3 && domain.height >= 3, () => `kernel ${kernel.name}: region '${region}' needs an output of at least 3x3 texels`);
+  }
+  // A pass that leaves some texels unwritten (masked or a region) must start its ping-pong
+  // target from the old contents.
+  const partial = options.mask !== undefined || region !== 'all';
 
   // Ping-pong: an output that is also read renders into a pooled texture, swapped in after.
   const aliased = outputs.map((o) => [...reads.values()].includes(o));
   const targets = outputs.map((o, i) =>
     aliased[i] ? ctx.acquireTexture(domain.width, domain.height, o.info) : o.texture,
   );
+  if (partial) {
+    outputs.forEach((o, i) => {
+      if (!aliased[i]) return;
+      const from = ctx.framebufferFor([o.texture]); // (creating one binds it: get both first)
+      const to = ctx.framebufferFor([targets[i]!]);
+      gl.bindFramebuffer(gl.READ_FRAMEBUFFER, from);
+      gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, to);
+      gl.blitFramebuffer(0, 0, domain.width, domain.height, 0, 0, domain.width, domain.height, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+    });
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
+    gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, null);
+  }
   for (const [name, s] of reads) {
     const key = kernel.spec.inputs?.[name] !== undefined ? `brook_s_${name}` : `brook_g_${name}`;
     uniforms[key] = s.texture;
   }
+  uniforms.brook_lines = region === 'boundary';
+  uniforms.brook_size = [domain.width, domain.height];
+  uniforms.brook_clip_z = options.build ? -1 : 0;
 
   const record = ctx.trace.active ? ctx.trace.begin(kernel.name, domain, reads, outputs) : null;
-  gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor(targets));
+  gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor(targets, mask ? mask.renderbuffer : null));
   gl.drawBuffers(targets.map((_, i) => gl.COLOR_ATTACHMENT0 + i));
   gl.viewport(0, 0, domain.width, domain.height);
+  if (options.build) {
+    gl.depthMask(true);
+    gl.clearDepth(1);
+    gl.clear(gl.DEPTH_BUFFER_BIT);
+    gl.colorMask(false, false, false, false);
+  }
+  if (mask) {
+    gl.enable(gl.DEPTH_TEST);
+    gl.depthFunc(options.invert ? gl.GREATER : gl.LESS);
+    gl.depthMask(options.build !== undefined);
+  }
+  if (region === 'interior') {
+    gl.enable(gl.SCISSOR_TEST);
+    gl.scissor(1, 1, domain.width - 2, domain.height - 2);
+  }
   gl.useProgram(kernel.program.info.program);
   twgl.setUniforms(kernel.program.info, uniforms);
   gl.bindVertexArray(ctx.passVertexArray);
-  gl.drawArrays(gl.TRIANGLES, 0, 3);
+  if (region === 'boundary') gl.drawArrays(gl.LINES, 0, 8);
+  else gl.drawArrays(gl.TRIANGLES, 0, 3);
   gl.bindVertexArray(null);
+  if (mask) {
+    gl.disable(gl.DEPTH_TEST);
+    gl.depthMask(true);
+  }
+  if (options.build) gl.colorMask(true, true, true, true);
+  if (region === 'interior') gl.disable(gl.SCISSOR_TEST);
   gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   if (record) ctx.trace.end(record);
   if (ctx.debug) {

@@ -108,7 +108,7 @@ export async function filter(ctx: BrookContext, stream: Stream, options: FilterO
 const marks = new Map<string, KernelSpec>();
 
 /** A pass computing `keep` for every record into the given outputs (one GLSL statement each). */
-function markKernel(kind: string, type: ElementType, keep: string, outputs: Record<string, ElementType>, body: string): KernelSpec {
+export function markKernel(kind: string, type: ElementType, keep: string, outputs: Record<string, ElementType>, body: string): KernelSpec {
   const key = `${kind}|${type}|${keep}`;
   let spec = marks.get(key);
   if (!spec) {

@@ -1,0 +1,213 @@
+/**
+ * Flow-control idioms of Harris & Buck, GPU Gems 2 ch. 34, as operations on streams.
+ *
+ * A branch is described once — inputs, outputs, a GLSL condition and the two sides — and run
+ * by any of the chapter's mechanisms, which all give the same records:
+ *
+ * ```ts
+ * const step = { name: 'Step', inputs: { x: 'float4' }, outputs: { y: 'float' },
+ *                cond: 'x.z > 0.5', then: 'y = expensive(x);', else: 'y = x.x;' };
+ * runBranch(ctx, step, { x, y }, { method: 'predicate' });   // both sides, one selected
+ * runBranch(ctx, step, { x, y }, { method: 'branch' });      // a plain `if` in the kernel
+ * const mask = branchMask(ctx, step, { x, y });              // precomputed: build once ...
+ * runBranch(ctx, step, { x, y }, { method: 'zcull', mask }); // ... reuse while x.z is unchanged
+ * ```
+ *
+ * Cost models (per record, for a pass over n records, `T` and `E` the costs of the two sides):
+ * - predication: T + E + select, whatever the condition — best for sides of a few operations;
+ * - branching (`if`): max(T, E) for a SIMD group whose records all agree, T + E + branch where
+ *   they disagree — the group (a warp of 32 fragments on NVIDIA, a 2x2 quad at least) is the
+ *   unit, so it pays only for coherent conditions;
+ * - z-cull: one pass to build the mask (a full read of the condition's inputs, a depth write),
+ *   then per masked pass a depth test per record, shading only records that pass; skipped work
+ *   is saved per depth tile (several pixels), so coherent masks save the most. Two passes (then,
+ *   else) instead of one, so it pays when a side is expensive and the mask is reused;
+ * - static branch resolution (`region` in ctx.run): a per-cell boundary test replaced by two
+ *   passes, one over the interior quad and one over the border lines; costs one extra draw;
+ * - precomputation: a branch result (e.g. an obstacle's offset direction) stored in a stream
+ *   by one pass and read by every later pass until its inputs change: one gather instead of
+ *   the branch per pass.
+ *
+ * `occlusionLoop` is the chapter's CPU loop over a GPU computation with an occlusion query per
+ * iteration, kept from stalling (see its comment); `liveCount` counts records exactly.
+ */
+import type { BrookContext } from '../core/context';
+import { BrookError, check } from '../core/errors';
+import { glslName, type KernelArgs, type KernelSpec, type UniformType } from '../core/kernel';
+import { Stream, type StreamShape } from '../core/stream';
+import { typeInfo, type ElementType } from '../core/types';
+import type { ZMask } from '../core/zmask';
+import { markKernel } from './filter';
+
+export interface BranchDesc {
+  name: string;
+  inputs?: Record<string, ElementType>;
+  gathers?: Record<string, ElementType>;
+  uniforms?: Record<string, UniformType>;
+  outputs: Record<string, ElementType>;
+  /** GLSL boolean expression of the inputs, gathers, uniforms and brook_index. */
+  cond: string;
+  /** GLSL statements assigning the outputs where cond holds. */
+  then: string;
+  /** GLSL statements assigning the outputs where it does not. */
+  else: string;
+  helpers?: string;
+}
+
+export type BranchMethod = 'branch' | 'predicate' | 'zcull';
+export const BRANCH_METHODS: readonly BranchMethod[] = ['branch', 'predicate', 'zcull'];
+
+const cache = new Map<string, KernelSpec>();
+function cached(key: string, make: () => KernelSpec): KernelSpec {
+  let spec = cache.get(key);
+  if (!spec) cache.set(key, (spec = make()));
+  return spec;
+}
+
+function base(d: BranchDesc): Omit<KernelSpec, 'name' | 'body'> {
+  return { inputs: d.inputs, gathers: d.gathers, uniforms: d.uniforms, outputs: d.outputs, helpers: d.helpers };
+}
+
+/** The single kernel of `d` with a plain `if` ('branch') or both sides and a select ('predicate'). */
+export function branchKernel(d: BranchDesc, method: 'branch' | 'predicate'): KernelSpec {
+  return cached(`${method}|${JSON.stringify(d)}`, () => {
+    if (method === 'branch') {
+      return { ...base(d), name: `${d.name}<branch>`, body: `if (${d.cond}) {\n${d.then}\n} else {\n${d.else}\n}` };
+    }
+    // Each side in its own function writing its own copies of the outputs; both always run.
+    const params = [
+      ...Object.entries(d.inputs ?? {}).map(([n, t]) => `${typeInfo(t).glsl} ${glslName(n)}`),
+      ...Object.entries(d.outputs).map(([n, t]) => `inout ${typeInfo(t).glsl} ${glslName(n)}`),
+    ].join(', ');
+    const args = (prefix: string) =>
+      [...Object.keys(d.inputs ?? {}).map(glslName), ...Object.keys(d.outputs).map((n) => `${prefix}${glslName(n)}`)].join(', ');
+    const outs = Object.entries(d.outputs);
+    const body = [
+      ...outs.map(([n, t]) => `${typeInfo(t).glsl} flow_t_${glslName(n)} = ${glslName(n)}, flow_e_${glslName(n)} = ${glslName(n)};`),
+      `flow_then(${args('flow_t_')});`,
+      `flow_else(${args('flow_e_')});`,
+      `bool flow_c = ${d.cond};`,
+      ...outs.map(([n]) => `${glslName(n)} = flow_c ? flow_t_${glslName(n)} : flow_e_${glslName(n)};`),
+    ].join('\n');
+    const helpers = [d.helpers ?? '', `void flow_then(${params}) {\n${d.then}\n}`, `void flow_else(${params}) {\n${d.else}\n}`].join('\n');
+    return { ...base(d), helpers, name: `${d.name}<predicate>`, body };
+  });
+}
+
+/** The two z-cull passes of `d`: each side alone, run where the mask lets it. */
+function sideKernel(d: BranchDesc, side: 'then' | 'else'): KernelSpec {
+  return cached(`${side}|${JSON.stringify(d)}`, () => ({ ...base(d), name: `${d.name}<${side}>`, body: d[side] }));
+}
+
+/** Listing 34-1's pass for `d`: discards the records where cond holds (they run the then side). */
+function maskBuilder(d: BranchDesc): KernelSpec {
+  return cached(`mask|${JSON.stringify(d)}`, () => ({
+    name: `${d.name}<mask>`,
+    inputs: d.inputs,
+    gathers: d.gathers,
+    uniforms: d.uniforms,
+    helpers: d.helpers,
+    outputs: { flow_unused: 'float' },
+    body: `if (${d.cond}) discard;`,
+  }));
+}
+
+function shapeOf(s: Stream): StreamShape {
+  return s.layout.dims === 2 ? [s.layout.height, s.layout.width] : s.length;
+}
+
+function outputStream(d: BranchDesc, args: KernelArgs): Stream {
+  const first = Object.keys(d.outputs)[0]!;
+  const s = args[first];
+  if (!(s instanceof Stream)) throw new BrookError(`branch ${d.name}: output '${first}' must be a stream`);
+  return s;
+}
+
+/** A z mask holding cond for `args` (then-records at depth 1.0, else-records at 0.0). Rebuild when cond's inputs change. */
+export function branchMask(ctx: BrookContext, d: BranchDesc, args: KernelArgs, reuse?: ZMask): ZMask {
+  const out = outputStream(d, args);
+  const mask = reuse ?? ctx.zmask(out);
+  const unused = ctx.scratch('float', shapeOf(out));
+  try {
+    const builderArgs: KernelArgs = { flow_unused: unused };
+    for (const role of [d.inputs, d.gathers, d.uniforms]) for (const n of Object.keys(role ?? {})) builderArgs[n] = args[n]!;
+    ctx.buildMask(mask, maskBuilder(d), builderArgs);
+  } finally {
+    unused.dispose();
+  }
+  return mask;
+}
+
+/** Runs branch `d` over its outputs by `method` (see the module comment). */
+export function runBranch(ctx: BrookContext, d: BranchDesc, args: KernelArgs, options: { method?: BranchMethod; mask?: ZMask } = {}): void {
+  const method = options.method ?? 'branch';
+  check(BRANCH_METHODS.includes(method), () => `branch ${d.name}: unknown method '${method}': use ${BRANCH_METHODS.join(', ')}`);
+  if (method !== 'zcull') {
+    ctx.run(branchKernel(d, method), args);
+    return;
+  }
+  const mask = options.mask ?? branchMask(ctx, d, args);
+  try {
+    ctx.run(sideKernel(d, 'then'), args, { mask });
+    ctx.run(sideKernel(d, 'else'), args, { mask, invert: true });
+  } finally {
+    if (!options.mask) mask.dispose();
+  }
+}
+
+export interface OcclusionLoopOptions {
+  /** Runs iteration k's computation passes (k from 0). Must leave finished records unchanged. */
+  iterate: (k: number) => void;
+  /** Runs the termination pass: a kernel that discards the records that have finished. */
+  terminate: () => void;
+  /** Error out after this many iterations with records still live. */
+  maxIterations: number;
+  /** Iterations issued ahead of the oldest unanswered query (default 3). */
+  inFlight?: number;
+}
+
+/**
+ * The chapter's loop (section 34.3): iterate, then run the termination pass inside an
+ * occlusion query, until a query reports that no fragment survived. WebGL2 gives only "any
+ * samples passed" and answers a frame or more later, so waiting on each query would stall the
+ * GPU every iteration. Instead up to `inFlight` iterations run ahead of the oldest pending
+ * query: the loop may run up to inFlight - 1 iterations past the one that finished everything.
+ * Those extra iterations must be harmless (finished records unchanged — the usual case, and
+ * what a z mask or a `done` test gives). Like the chapter's loop it runs at least once.
+ * Resolves with the first iteration after which nothing was live (1-based) and how many ran.
+ */
+export async function occlusionLoop(ctx: BrookContext, o: OcclusionLoopOptions): Promise<{ iterations: number; issued: number }> {
+  const inFlight = o.inFlight ?? 3;
+  check(Number.isInteger(o.maxIterations) && o.maxIterations >= 1, () => `occlusionLoop: maxIterations must be a positive integer, got ${o.maxIterations}`);
+  check(Number.isInteger(inFlight) && inFlight >= 1, () => `occlusionLoop: inFlight must be a positive integer, got ${inFlight}`);
+  const pending: Array<Promise<boolean>> = [];
+  let issued = 0;
+  let answered = 0;
+  for (;;) {
+    while (pending.length < inFlight && issued < o.maxIterations) {
+      o.iterate(issued);
+      issued++;
+      pending.push(ctx.queries.occlusion(o.terminate));
+    }
+    const live = await pending.shift()!;
+    answered++;
+    if (!live) {
+      pending.forEach((p) => p.catch(() => {})); // later answers are not needed
+      return { iterations: answered, issued };
+    }
+    if (answered >= o.maxIterations) {
+      throw new BrookError(`occlusionLoop: records were still live after maxIterations = ${o.maxIterations} iterations; raise the limit or check the termination kernel`);
+    }
+  }
+}
+
+/** The exact number of records of `s` for which the GLSL predicate `keep` (of x and i) holds. */
+export async function liveCount(ctx: BrookContext, s: Stream, keep: string): Promise<number> {
+  const flags = ctx.scratch('uint', shapeOf(s));
+  try {
+    ctx.run(markKernel('flag', s.type, keep, { flag: 'uint' }, 'flag = keep ? 1u : 0u;'), { x: s, flag: flags });
+    return (await ctx.reduce(flags, 'sum'))[0]!;
+  } finally {
+    flags.dispose();
+  }
+}
