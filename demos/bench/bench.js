@@ -8,6 +8,7 @@ export const SUITES = {
   core: () => import('./suites/core.js'),
   filter: () => import('./suites/filter.js'),
   nbody: () => import('./suites/nbody.js'),
+  branch: () => import('./suites/branch.js'),
 };
 
 const $ = (id) => document.getElementById(id);

@@ -14,7 +14,8 @@
  * ```
  *
  * Cost models (per record, for a pass over n records, `T` and `E` the costs of the two sides):
- * - predication: T + E + select, whatever the condition — best for sides of a few operations;
+ * - predication: T + E + select, whatever the condition — best for sides of a few operations
+ *   (the select is a bit blend, so the compiler cannot turn it back into a branch);
  * - branching (`if`): max(T, E) for a SIMD group whose records all agree, T + E + branch where
  *   they disagree — the group (a warp of 32 fragments on NVIDIA, a 2x2 quad at least) is the
  *   unit, so it pays only for coherent conditions;
@@ -87,11 +88,27 @@ export function branchKernel(d: BranchDesc, method: 'branch' | 'predicate'): Ker
       `flow_then(${args('flow_t_')});`,
       `flow_else(${args('flow_e_')});`,
       `bool flow_c = ${d.cond};`,
-      ...outs.map(([n]) => `${glslName(n)} = flow_c ? flow_t_${glslName(n)} : flow_e_${glslName(n)};`),
+      ...outs.map(([n, t]) => `${glslName(n)} = ${select(t, `flow_t_${glslName(n)}`, `flow_e_${glslName(n)}`)};`),
     ].join('\n');
     const helpers = [d.helpers ?? '', `void flow_then(${params}) {\n${d.then}\n}`, `void flow_else(${params}) {\n${d.else}\n}`].join('\n');
     return { ...base(d), helpers, name: `${d.name}<predicate>`, body };
   });
+}
+
+/**
+ * `flow_c ? a : b` as a bit blend with an all-ones or all-zeros mask (condition codes): a
+ * ternary lets the compiler move the unused side under a real branch, and `mix` would turn -0
+ * into +0; a blend needs both sides' bits, so both are computed, as predication means.
+ */
+function select(type: ElementType, a: string, b: string): string {
+  const info = typeInfo(type);
+  const n = info.components;
+  const u = n === 1 ? 'uint' : `uvec${n}`;
+  const mask = `${u}(flow_c ? 0xffffffffu : 0u)`;
+  if (info.kind === 'float') return `uintBitsToFloat((floatBitsToUint(${a}) & ${mask}) | (floatBitsToUint(${b}) & ~${mask}))`;
+  if (info.kind === 'uint') return `((${a}) & ${mask}) | ((${b}) & ~${mask})`;
+  const i = n === 1 ? 'int' : `ivec${n}`;
+  return `((${a}) & ${i}(${mask})) | ((${b}) & ~${i}(${mask}))`;
 }
 
 /** The two z-cull passes of `d`: each side alone, run where the mask lets it. */

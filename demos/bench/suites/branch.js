@@ -1,0 +1,104 @@
+// Suite `branch`: Figures 34-1 and 34-2 of Harris & Buck (GPU Gems 2 ch. 34). The time of one
+// pass whose records take an expensive side with probability p, for a random condition and a
+// spatially coherent one (a rectangle covering the fraction p of the grid), by predication
+// (both sides always), a dynamic branch (`if`) and z-cull (a mask built once, then a masked
+// pass per side), and what building the mask costs.
+import { runBranch, branchMask, BRANCH_METHODS } from '../../../dist/brookgl.js';
+
+const STEPS = 64; // float4 multiply-adds on the expensive side (512 flops)
+
+const desc = {
+  name: 'Costly',
+  inputs: { x: 'float4' },
+  uniforms: { t: 'float' },
+  outputs: { y: 'float' },
+  cond: 'x.z < t',
+  then: `vec4 a = x;\nfor (int k = 0; k < ${STEPS}; k++) a = a * 0.999 + 0.001;\ny = a.x + a.y + a.z + a.w;`,
+  else: 'y = x.x;',
+};
+
+function grid(side, kind, seed = 7) {
+  const v = new Float32Array(side * side * 4);
+  let s = seed;
+  for (let y = 0; y < side; y++)
+    for (let x = 0; x < side; x++) {
+      s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+      const r = s / 4294967296;
+      // random: z uniform; coherent: z grows left to right, so z < p is a rectangle of width p
+      v.set([r, 1 - r, kind === 'random' ? r : (x + 0.5) / side, 0], (y * side + x) * 4);
+    }
+  return v;
+}
+
+async function timeIt(ctx, fn, reps) {
+  fn();
+  await ctx.queries.fence();
+  let wall = Infinity, gpu = null;
+  for (let r = 0; r < reps; r++) {
+    const t0 = performance.now();
+    fn();
+    await ctx.queries.fence();
+    wall = Math.min(wall, performance.now() - t0);
+    const g = await ctx.queries.time(fn);
+    if (g !== null) gpu = gpu === null ? g : Math.min(gpu, g);
+  }
+  return { wall, gpu };
+}
+
+export async function run(ctx, { log = () => {}, quick = false } = {}) {
+  const side = quick ? 256 : ctx.caps.software ? 512 : 2048;
+  const reps = quick ? 1 : 3;
+  const probs = quick ? [0, 0.5, 1] : [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
+  const tables = [];
+  const plots = [];
+  const results = { side, steps: STEPS, kinds: {} };
+  for (const kind of ['random', 'coherent']) {
+    const x = ctx.stream('float4', [side, side], grid(side, kind));
+    const y = ctx.stream('float', [side, side]);
+    const rows = [];
+    const series = Object.fromEntries(BRANCH_METHODS.map((m) => [m, []]));
+    const maskSeries = [];
+    const mask = ctx.zmask(y);
+    for (const p of probs) {
+      const args = { x, y, t: p };
+      const row = [p];
+      for (const method of BRANCH_METHODS) {
+        if (method === 'zcull') {
+          const build = await timeIt(ctx, () => branchMask(ctx, desc, args, mask), reps);
+          maskSeries.push(build);
+          const t = await timeIt(ctx, () => runBranch(ctx, desc, args, { method, mask }), reps);
+          series[method].push(t);
+          row.push(t.wall, t.gpu, build.gpu ?? build.wall);
+        } else {
+          const t = await timeIt(ctx, () => runBranch(ctx, desc, args, { method }), reps);
+          series[method].push(t);
+          row.push(t.wall, t.gpu);
+        }
+      }
+      log(`branch ${kind} p=${p}`);
+      rows.push(row);
+    }
+    mask.dispose();
+    x.dispose();
+    y.dispose();
+    results.kinds[kind] = { probs, ...Object.fromEntries(BRANCH_METHODS.map((m) => [m, series[m]])), maskBuild: maskSeries };
+    tables.push({
+      title: `${kind === 'random' ? 'Random' : 'Coherent (rectangle)'} condition, ${side}² records, expensive side ${STEPS * 8} flops (ms per pass)`,
+      columns: ['p', 'predication wall', 'predication GPU', 'branch wall', 'branch GPU', 'z-cull wall', 'z-cull GPU', 'mask build GPU'],
+      rows,
+    });
+    const pick = (t) => t.gpu ?? t.wall;
+    plots.push({
+      title: `Figures 34-1/34-2: ${kind} condition — time vs probability of the expensive side`,
+      xLabel: 'probability p',
+      yLabel: 'ms per pass (GPU timer)',
+      series: [
+        { name: 'predication', points: probs.map((p, i) => [p, pick(series.predicate[i])]) },
+        { name: 'branch (if)', points: probs.map((p, i) => [p, pick(series.branch[i])]) },
+        { name: 'z-cull (2 masked passes)', points: probs.map((p, i) => [p, pick(series.zcull[i])]) },
+        { name: 'mask build', points: probs.map((p, i) => [p, pick(maskSeries[i])]) },
+      ],
+    });
+  }
+  return { tables, plots, results };
+}
