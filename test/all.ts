@@ -14,4 +14,5 @@ import './idioms/sort.test';
 import './idioms/filter.test';
 import './idioms/flow.test';
 import './apps/nbody.test';
+import './apps/fluid.test';
 import './readme.test';

@@ -1,1 +1,2 @@
 export * from './nbody/index';
+export * from './fluid/index';

@@ -208,17 +208,17 @@ function gatherAccessors(param: string, info: TypeInfo): string {
   return [
     `uniform highp ${info.sampler} ${s};`,
     `uniform ivec4 ${d};`,
-    `${t} ${name}(int i) { return brook_inside(i, ${d}) ? ${fetch(`brook_texel(i, ${d})`)} : ${zeroOf(t)}; }`,
-    `${t} ${name}(uint i) { return ${name}(int(min(i, 0x7fffffffu))); }`,
-    `${t} ${name}(float i) { return ${name}(int(floor(i))); }`,
-    `${t} ${name}(ivec2 p) { return brook_inside2(p, ${d}) && brook_inside(p.y * ${d}.y + p.x, ${d}) ? ${fetch('p')} : ${zeroOf(t)}; }`,
-    `${t} ${name}(vec2 p) { return ${name}(ivec2(floor(p))); }`,
-    `${t} ${name}(int row, int col) { return ${name}(ivec2(col, row)); }`,
-    `${t} ${name}(float row, float col) { return ${name}(ivec2(floor(col), floor(row))); }`,
+    `${t} ${name}(int brook_a) { return brook_inside(brook_a, ${d}) ? ${fetch(`brook_texel(brook_a, ${d})`)} : ${zeroOf(t)}; }`,
+    `${t} ${name}(uint brook_a) { return ${name}(int(min(brook_a, 0x7fffffffu))); }`,
+    `${t} ${name}(float brook_a) { return ${name}(int(floor(brook_a))); }`,
+    `${t} ${name}(ivec2 brook_a) { return brook_inside2(brook_a, ${d}) && brook_inside(brook_a.y * ${d}.y + brook_a.x, ${d}) ? ${fetch('brook_a')} : ${zeroOf(t)}; }`,
+    `${t} ${name}(vec2 brook_a) { return ${name}(ivec2(floor(brook_a))); }`,
+    `${t} ${name}(int brook_r, int brook_c) { return ${name}(ivec2(brook_c, brook_r)); }`,
+    `${t} ${name}(float brook_r, float brook_c) { return ${name}(ivec2(floor(brook_c), floor(brook_r))); }`,
     // Unchecked access for inner loops that stay inside the texture (texels past the stream's
     // length hold whatever the texture holds), and the texture's size. Not for names ending in
     // '_' (GLSL reserves '__'), such as the renamed reserved words of Brook kernels.
-    ...(name.endsWith('_') ? [] : [`${t} ${name}_texel(ivec2 p) { return ${fetch('p')}; }`, `ivec2 ${name}_size() { return ${d}.yw; }`]),
+    ...(name.endsWith('_') ? [] : [`${t} ${name}_texel(ivec2 brook_a) { return ${fetch('brook_a')}; }`, `ivec2 ${name}_size() { return ${d}.yw; }`]),
   ].join('\n');
 }
 

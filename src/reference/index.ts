@@ -6,3 +6,4 @@ export * from './reduce';
 export * from './horn';
 export * from './filter';
 export * from './nbody';
+export * from './fluid';

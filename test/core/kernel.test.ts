@@ -163,4 +163,13 @@ describe('core/kernel', () => {
     expect(ctx.stats().programs).to.equal(before);
     [x, y, r].forEach((s) => s.dispose());
   });
+
+  it('lets gathers be named like the accessors\' own parameters (p, i, row, col)', () => {
+    const p = ctx.stream('float', 10, Float32Array.from({ length: 10 }, (_, k) => k * 3));
+    const i = ctx.stream('float', 10, new Float32Array(10).fill(1));
+    const out = ctx.stream('float', 10);
+    ctx.run({ name: 'Names', gathers: { p: 'float', i: 'float' }, outputs: { row: 'float' }, body: 'row = p(brook_index) + i(brook_index) + p_texel(ivec2(1, 0));' }, { p, i, row: out });
+    expectArrayEqual(out.readSync(), Array.from({ length: 10 }, (_, k) => k * 3 + 1 + 3), 'p + i + p[1]');
+    [p, i, out].forEach((s) => s.dispose());
+  });
 });

@@ -5,6 +5,7 @@
 import type { BrookContext } from '../../core/context';
 import { BrookError } from '../../core/errors';
 import type { Stream } from '../../core/stream';
+import { linkProgram } from '../draw';
 
 const VERTEX = `#version 300 es
 precision highp float;
@@ -41,22 +42,7 @@ export interface PointRenderer {
 
 export function createPointRenderer(ctx: BrookContext): PointRenderer {
   const gl = ctx.gl;
-  const compile = (type: number, source: string) => {
-    const s = gl.createShader(type)!;
-    gl.shaderSource(s, source);
-    gl.compileShader(s);
-    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new BrookError(`point renderer: ${gl.getShaderInfoLog(s)}`);
-    return s;
-  };
-  const vs = compile(gl.VERTEX_SHADER, VERTEX);
-  const fs = compile(gl.FRAGMENT_SHADER, FRAGMENT);
-  const program = gl.createProgram()!;
-  gl.attachShader(program, vs);
-  gl.attachShader(program, fs);
-  gl.linkProgram(program);
-  gl.deleteShader(vs);
-  gl.deleteShader(fs);
-  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new BrookError(`point renderer: ${gl.getProgramInfoLog(program)}`);
+  const program = linkProgram(gl, VERTEX, FRAGMENT, 'point renderer');
   const loc = (name: string) => gl.getUniformLocation(program, name);
   const u = { positions: loc('positions'), logWidth: loc('logWidth'), viewProjection: loc('viewProjection'), pointSize: loc('pointSize'), color: loc('color') };
   const vao = gl.createVertexArray();
