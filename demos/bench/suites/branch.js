@@ -3,7 +3,7 @@
 // spatially coherent one (a rectangle covering the fraction p of the grid), by predication
 // (both sides always), a dynamic branch (`if`) and z-cull (a mask built once, then a masked
 // pass per side), and what building the mask costs.
-import { runBranch, branchMask, BRANCH_METHODS } from '../../../dist/brookgl.js';
+import { runBranch, branchMask, BRANCH_METHODS, createFluid } from '../../../dist/brookgl.js';
 
 const STEPS = 64; // float4 multiply-adds on the expensive side (512 flops)
 
@@ -99,6 +99,63 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
         { name: 'mask build', points: probs.map((p, i) => [p, pick(maskSeries[i])]) },
       ],
     });
+  }
+  // The fluid demo's step with each idiom switched off in turn (the obstacles of the demo page:
+  // a disc of radius 0.16 n, whose inside is landlocked, and a thin wall).
+  {
+    const rows = [];
+    const sizes = quick ? [128] : ctx.caps.software ? [128, 256] : [256, 512, 1024];
+    const variants = [
+      ['all idioms', { zcull: true, staticBranches: true, precomputed: true }],
+      ['no z-cull', { zcull: false, staticBranches: true, precomputed: true }],
+      ['no static branches', { zcull: true, staticBranches: false, precomputed: true }],
+      ['no precomputed offsets', { zcull: true, staticBranches: true, precomputed: false }],
+      ['none', { zcull: false, staticBranches: false, precomputed: false }],
+    ];
+    results.fluid = [];
+    for (const n of sizes) {
+      const fluid = createFluid(ctx, { size: n, jacobi: 40 });
+      fluid.paintObstacle(n * 0.55, n * 0.5, n * 0.16);
+      for (let y = n * 0.1; y < n * 0.35; y += 1) fluid.paintObstacle(n * 0.3, y, n * 0.015);
+      const splat = { x: n * 0.08, y: n * 0.5, fx: n * 0.6, fy: 0, dye: 0.6, radius: n * 0.025 };
+      for (const [label, idioms] of variants) {
+        Object.assign(fluid.idioms, idioms);
+        const t = await timeIt(ctx, () => fluid.step(0.5, { splat }), reps);
+        rows.push([`${n}²`, label, fluid.passesPerStep, t.wall, t.gpu]);
+        results.fluid.push({ n, variant: label, passes: fluid.passesPerStep, wallMs: t.wall, gpuMs: t.gpu });
+        log(`fluid ${n} ${label}`);
+      }
+      const landlocked = Array.from(fluid.obstacleCells.keys()).filter((k) => {
+        const i = k % n, j = Math.floor(k / n);
+        const o = (a, b) => (a < 0 || b < 0 || a >= n || b >= n ? 0 : fluid.obstacleCells[b * n + a]);
+        return o(i - 1, j) + o(i + 1, j) + o(i, j - 1) + o(i, j + 1) === 4;
+      }).length;
+      rows.push([`${n}²`, `(masked cells: ${((100 * landlocked) / (n * n)).toFixed(1)} %)`, null, null, null]);
+      fluid.dispose();
+    }
+    tables.push({ title: 'Fluid demo step (40 Jacobi sweeps), each idiom switched off in turn (ms per step)', columns: ['grid', 'idioms', 'passes', 'wall ms', 'GPU ms'], rows });
+  }
+  // Occlusion-query latency: issue a query around one small pass, time until its answer.
+  {
+    const a = ctx.stream('float', 4096, new Float32Array(4096).fill(1));
+    const out = ctx.stream('float', 4096);
+    const pass = { name: 'QueryProbe', inputs: { a: 'float' }, outputs: { b: 'float' }, body: 'if (a < 0.0) discard;\nb = a;' };
+    const lat = [];
+    for (let i = 0; i < (quick ? 5 : 30); i++) {
+      const t0 = performance.now();
+      await ctx.queries.occlusion(() => ctx.run(pass, { a, b: out }));
+      lat.push(performance.now() - t0);
+    }
+    lat.sort((x, y) => x - y);
+    const frame = await new Promise((r) => requestAnimationFrame((t0) => requestAnimationFrame((t1) => r(t1 - t0))));
+    results.queryLatency = { medianMs: lat[lat.length >> 1], minMs: lat[0], maxMs: lat[lat.length - 1], frameMs: frame };
+    tables.push({
+      title: 'Occlusion query latency (issue to answer, one 4096-record pass)',
+      columns: ['median ms', 'min ms', 'max ms', 'display frame ms'],
+      rows: [[lat[lat.length >> 1], lat[0], lat[lat.length - 1], frame]],
+    });
+    a.dispose();
+    out.dispose();
   }
   return { tables, plots, results };
 }
