@@ -15,7 +15,7 @@ describe('core/codegen (no GPU)', () => {
     });
     expect(source.split('\n')[bodyStart - 1]).to.equal('o = a.xy;');
     expect(source).to.contain('uniform highp usampler2D brook_g_g;');
-    expect(source).to.contain('uvec2 g(int i)');
+    expect(source).to.contain('uvec2 g(int brook_a)');
     expect(source).to.contain('uniform int output_;');
     expect(source).to.contain('layout(location = 1) out ivec4 brook_out_1;');
     expect(source).to.contain('brook_out_0 = vec4(o, 0.0, 0.0);');
