@@ -13,6 +13,7 @@ import './idioms/scan.test';
 import './idioms/sort.test';
 import './idioms/filter.test';
 import './idioms/flow.test';
+import './idioms/binning.test';
 import './apps/nbody.test';
 import './apps/fluid.test';
 import './readme.test';

@@ -61,7 +61,7 @@ export interface Stats {
   buffers: number;
   queries: number;
   syncs: number;
-  /** Depth renderbuffers of live z masks. */
+  /** Depth buffers: z masks' renderbuffers and bin structures' depth arrays (two each). */
   renderbuffers: number;
   /** Textures idle in the pool (counted in `textures` too). */
   pooledTextures: number;
@@ -104,6 +104,7 @@ export class BrookContext {
   private readonly framebuffers = new Map<string, { fbo: WebGLFramebuffer; textures: WebGLTexture[]; depth: WebGLRenderbuffer | null }>();
   private readonly depthIds = new WeakMap<WebGLRenderbuffer, number>();
   private readonly masks = new Set<ZMask>();
+  private readonly disposers: Array<() => void> = [];
   private readonly pool = new Map<string, WebGLTexture[]>();
   private readonly counts = { buffers: 0, queries: 0, syncs: 0, renderbuffers: 0 };
   private readonly streams = new Set<Stream>();
@@ -270,9 +271,15 @@ export class BrookContext {
     };
   }
 
+  /** Runs `fn` when the context is disposed (for GL objects owned by modules built on it). */
+  onDispose(fn: () => void): void {
+    this.disposers.push(fn);
+  }
+
   /** Releases every stream, program, framebuffer and pooled texture. Idempotent. */
   dispose(): void {
     if (this.disposed) return;
+    for (const fn of this.disposers.splice(0)) fn();
     for (const s of [...this.streams]) s.dispose();
     for (const m of [...this.masks]) m.dispose();
     this.trimPool();

@@ -7,3 +7,4 @@ export * from './horn';
 export * from './filter';
 export * from './nbody';
 export * from './fluid';
+export * from './binning';

@@ -1,0 +1,533 @@
+/**
+ * Depth-peeled spatial binning (Oat, Barczak & Shopf, "Efficient Spatial Binning on the GPU",
+ * AMD 2009) on WebGL2.
+ *
+ * ```ts
+ * const grid = { cells: [64, 64, 64], origin: [0, 0, 0], cellSize: 1 / 64 };
+ * const bins = await binPoints(ctx, positions, grid, { capacity: 8, method: 'delayed' });
+ * bins.loads;            // float stream [H, W]: items per bin (the bin counter)
+ * bins.pack();           // float stream [capacity * H, W]: slot i of bin (x, y) at row i*H + y, the item id (-1 empty)
+ * ```
+ *
+ * The structure (section 3): one bin per texel of an H x W layout (a flat 3D texture for 3D
+ * grids), `capacity` depth slices holding each bin's keys in ascending order, and a colour
+ * buffer counting the items per bin. Pass i renders the working set as points; the vertex
+ * shader puts each item on its bin's texel at depth = key and rejects (clips) it when its key
+ * is not greater than slice i-1 at that bin (the dual-depth test); the depth test LESS into
+ * slice i keeps the smallest remaining key; the fragment shader writes i+1 into the counter.
+ *
+ * WebGL2 differences from the paper's Direct3D 10, and what they cost:
+ * - A depth-array layer cannot be sampled while another layer of the same texture is the depth
+ *   attachment (a feedback loop), so even slices live in one array and odd slices in another.
+ * - No predicated rendering: 'predicated' keeps an occlusion query per pass (samples that pass
+ *   = items binned) and stops at the first pass that binned nothing; answers arrive late, so up
+ *   to `inFlight` passes run past the end (each an all-rejected draw of the working set), where
+ *   D3D10's predicate skips them on the GPU.
+ * - No geometry shaders or DrawAuto: 'reduced' and 'delayed' remove binned items between passes
+ *   with `filter` (histogram pyramid) over the working-set ids, which reads the survivor count
+ *   back (one fence per reduction) to size the next draw.
+ * - Overflow (3.3): after the last slice, the items whose key is above that slice's value were
+ *   not binned; if any are, the structure is rebuilt with twice the capacity (`overflows`
+ *   counts the retries) up to the device's array layers, else a BrookError. No item is lost
+ *   silently.
+ */
+import BINNING from '../../glsl/idioms/binning.glsl';
+import type { BrookContext } from '../core/context';
+import { BrookError, check } from '../core/errors';
+import type { KernelSpec } from '../core/kernel';
+import { Stream } from '../core/stream';
+import { filter } from './filter';
+import { scan } from './scan';
+import { linkProgram } from '../apps/draw';
+
+export interface BinGrid {
+  /** Cells along x, y, z (z = 1 for a 2D grid). */
+  cells: [number, number, number];
+  /** Corner of cell (0, 0, 0). */
+  origin: [number, number, number];
+  /** Edge length of a cell (points outside the grid go to the nearest cell). */
+  cellSize: number;
+}
+
+export type BinningMethod = 'naive' | 'predicated' | 'reduced' | 'delayed';
+export const BINNING_METHODS: readonly BinningMethod[] = ['naive', 'predicated', 'reduced', 'delayed'];
+
+export interface BinningOptions {
+  /** Slots per bin to start with (grown on overflow). Default 8. */
+  capacity?: number;
+  /** Default 'delayed' (reduction after the expected bin load, the paper's best). */
+  method?: BinningMethod;
+  /** Occlusion queries in flight for 'predicated' (default 2). */
+  inFlight?: number;
+}
+
+/** The flat-3D layout of a grid: tiles of gx x gy, one per z slice, bin_tilesX per row. */
+export function binLayout(cells: readonly number[]): { width: number; height: number; tilesX: number } {
+  const [gx, gy, gz] = cells as [number, number, number];
+  const tilesX = Math.ceil(Math.sqrt(gz));
+  return { width: gx * tilesX, height: gy * Math.ceil(gz / tilesX), tilesX };
+}
+
+const VERTEX = `#version 300 es
+precision highp float;
+precision highp int;
+precision highp sampler2D;
+precision highp sampler2DArray;
+${BINNING}
+uniform sampler2D items;
+uniform int itemsLogW;
+uniform sampler2D working;
+uniform int workingLogW;
+uniform bool reduced;
+uniform bool first;
+uniform sampler2DArray previous;
+uniform int previousLayer;
+void main() {
+  int id = gl_VertexID;
+  if (reduced) id = int(texelFetch(working, ivec2(gl_VertexID & ((1 << workingLogW) - 1), gl_VertexID >> workingLogW), 0).x);
+  vec4 item = texelFetch(items, ivec2(id & ((1 << itemsLogW) - 1), id >> itemsLogW), 0);
+  ivec2 pixel = binPixel(item);
+  float key = binKey(item, id);
+  float z = key * 2.0 - 1.0;
+  // the dual-depth test: only keys above the previous slice's may land in this one
+  if (!first && key <= texelFetch(previous, ivec3(pixel, previousLayer), 0).r) z = 2.0;
+  gl_Position = vec4((vec2(pixel) + 0.5) / vec2(bin_size) * 2.0 - 1.0, z, 1.0);
+  gl_PointSize = 1.0;
+}`;
+
+const FRAGMENT = `#version 300 es
+precision highp float;
+uniform float passNumber;
+out vec4 load;
+void main() { load = vec4(passNumber); }`;
+
+const SLICE_VERTEX = `#version 300 es
+void main() {
+  vec2 corner = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
+  gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);
+}`;
+/** Copies one depth slice into a float colour texture (so kernels and readbacks can use it). */
+const SLICE_FRAGMENT = `#version 300 es
+precision highp float;
+precision highp sampler2DArray;
+uniform sampler2DArray slices;
+uniform int layer;
+uniform int rowOffset;
+out vec4 key;
+void main() { key = vec4(texelFetch(slices, ivec3(ivec2(gl_FragCoord.xy) - ivec2(0, rowOffset), layer), 0).r); }`;
+
+/** The uniforms of glsl/idioms/binning.glsl, for kernels that include it. */
+export const BIN_UNIFORMS = {
+  bin_mode: 'int',
+  bin_origin: 'float3',
+  bin_invCell: 'float3',
+  bin_grid: 'int3',
+  bin_tilesX: 'int',
+  bin_size: 'int2',
+  bin_shift: 'int',
+} as const;
+
+/** Items not yet binned after a slice: key above that slice's value at the item's bin. */
+function survivorKernel(reduced: boolean): KernelSpec {
+  return {
+    name: `BinSurvivors<${reduced ? 'working set' : 'all'}>`,
+    ...(reduced ? { inputs: { w: 'float2' as const } } : {}),
+    gathers: { items: 'float4', slice: 'float' },
+    uniforms: BIN_UNIFORMS,
+    outputs: { rec: 'float2' },
+    helpers: BINNING.replace(/^uniform .*$/gm, ''),
+    body: [
+      reduced ? 'int id = int(w.x);' : 'int id = brook_index;',
+      'vec4 item = items(id);',
+      'ivec2 px = binPixel(item);',
+      'rec = vec2(float(id), binKey(item, id) > slice(px) ? 1.0 : 0.0);',
+    ].join('\n'),
+  };
+}
+const SURVIVORS = { all: survivorKernel(false), working: survivorKernel(true) };
+
+interface Programs {
+  bin: WebGLProgram;
+  slice: WebGLProgram;
+  loc: (p: WebGLProgram, name: string) => WebGLUniformLocation | null;
+}
+const programs = new WeakMap<BrookContext, Programs>();
+function programsFor(ctx: BrookContext): Programs {
+  let p = programs.get(ctx);
+  if (!p) {
+    const gl = ctx.gl;
+    const cache = new Map<string, WebGLUniformLocation | null>();
+    p = {
+      bin: linkProgram(gl, VERTEX, FRAGMENT, 'binning pass'),
+      slice: linkProgram(gl, SLICE_VERTEX, SLICE_FRAGMENT, 'bin slice copy'),
+      loc: (prog, name) => {
+        const key = `${prog === p!.bin ? 'b' : 's'}:${name}`;
+        if (!cache.has(key)) cache.set(key, gl.getUniformLocation(prog, name));
+        return cache.get(key)!;
+      },
+    };
+    programs.set(ctx, p);
+    ctx.onDispose(() => {
+      gl.deleteProgram(p!.bin);
+      gl.deleteProgram(p!.slice);
+      programs.delete(ctx);
+    });
+  }
+  return p;
+}
+
+/** Where the items go: spatial cells, or (bucket sort) value ranges. */
+export interface BinMapping {
+  mode: 'spatial' | 'value';
+  grid?: BinGrid;
+  /** value mode: number of bins, a power of two up to 2^24. */
+  bins?: number;
+}
+
+export interface BinningStats {
+  method: BinningMethod;
+  /** Binning passes drawn (including ones past the end while queries were pending). */
+  passes: number;
+  /** Working-set reductions run (each reads its survivor count back). */
+  reductions: number;
+  /** Rebuilds with a doubled capacity after an overflow. */
+  overflows: number;
+}
+
+/** A built bin structure; owns its textures (dispose()). */
+export class Bins {
+  readonly width: number;
+  readonly height: number;
+  readonly capacity: number;
+  /** Items per bin (float [height, width]). */
+  readonly loads: Stream;
+  stats!: BinningStats;
+  private arrays: WebGLTexture[];
+  private fbo: WebGLFramebuffer;
+  private disposed = false;
+
+  /** @internal */
+  constructor(
+    private readonly ctx: BrookContext,
+    width: number,
+    height: number,
+    capacity: number,
+  ) {
+    const gl = ctx.gl;
+    this.width = width;
+    this.height = height;
+    this.capacity = capacity;
+    this.loads = ctx.stream('float', [height, width]);
+    const layers = Math.ceil(capacity / 2);
+    this.arrays = [0, 1].map(() => {
+      const t = gl.createTexture()!;
+      gl.bindTexture(gl.TEXTURE_2D_ARRAY, t);
+      gl.texStorage3D(gl.TEXTURE_2D_ARRAY, 1, gl.DEPTH_COMPONENT32F, width, height, Math.max(layers, 1));
+      gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+      return t;
+    });
+    gl.bindTexture(gl.TEXTURE_2D_ARRAY, null);
+    this.fbo = gl.createFramebuffer()!;
+    ctx.countRenderbuffer(2); // the two depth arrays, counted with the depth buffers
+  }
+
+  /** @internal The depth array and layer of slice i. */
+  slot(i: number): [WebGLTexture, number] {
+    return [this.arrays[i % 2]!, i >> 1];
+  }
+
+  /** @internal */
+  get framebuffer(): WebGLFramebuffer {
+    return this.fbo;
+  }
+
+  /** Copies slice i into `out` (float [height, width], or at row offset into a taller stream): 1.0 where empty. */
+  copySlice(i: number, out: Stream, rowOffset = 0): void {
+    const gl = this.ctx.gl;
+    const p = programsFor(this.ctx);
+    const [tex, layer] = this.slot(i);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, this.ctx.framebufferFor([out.texture]));
+    gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
+    gl.viewport(0, rowOffset, this.width, this.height);
+    gl.useProgram(p.slice);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D_ARRAY, tex);
+    gl.uniform1i(p.loc(p.slice, 'slices'), 0);
+    gl.uniform1i(p.loc(p.slice, 'layer'), layer);
+    gl.uniform1i(p.loc(p.slice, 'rowOffset'), rowOffset);
+    gl.bindVertexArray(this.ctx.passVertexArray);
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
+    gl.bindVertexArray(null);
+    gl.bindTexture(gl.TEXTURE_2D_ARRAY, null);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  }
+
+  /**
+   * All slots as one stream [capacity * height, width] of keys (1.0 = empty): slot i of bin
+   * (x, y) at row i * height + y. Kernels gather from it (glsl/idioms/binning-query.glsl).
+   */
+  pack(): Stream {
+    const rows = this.capacity * this.height;
+    check(rows <= this.ctx.caps.maxTextureSize, () => `bins: ${this.capacity} slots x ${this.height} rows exceed MAX_TEXTURE_SIZE ${this.ctx.caps.maxTextureSize}; read slices one by one with copySlice`);
+    const out = this.ctx.stream('float', [rows, this.width]);
+    for (let i = 0; i < this.capacity; i++) this.copySlice(i, out, i * this.height);
+    return out;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.loads.dispose();
+    if (!this.ctx.isLost) {
+      this.arrays.forEach((t) => this.ctx.gl.deleteTexture(t));
+      this.ctx.gl.deleteFramebuffer(this.fbo);
+    }
+    this.ctx.countRenderbuffer(-2);
+  }
+}
+
+/** Sets the binning uniforms of `mapping` on the bound program (or returns them for a kernel). */
+function mappingUniforms(mapping: BinMapping, width: number, height: number): Record<string, unknown> {
+  if (mapping.mode === 'spatial') {
+    const g = mapping.grid!;
+    const { tilesX } = binLayout(g.cells);
+    return { bin_mode: 0, bin_origin: g.origin, bin_invCell: [1 / g.cellSize, 1 / g.cellSize, 1 / g.cellSize], bin_grid: g.cells, bin_tilesX: tilesX, bin_size: [width, height], bin_shift: 0 };
+  }
+  return { bin_mode: 1, bin_origin: [0, 0, 0], bin_invCell: [1, 1, 1], bin_grid: [1, 1, 1], bin_tilesX: 1, bin_size: [width, height], bin_shift: 24 - Math.log2(mapping.bins!) };
+}
+
+function setMapping(gl: WebGL2RenderingContext, p: Programs, u: Record<string, unknown>): void {
+  const prog = p.bin;
+  gl.uniform1i(p.loc(prog, 'bin_mode'), u.bin_mode as number);
+  gl.uniform3fv(p.loc(prog, 'bin_origin'), u.bin_origin as number[]);
+  gl.uniform3fv(p.loc(prog, 'bin_invCell'), u.bin_invCell as number[]);
+  gl.uniform3iv(p.loc(prog, 'bin_grid'), u.bin_grid as number[]);
+  gl.uniform1i(p.loc(prog, 'bin_tilesX'), u.bin_tilesX as number);
+  gl.uniform2iv(p.loc(prog, 'bin_size'), u.bin_size as number[]);
+  gl.uniform1i(p.loc(prog, 'bin_shift'), u.bin_shift as number);
+}
+
+/** Bins the items of `items` (float4: xyz position, or the integer value in x) by `mapping`. */
+export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMapping, options: BinningOptions = {}): Promise<Bins> {
+  check(items instanceof Stream && items.type === 'float4' && items.layout.dims === 1, () => 'binning: items must be a 1D float4 stream (xyz position, or the value in x)');
+  check(items.length < 2 ** 24, () => `binning: at most 2^24 - 1 items (keys are ids / 2^24), got ${items.length}`);
+  const method = options.method ?? 'delayed';
+  check(BINNING_METHODS.includes(method), () => `binning: unknown method '${method}': use ${BINNING_METHODS.join(', ')}`);
+  let capacity = options.capacity ?? 8;
+  check(Number.isInteger(capacity) && capacity >= 1, () => `binning: capacity must be a positive integer, got ${capacity}`);
+  const maxCapacity = 2 * (ctx.gl.getParameter(ctx.gl.MAX_ARRAY_TEXTURE_LAYERS) as number);
+  let overflows = 0;
+  for (;;) {
+    const { bins, overflow } = await binOnce(ctx, items, mapping, Math.min(capacity, maxCapacity), method, options.inFlight ?? 2);
+    if (!overflow) {
+      bins.stats.overflows = overflows;
+      return bins;
+    }
+    bins.dispose();
+    if (capacity >= maxCapacity) {
+      throw new BrookError(`binning overflow: some bin holds more than ${maxCapacity} items, the most this device's ${maxCapacity / 2} array layers allow; use more (smaller) bins`);
+    }
+    capacity *= 2;
+    overflows++;
+  }
+}
+
+/** Spatial binning of float4 positions into `grid`'s cells. */
+export function binPoints(ctx: BrookContext, positions: Stream, grid: BinGrid, options: BinningOptions = {}): Promise<Bins> {
+  check(grid.cells.length === 3 && grid.cells.every((c) => Number.isInteger(c) && c >= 1), () => `binning: grid.cells must be three positive integers, got ${JSON.stringify(grid.cells)}`);
+  check(grid.cellSize > 0, () => `binning: grid.cellSize must be positive, got ${grid.cellSize}`);
+  return binItems(ctx, positions, { mode: 'spatial', grid }, options);
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+/** One build at a fixed capacity, and whether items were left over (overflow). */
+async function binOnce(ctx: BrookContext, items: Stream, mapping: BinMapping, capacity: number, method: BinningMethod, inFlight: number): Promise<{ bins: Bins; overflow: boolean }> {
+  const gl = ctx.gl;
+  const { width, height } = mapping.mode === 'spatial' ? binLayout(mapping.grid!.cells) : valueLayout(mapping.bins!, ctx.caps.maxTextureSize);
+  check(width <= ctx.caps.maxTextureSize && height <= ctx.caps.maxTextureSize, () => `binning: the bin layout ${width}x${height} exceeds MAX_TEXTURE_SIZE ${ctx.caps.maxTextureSize}`);
+  const bins = new Bins(ctx, width, height, capacity);
+  const p = programsFor(ctx);
+  const u = mappingUniforms(mapping, width, height);
+  const n = items.length;
+  const expectedLoad = Math.ceil(n / (width * height));
+  const reduceFrom = method === 'reduced' ? 0 : method === 'delayed' ? Math.max(expectedLoad - 1, 0) : Infinity;
+  const stats: BinningStats = { method, passes: 0, reductions: 0, overflows: 0 };
+  bins.stats = stats;
+
+  // the counter starts at zero
+  gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor([bins.loads.texture]));
+  gl.clearColor(0, 0, 0, 0);
+  gl.clear(gl.COLOR_BUFFER_BIT);
+
+  let working: Stream | null = null; // float2 (id, 1) records of the items still to bin; null = all
+  let count = n;
+  const queries: Array<{ pass: number; any: boolean | null }> = [];
+  let finished = false;
+  const slice = ctx.scratch('float', [height, width]);
+  try {
+    for (let i = 0; i < capacity && count > 0 && !finished; i++) {
+      drawPass(i);
+      stats.passes++;
+      if (i >= reduceFrom) {
+        // remove the items this pass binned (key <= slice i at their bin)
+        bins.copySlice(i, slice);
+        const recs = ctx.scratch('float2', count);
+        ctx.run(working ? SURVIVORS.working : SURVIVORS.all, { ...(working ? { w: working } : {}), items, slice, rec: recs, ...u });
+        const kept = await filter(ctx, recs, { keep: 'x.y > 0.5' });
+        recs.dispose();
+        working?.dispose();
+        working = kept.stream;
+        count = kept.count;
+        stats.reductions++;
+      }
+      if (method === 'predicated') {
+        // keep at most inFlight passes unanswered; stop once a pass is known to have binned nothing
+        while (queries.filter((q) => q.any === null).length >= inFlight) await tick();
+        if (queries.some((q) => q.any === false)) finished = true;
+      }
+    }
+    if (method === 'predicated') while (queries.some((q) => q.any === null)) await tick();
+    if (count === 0 || queries.some((q) => q.any === false)) return { bins, overflow: false };
+    // overflow test (3.3): items above the last slice's value were not binned
+    bins.copySlice(capacity - 1, slice);
+    const recs = ctx.scratch('float2', count);
+    ctx.run(working ? SURVIVORS.working : SURVIVORS.all, { ...(working ? { w: working } : {}), items, slice, rec: recs, ...u });
+    const left = await filter(ctx, recs, { keep: 'x.y > 0.5' });
+    recs.dispose();
+    left.stream?.dispose();
+    return { bins, overflow: left.count > 0 };
+  } finally {
+    slice.dispose();
+    working?.dispose();
+  }
+
+  function drawPass(i: number): void {
+    const [tex, layer] = bins.slot(i);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, bins.framebuffer);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, bins.loads.texture, 0);
+    gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, tex, 0, layer);
+    gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
+    gl.viewport(0, 0, width, height);
+    gl.depthMask(true);
+    gl.clearDepth(1);
+    gl.clear(gl.DEPTH_BUFFER_BIT);
+    gl.enable(gl.DEPTH_TEST);
+    gl.depthFunc(gl.LESS);
+    gl.useProgram(p.bin);
+    setMapping(gl, p, u);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, items.texture);
+    gl.uniform1i(p.loc(p.bin, 'items'), 0);
+    gl.uniform1i(p.loc(p.bin, 'itemsLogW'), Math.log2(items.layout.width));
+    gl.activeTexture(gl.TEXTURE1);
+    gl.bindTexture(gl.TEXTURE_2D, working ? working.texture : null);
+    gl.uniform1i(p.loc(p.bin, 'working'), 1);
+    gl.uniform1i(p.loc(p.bin, 'workingLogW'), working ? Math.log2(working.layout.width) : 0);
+    gl.uniform1i(p.loc(p.bin, 'reduced'), working ? 1 : 0);
+    gl.activeTexture(gl.TEXTURE2);
+    const prev = i > 0 ? bins.slot(i - 1) : bins.slot(1);
+    gl.bindTexture(gl.TEXTURE_2D_ARRAY, prev[0]);
+    gl.uniform1i(p.loc(p.bin, 'previous'), 2);
+    gl.uniform1i(p.loc(p.bin, 'previousLayer'), prev[1]);
+    gl.uniform1i(p.loc(p.bin, 'first'), i === 0 ? 1 : 0);
+    gl.uniform1f(p.loc(p.bin, 'passNumber'), i + 1);
+    gl.bindVertexArray(ctx.passVertexArray);
+    const draw = () => gl.drawArrays(gl.POINTS, 0, count);
+    if (method === 'predicated') {
+      const rec = { pass: i, any: null as boolean | null };
+      ctx.queries.occlusion(draw).then((any) => (rec.any = any), () => (rec.any = true));
+      queries.push(rec);
+    } else {
+      draw();
+    }
+    gl.bindVertexArray(null);
+    gl.disable(gl.DEPTH_TEST);
+    gl.activeTexture(gl.TEXTURE2);
+    gl.bindTexture(gl.TEXTURE_2D_ARRAY, null);
+    gl.activeTexture(gl.TEXTURE1);
+    gl.bindTexture(gl.TEXTURE_2D, null);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, null);
+    gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, null, 0, 0);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  }
+}
+
+function valueLayout(bins: number, maxTextureSize: number): { width: number; height: number } {
+  check(Number.isInteger(Math.log2(bins)) && bins >= 1 && bins <= 2 ** 24, () => `bucket sort: the number of bins must be a power of two up to 2^24, got ${bins}`);
+  const width = Math.min(bins, maxTextureSize);
+  return { width, height: Math.ceil(bins / width) };
+}
+
+// ---- bucket sort (section 4.3) ------------------------------------------------------------------
+
+const toItems: KernelSpec = { name: 'ValueItems', inputs: { v: 'float' }, outputs: { item: 'float4' }, body: 'item = vec4(v, 0.0, 0.0, 0.0);' };
+const checkKeys: KernelSpec = {
+  name: 'CheckKeys',
+  inputs: { v: 'float' },
+  outputs: { bad: 'uint' },
+  body: 'bad = (v >= 0.0 && v < 16777216.0 && v == floor(v)) ? 0u : 1u;',
+};
+const loadsInOrder: KernelSpec = { name: 'LoadsInOrder', gathers: { loads: 'float' }, uniforms: { w: 'int' }, outputs: { n: 'uint' }, body: 'n = uint(loads(brook_index / w, brook_index % w));' };
+const gatherSorted: KernelSpec = {
+  name: 'BucketGather',
+  gathers: { ends: 'uint', slots: 'float' },
+  uniforms: { bins: 'int', steps: 'int', w: 'int', h: 'int' },
+  outputs: { sorted: 'float' },
+  body: [
+    '// the first bin whose running count passes this record (binary search), then the slot in it',
+    'uint k = uint(brook_index);',
+    'int lo = 0, hi = bins - 1;',
+    'for (int s = 0; s < steps; s++) { int mid = (lo + hi) / 2; if (ends(mid) > k) hi = mid; else lo = mid + 1; }',
+    'int b = lo;',
+    'int slot = int(k - (b > 0 ? ends(b - 1) : 0u));',
+    'sorted = slots(slot * h + b / w, b % w) * 16777216.0;',
+  ].join('\n'),
+};
+
+/**
+ * Bucket sort by binning (section 4.3), with the paper's restriction made exact: the keys are
+ * distinct integers in [0, 2^24) (the key is stored as a depth, and two equal keys cannot pass
+ * the dual-depth test), binned into `bins` equal ranges (a power of two; default chosen so the
+ * expected load is about 4), then gathered bin by bin. Returns a new float stream of the keys in
+ * ascending order. Keys outside the range or not integers, and duplicates (detected as a count
+ * shortfall after binning), raise a BrookError.
+ */
+export async function bucketSort(ctx: BrookContext, keys: Stream, options: { bins?: number; method?: BinningMethod } = {}): Promise<Stream> {
+  check(keys instanceof Stream && keys.type === 'float' && keys.layout.dims === 1, () => 'bucketSort: keys must be a 1D float stream of distinct integers in [0, 2^24)');
+  const n = keys.length;
+  const bins = options.bins ?? 2 ** Math.max(0, Math.min(24, Math.round(Math.log2(n / 4))));
+  const bad = ctx.scratch('uint', n);
+  ctx.run(checkKeys, { v: keys, bad });
+  const badCount = (await ctx.reduce(bad, 'sum'))[0]!;
+  bad.dispose();
+  if (badCount > 0) throw new BrookError(`bucketSort: ${badCount} key(s) are not integers in [0, 2^24); the binning sort stores keys exactly only there — use sortStream for other keys`);
+  const items = ctx.scratch('float4', n);
+  ctx.run(toItems, { v: keys, item: items });
+  let structure: Bins | null = null;
+  const order = ctx.scratch('uint', bins);
+  try {
+    structure = await binItems(ctx, items, { mode: 'value', bins }, { method: options.method ?? 'delayed', capacity: 8 });
+    ctx.run(loadsInOrder, { loads: structure.loads, w: structure.width, n: order });
+    const ends = scan(ctx, order);
+    try {
+      const total = (await ctx.reduce(order, 'sum'))[0]!;
+      if (total !== n) {
+        throw new BrookError(`bucketSort: only ${total} of ${n} keys were binned: the keys are not distinct (binning keeps one of each equal key); use sortStream for keys with duplicates`);
+      }
+      const slots = structure.pack();
+      const out = ctx.stream('float', n);
+      ctx.run(gatherSorted, { ends, slots, bins, steps: Math.ceil(Math.log2(bins)) + 1, w: structure.width, h: structure.height, sorted: out });
+      slots.dispose();
+      return out;
+    } finally {
+      ends.dispose();
+    }
+  } finally {
+    structure?.dispose();
+    order.dispose();
+    items.dispose();
+  }
+}

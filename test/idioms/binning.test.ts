@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import { BINNING_METHODS, BinGrid, BrookContext, BrookError, binPoints, bucketSort, reference } from '../../src/index';
+import { expectArrayEqual, newContext, rng } from '../helpers';
+
+const GRID: BinGrid = { cells: [8, 8, 5], origin: [-1, -1, -1], cellSize: 0.25 };
+
+function points(kind: 'uniform' | 'clustered' | 'single', n: number, seed: number): Float32Array {
+  const r = rng(seed);
+  const v = new Float32Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    const p =
+      kind === 'uniform' ? [r() * 2 - 1, r() * 2 - 1, r() * 1.25 - 1]
+      : kind === 'clustered' ? [0.3 + 0.15 * (r() - 0.5), -0.2 + 0.15 * (r() - 0.5), -0.5 + 0.3 * (r() - 0.5)]
+      : [0.1 + 0.01 * r(), 0.1 + 0.01 * r(), -0.9 + 0.01 * r()];
+    v.set([...p, 1], i * 4);
+  }
+  return v;
+}
+
+describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
+  let ctx: BrookContext;
+  before(() => (ctx = newContext()));
+  after(() => ctx.dispose());
+
+  for (const [kind, n] of [['uniform', 1500], ['clustered', 300], ['single', 40]] as const) {
+    for (const method of BINNING_METHODS) {
+      it(`${method}: bins, loads and in-bin order equal a CPU binning (${kind}, ${n} points)`, async () => {
+        const data = points(kind, n, 5);
+        const pos = ctx.stream('float4', n, data);
+        const want = reference.binReference(data, GRID.cells, GRID.origin, GRID.cellSize);
+        const bins = await binPoints(ctx, pos, GRID, { capacity: 4, method });
+        expect([bins.width, bins.height]).to.deep.equal([want.width, want.height]);
+        const loads = bins.loads.readSync();
+        const slots = bins.pack();
+        const keys = slots.readSync();
+        const maxLoad = Math.max(...want.bins.map((b) => b.length));
+        expect(bins.capacity).to.be.at.least(maxLoad);
+        want.bins.forEach((ids, b) => {
+          expect(loads[b], `load of bin ${b}`).to.equal(ids.length);
+          const got: number[] = [];
+          for (let s = 0; s < bins.capacity; s++) {
+            const key = keys[(s * bins.height + Math.floor(b / bins.width)) * bins.width + (b % bins.width)]!;
+            if (s < ids.length) got.push(key * 2 ** 24);
+            else expect(key, `empty slot ${s} of bin ${b}`).to.equal(1);
+          }
+          expectArrayEqual(got, ids, `bin ${b}`);
+        });
+        if (maxLoad > 4) expect(bins.stats.overflows, 'overflow handled by growing').to.be.greaterThan(0);
+        [slots, pos].forEach((s) => s.dispose());
+        bins.dispose();
+      });
+    }
+  }
+
+  it('stops early when predicated, and reduces the working set when asked', async () => {
+    const data = points('uniform', 1500, 8);
+    const pos = ctx.stream('float4', 1500, data);
+    const want = reference.binReference(data, GRID.cells, GRID.origin, GRID.cellSize);
+    const maxLoad = Math.max(...want.bins.map((b) => b.length));
+    const stats: Record<string, { passes: number; reductions: number }> = {};
+    for (const method of BINNING_METHODS) {
+      const bins = await binPoints(ctx, pos, GRID, { capacity: 64, method });
+      stats[method] = bins.stats;
+      bins.dispose();
+    }
+    expect(stats.naive!.passes).to.equal(64);
+    expect(stats.predicated!.passes).to.be.within(maxLoad + 1, maxLoad + 1 + 2);
+    expect(stats.reduced!.passes).to.equal(maxLoad);
+    expect(stats.reduced!.reductions).to.equal(maxLoad);
+    expect(stats.delayed!.passes).to.equal(maxLoad);
+    expect(stats.delayed!.reductions).to.be.lessThan(maxLoad);
+    pos.dispose();
+  });
+
+  it('bucket sort equals a CPU sort of distinct integer keys, and refuses duplicates and non-integers', async () => {
+    const r = rng(4);
+    const set = new Set<number>();
+    while (set.size < 5000) set.add(Math.floor(r() * 2 ** 24));
+    const keys = Float32Array.from(set);
+    const s = ctx.stream('float', keys.length, keys);
+    for (const method of ['delayed', 'naive'] as const) {
+      const sorted = await bucketSort(ctx, s, { method });
+      expectArrayEqual(sorted.readSync(), Float32Array.from(keys).sort(), `bucket sort (${method})`);
+      sorted.dispose();
+    }
+    s.dispose();
+    const dup = ctx.stream('float', 4, [5, 9, 5, 1]);
+    let err: unknown;
+    await bucketSort(ctx, dup).catch((e) => (err = e));
+    expect(err).to.be.instanceOf(BrookError);
+    expect(String(err)).to.match(/only 3 of 4 keys were binned: the keys are not distinct/);
+    const frac = ctx.stream('float', 3, [1, 2.5, 3]);
+    err = undefined;
+    await bucketSort(ctx, frac).catch((e) => (err = e));
+    expect(String(err)).to.match(/1 key\(s\) are not integers in \[0, 2\^24\)/);
+    [dup, frac].forEach((x) => x.dispose());
+  });
+
+  it('releases its textures', async () => {
+    const pos = ctx.stream('float4', 500, points('uniform', 500, 2));
+    (await binPoints(ctx, pos, GRID)).dispose();
+    const before = ctx.stats();
+    for (let k = 0; k < 5; k++) (await binPoints(ctx, pos, GRID)).dispose();
+    expect(ctx.stats().textures).to.equal(before.textures);
+    expect(ctx.stats().renderbuffers).to.equal(before.renderbuffers);
+    pos.dispose();
+  });
+});
