@@ -531,3 +531,144 @@ export async function bucketSort(ctx: BrookContext, keys: Stream, options: { bin
     items.dispose();
   }
 }
+
+// ---- stencil routing (Purcell et al. 2003; Harada 2007), the paper's comparator -------------------
+
+const ROUTE_VERTEX = `#version 300 es
+precision highp float;
+precision highp int;
+precision highp sampler2D;
+${BINNING}
+uniform sampler2D items;
+uniform int itemsLogW;
+uniform float k;
+flat out float id;
+void main() {
+  int i = gl_VertexID;
+  vec4 item = texelFetch(items, ivec2(i & ((1 << itemsLogW) - 1), i >> itemsLogW), 0);
+  ivec2 pixel = binPixel(item);
+  id = float(i);
+  gl_Position = vec4((vec2(pixel) + 0.5) / vec2(bin_size) * 2.0 - 1.0, 0.0, 1.0);
+  gl_PointSize = k;
+}`;
+const ROUTE_FRAGMENT = `#version 300 es
+precision highp float;
+flat in float id;
+out vec4 slot;
+void main() { slot = vec4(id); }`;
+const SLOT_FRAGMENT = `#version 300 es
+precision highp float;
+uniform int k;
+uniform int slot;
+out vec4 unused;
+void main() {
+  ivec2 p = ivec2(gl_FragCoord.xy);
+  if ((p.y % k) * k + (p.x % k) != slot) discard;
+  unused = vec4(0.0);
+}`;
+
+const routePrograms = new WeakMap<BrookContext, { route: WebGLProgram; slots: WebGLProgram }>();
+
+export interface Routed {
+  /** Item ids, -1 where empty: slot s of bin (x, y) at texel (x*k + s % k, y*k + floor(s / k)). */
+  slots: Stream;
+  /** Slots per bin side (k x k slots per bin). */
+  k: number;
+  /** Items that found a slot; fewer than the item count means a bin overflowed. */
+  routed: number;
+  overflow: boolean;
+  /** Draws: k*k stencil initialisation passes plus one routing pass. */
+  passes: number;
+}
+
+/**
+ * Stencil routing: every bin is a block of k x k texels whose stencil values are set to 0..k²-1
+ * (one pass per value: WebGL2 fragment shaders cannot write stencil); then all items are drawn
+ * once as points of size k over their bin's block with the stencil test EQUAL 0 and DECR_WRAP on
+ * every outcome, so the n-th item of a bin lands in the texel that started at n - 1. Items keep
+ * draw (id) order within a bin, as binning's ascending keys do. More than k² items in a bin wrap
+ * the 8-bit stencil and are lost: `routed` counts the items placed so that is detected.
+ */
+export async function stencilRoute(ctx: BrookContext, positions: Stream, grid: BinGrid, options: { capacity?: number } = {}): Promise<Routed> {
+  const gl = ctx.gl;
+  const k = Math.ceil(Math.sqrt(options.capacity ?? 4));
+  check(k * k <= 255, () => `stencil routing: ${k * k} slots per bin exceed the 8-bit stencil (255)`);
+  const maxPoint = (gl.getParameter(gl.ALIASED_POINT_SIZE_RANGE) as Float32Array)[1]!;
+  check(k <= maxPoint, () => `stencil routing: points of ${k} pixels exceed this device's largest point size ${maxPoint}`);
+  const { width, height } = binLayout(grid.cells);
+  let progs = routePrograms.get(ctx);
+  if (!progs) {
+    progs = { route: linkProgram(gl, ROUTE_VERTEX, ROUTE_FRAGMENT, 'stencil routing'), slots: linkProgram(gl, SLICE_VERTEX, SLOT_FRAGMENT, 'stencil slots') };
+    routePrograms.set(ctx, progs);
+    const p = progs;
+    ctx.onDispose(() => {
+      gl.deleteProgram(p.route);
+      gl.deleteProgram(p.slots);
+      routePrograms.delete(ctx);
+    });
+  }
+  const slots = ctx.stream('float', [height * k, width * k]);
+  const stencil = gl.createRenderbuffer()!;
+  gl.bindRenderbuffer(gl.RENDERBUFFER, stencil);
+  gl.renderbufferStorage(gl.RENDERBUFFER, gl.STENCIL_INDEX8, width * k, height * k);
+  gl.bindRenderbuffer(gl.RENDERBUFFER, null);
+  const fbo = gl.createFramebuffer()!;
+  try {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, slots.texture, 0);
+    gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.STENCIL_ATTACHMENT, gl.RENDERBUFFER, stencil);
+    gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
+    gl.viewport(0, 0, width * k, height * k);
+    gl.clearBufferfv(gl.COLOR, 0, [-1, -1, -1, -1]);
+    gl.enable(gl.STENCIL_TEST);
+    // stencil value s in slot s of every block
+    gl.colorMask(false, false, false, false);
+    gl.useProgram(progs.slots);
+    gl.uniform1i(gl.getUniformLocation(progs.slots, 'k'), k);
+    gl.bindVertexArray(ctx.passVertexArray);
+    for (let s = 0; s < k * k; s++) {
+      gl.stencilFunc(gl.ALWAYS, s, 0xff);
+      gl.stencilOp(gl.KEEP, gl.KEEP, gl.REPLACE);
+      gl.uniform1i(gl.getUniformLocation(progs.slots, 'slot'), s);
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+    }
+    gl.colorMask(true, true, true, true);
+    // route every item in one draw
+    gl.stencilFunc(gl.EQUAL, 0, 0xff);
+    gl.stencilOp(gl.DECR_WRAP, gl.DECR_WRAP, gl.DECR_WRAP);
+    gl.useProgram(progs.route);
+    const u = mappingUniforms({ mode: 'spatial', grid }, width, height);
+    const loc = (name: string) => gl.getUniformLocation(progs!.route, name);
+    gl.uniform1i(loc('bin_mode'), 0);
+    gl.uniform3fv(loc('bin_origin'), u.bin_origin as number[]);
+    gl.uniform3fv(loc('bin_invCell'), u.bin_invCell as number[]);
+    gl.uniform3iv(loc('bin_grid'), u.bin_grid as number[]);
+    gl.uniform1i(loc('bin_tilesX'), u.bin_tilesX as number);
+    gl.uniform2iv(loc('bin_size'), [width, height]);
+    gl.uniform1i(loc('bin_shift'), 0);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, positions.texture);
+    gl.uniform1i(loc('items'), 0);
+    gl.uniform1i(loc('itemsLogW'), Math.log2(positions.layout.width));
+    gl.uniform1f(loc('k'), k);
+    gl.drawArrays(gl.POINTS, 0, positions.length);
+    gl.bindVertexArray(null);
+    gl.bindTexture(gl.TEXTURE_2D, null);
+    gl.disable(gl.STENCIL_TEST);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  } finally {
+    gl.deleteFramebuffer(fbo);
+    gl.deleteRenderbuffer(stencil);
+  }
+  const routed = await countRouted(ctx, slots);
+  return { slots, k, routed, overflow: routed < positions.length, passes: k * k + 1 };
+}
+
+const occupied: KernelSpec = { name: 'Occupied', inputs: { s: 'float' }, outputs: { n: 'uint' }, body: 'n = s >= 0.0 ? 1u : 0u;' };
+async function countRouted(ctx: BrookContext, slots: Stream): Promise<number> {
+  const flags = ctx.scratch('uint', [slots.layout.height, slots.layout.width]);
+  ctx.run(occupied, { s: slots, n: flags });
+  const n = (await ctx.reduce(flags, 'sum'))[0]!;
+  flags.dispose();
+  return n;
+}

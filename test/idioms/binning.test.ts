@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BINNING_METHODS, BinGrid, BrookContext, BrookError, binPoints, bucketSort, reference } from '../../src/index';
+import { BINNING_METHODS, BinGrid, BrookContext, BrookError, binPoints, bucketSort, reference, stencilRoute } from '../../src/index';
 import { expectArrayEqual, newContext, rng } from '../helpers';
 
 const GRID: BinGrid = { cells: [8, 8, 5], origin: [-1, -1, -1], cellSize: 0.25 };
@@ -103,6 +103,40 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
     for (let k = 0; k < 5; k++) (await binPoints(ctx, pos, GRID)).dispose();
     expect(ctx.stats().textures).to.equal(before.textures);
     expect(ctx.stats().renderbuffers).to.equal(before.renderbuffers);
+    pos.dispose();
+  });
+
+  for (const [kind, n] of [['uniform', 1500], ['clustered', 300]] as const) {
+    it(`stencil routing gives the same bins (${kind}, ${n} points)`, async () => {
+      const data = points(kind, n, 5);
+      const pos = ctx.stream('float4', n, data);
+      const want = reference.binReference(data, GRID.cells, GRID.origin, GRID.cellSize);
+      const maxLoad = Math.max(...want.bins.map((b) => b.length));
+      const r = await stencilRoute(ctx, pos, GRID, { capacity: maxLoad });
+      expect(r.overflow).to.equal(false);
+      expect(r.routed).to.equal(n);
+      const ids = r.slots.readSync();
+      const rowWidth = want.width * r.k;
+      want.bins.forEach((expected, b) => {
+        const bx = b % want.width, by = Math.floor(b / want.width);
+        const got: number[] = [];
+        for (let slot = 0; slot < r.k * r.k; slot++) {
+          const v = ids[(by * r.k + Math.floor(slot / r.k)) * rowWidth + bx * r.k + (slot % r.k)]!;
+          if (v >= 0) got.push(v);
+        }
+        expectArrayEqual(got, expected, `bin ${b}`);
+      });
+      r.slots.dispose();
+      pos.dispose();
+    });
+  }
+
+  it('stencil routing detects a bin that overflows its k x k slots', async () => {
+    const pos = ctx.stream('float4', 40, points('single', 40, 5));
+    const r = await stencilRoute(ctx, pos, GRID, { capacity: 16 });
+    expect(r.routed).to.equal(16);
+    expect(r.overflow).to.equal(true);
+    r.slots.dispose();
     pos.dispose();
   });
 });
