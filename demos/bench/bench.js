@@ -9,6 +9,7 @@ export const SUITES = {
   filter: () => import('./suites/filter.js'),
   nbody: () => import('./suites/nbody.js'),
   branch: () => import('./suites/branch.js'),
+  binning: () => import('./suites/binning.js'),
 };
 
 const $ = (id) => document.getElementById(id);
