@@ -32,6 +32,7 @@
  *   silently.
  */
 import BINNING from '../../glsl/idioms/binning.glsl';
+import BINNING_QUERY from '../../glsl/idioms/binning-query.glsl';
 import type { BrookContext } from '../core/context';
 import { BrookError, check } from '../core/errors';
 import type { KernelSpec } from '../core/kernel';
@@ -126,6 +127,18 @@ export const BIN_UNIFORMS = {
   bin_size: 'int2',
   bin_shift: 'int',
 } as const;
+
+/**
+ * GLSL for kernels that query a bin structure: the binning helpers (uniforms declared by the
+ * kernel: BIN_UNIFORMS) and binLoad / binItem / binCell / binNeighbour (the 27-neighbourhood)
+ * over gathers `binLoads` (bins.loads) and `binSlots` (bins.pack()). Put it in `helpers`.
+ */
+export const BIN_QUERY_GLSL = `${BINNING.replace(/^uniform .*$/gm, '')}\n${BINNING_QUERY}`;
+
+/** The uniform values of a spatial grid for kernels using BIN_QUERY_GLSL. */
+export function binUniforms(bins: Bins, grid: BinGrid): Record<string, number | number[]> {
+  return mappingUniforms({ mode: 'spatial', grid }, bins.width, bins.height) as Record<string, number | number[]>;
+}
 
 /** Items not yet binned after a slice: key above that slice's value at the item's bin. */
 function survivorKernel(reduced: boolean): KernelSpec {

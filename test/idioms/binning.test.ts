@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BINNING_METHODS, BinGrid, BrookContext, BrookError, binPoints, bucketSort, reference, stencilRoute } from '../../src/index';
+import { BINNING_METHODS, BIN_QUERY_GLSL, BIN_UNIFORMS, BinGrid, BrookContext, BrookError, KernelSpec, binPoints, binUniforms, bucketSort, reference, stencilRoute } from '../../src/index';
 import { expectArrayEqual, newContext, rng } from '../helpers';
 
 const GRID: BinGrid = { cells: [8, 8, 5], origin: [-1, -1, -1], cellSize: 0.25 };
@@ -138,5 +138,43 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
     expect(r.overflow).to.equal(true);
     r.slots.dispose();
     pos.dispose();
+  });
+
+  it('the GLSL queries walk the 27-neighbourhood: neighbour counts equal a brute-force CPU count', async () => {
+    const n = 800;
+    const data = points('uniform', n, 12);
+    const pos = ctx.stream('float4', n, data);
+    const bins = await binPoints(ctx, pos, GRID);
+    const slots = bins.pack();
+    // a radius no pair distance is within 1e-4 of, so float32 and float64 agree on every pair
+    const d = (i: number, j: number) => Math.hypot(data[i * 4]! - data[j * 4]!, data[i * 4 + 1]! - data[j * 4 + 1]!, data[i * 4 + 2]! - data[j * 4 + 2]!);
+    let r = 0.2;
+    const near = () => { for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (Math.abs(d(i, j) - r) < 1e-4) return true; return false; };
+    while (near()) r += 1e-3;
+    const want = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j !== i && d(i, j) < r ? 1 : 0) as number).reduce((a, b) => a + b, 0));
+    const neighbours: KernelSpec = {
+      name: 'Neighbours',
+      inputs: { p: 'float4' },
+      gathers: { binLoads: 'float', binSlots: 'float', bodies: 'float4' },
+      uniforms: { ...BIN_UNIFORMS, r: 'float' },
+      outputs: { count: 'float' },
+      helpers: BIN_QUERY_GLSL,
+      body: [
+        'ivec3 c = binCell(p.xyz);',
+        'for (int k = 0; k < 27; k++) {',
+        '  ivec2 b;',
+        '  if (!binNeighbour(c, k, b)) continue;',
+        '  for (int i = 0; i < binLoad(b); i++) {',
+        '    int j = binItem(b, i);',
+        '    if (j != brook_index && distance(bodies(j).xyz, p.xyz) < r) count += 1.0;',
+        '  }',
+        '}',
+      ].join('\n'),
+    };
+    const out = ctx.stream('float', n);
+    ctx.run(neighbours, { p: pos, binLoads: bins.loads, binSlots: slots, bodies: pos, r, ...binUniforms(bins, GRID), count: out });
+    expectArrayEqual(out.readSync(), want, 'neighbours within r');
+    [pos, slots, out].forEach((s) => s.dispose());
+    bins.dispose();
   });
 });
