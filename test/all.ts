@@ -16,4 +16,5 @@ import './idioms/flow.test';
 import './idioms/binning.test';
 import './apps/nbody.test';
 import './apps/fluid.test';
+import './apps/dem.test';
 import './readme.test';

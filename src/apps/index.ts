@@ -1,2 +1,3 @@
 export * from './nbody/index';
 export * from './fluid/index';
+export * from './dem/index';

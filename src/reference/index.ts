@@ -8,3 +8,4 @@ export * from './filter';
 export * from './nbody';
 export * from './fluid';
 export * from './binning';
+export * from './dem';

@@ -14,12 +14,17 @@ uniform sampler2D positions;
 uniform int logWidth;
 uniform mat4 viewProjection;
 uniform float pointSize;
+uniform sampler2D velocities;
+uniform bool bySpeed;
+uniform float maxSpeed;
 out float depth;
+out float speed;
 void main() {
   int k = gl_VertexID;
   vec4 p = texelFetch(positions, ivec2(k & ((1 << logWidth) - 1), k >> logWidth), 0);
   gl_Position = viewProjection * vec4(p.xyz, 1.0);
   depth = gl_Position.w;
+  speed = bySpeed ? clamp(length(texelFetch(velocities, ivec2(k & ((1 << logWidth) - 1), k >> logWidth), 0).xyz) / maxSpeed, 0.0, 1.0) : -1.0;
   gl_PointSize = max(1.0, pointSize / gl_Position.w);
 }`;
 
@@ -27,16 +32,24 @@ const FRAGMENT = `#version 300 es
 precision highp float;
 uniform vec4 color;
 in float depth;
+in float speed;
 out vec4 fragColor;
 void main() {
   vec2 d = gl_PointCoord * 2.0 - 1.0;
   float fall = max(0.0, 1.0 - dot(d, d));
-  fragColor = vec4(color.rgb * fall * color.a, 1.0);
+  // by speed: blue (at rest) through green to red (maxSpeed)
+  vec3 rgb = speed < 0.0 ? color.rgb : vec3(smoothstep(0.4, 1.0, speed), 1.0 - abs(speed - 0.5) * 2.0, 1.0 - smoothstep(0.0, 0.6, speed));
+  fragColor = vec4(rgb * fall * color.a, 1.0);
 }`;
 
 export interface PointRenderer {
   /** Draws the first `count` records of `positions` into the canvas (additive blending). */
-  draw(positions: Stream, count: number, viewProjection: Float32Array, options?: { pointSize?: number; color?: [number, number, number, number]; clear?: boolean }): void;
+  draw(
+    positions: Stream,
+    count: number,
+    viewProjection: Float32Array,
+    options?: { pointSize?: number; color?: [number, number, number, number]; clear?: boolean; blend?: boolean; velocities?: Stream; maxSpeed?: number },
+  ): void;
   dispose(): void;
 }
 
@@ -44,7 +57,16 @@ export function createPointRenderer(ctx: BrookContext): PointRenderer {
   const gl = ctx.gl;
   const program = linkProgram(gl, VERTEX, FRAGMENT, 'point renderer');
   const loc = (name: string) => gl.getUniformLocation(program, name);
-  const u = { positions: loc('positions'), logWidth: loc('logWidth'), viewProjection: loc('viewProjection'), pointSize: loc('pointSize'), color: loc('color') };
+  const u = {
+    positions: loc('positions'),
+    logWidth: loc('logWidth'),
+    viewProjection: loc('viewProjection'),
+    pointSize: loc('pointSize'),
+    color: loc('color'),
+    velocities: loc('velocities'),
+    bySpeed: loc('bySpeed'),
+    maxSpeed: loc('maxSpeed'),
+  };
   const vao = gl.createVertexArray();
   let disposed = false;
   return {
@@ -68,12 +90,24 @@ export function createPointRenderer(ctx: BrookContext): PointRenderer {
       gl.uniformMatrix4fv(u.viewProjection, false, viewProjection);
       gl.uniform1f(u.pointSize, options.pointSize ?? 8);
       gl.uniform4fv(u.color, options.color ?? [1.0, 0.75, 0.45, 0.6]);
-      gl.enable(gl.BLEND);
-      gl.blendFunc(gl.ONE, gl.ONE);
+      gl.activeTexture(gl.TEXTURE1);
+      gl.bindTexture(gl.TEXTURE_2D, options.velocities ? options.velocities.texture : null);
+      gl.uniform1i(u.velocities, 1);
+      gl.uniform1i(u.bySpeed, options.velocities ? 1 : 0);
+      gl.uniform1f(u.maxSpeed, options.maxSpeed ?? 1);
+      gl.activeTexture(gl.TEXTURE0);
+      const blend = options.blend ?? true;
+      if (blend) {
+        gl.enable(gl.BLEND);
+        gl.blendFunc(gl.ONE, gl.ONE);
+      }
       gl.bindVertexArray(vao);
       gl.drawArrays(gl.POINTS, 0, Math.min(count, positions.length));
       gl.bindVertexArray(null);
-      gl.disable(gl.BLEND);
+      if (blend) gl.disable(gl.BLEND);
+      gl.activeTexture(gl.TEXTURE1);
+      gl.bindTexture(gl.TEXTURE_2D, null);
+      gl.activeTexture(gl.TEXTURE0);
     },
     dispose() {
       if (disposed || ctx.isLost) return;

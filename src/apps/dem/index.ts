@@ -1,0 +1,2 @@
+export { Dem, createDem, DEM_FORCE } from './dem';
+export type { DemOptions, DemParams } from './dem';

@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import { BrookContext, createDem, reference } from '../../src/index';
+import { newContext, rng } from '../helpers';
+
+describe('apps/dem (Oat et al. 2009, section 4.1)', () => {
+  let ctx: BrookContext;
+  before(() => (ctx = newContext()));
+  after(() => ctx.dispose());
+
+  it('collision forces through the 27-neighbourhood equal a brute-force CPU sum (eqs. 1-5)', async () => {
+    const n = 400;
+    const d = 1 / 16;
+    const dem = createDem(ctx, { count: n, diameter: d });
+    // a tight random clump: many contacts, several particles per cell
+    const r = rng(3);
+    const pos = new Float32Array(n * 4);
+    const vel = new Float32Array(n * 4);
+    for (let i = 0; i < n; i++) {
+      pos.set([0.3 + 0.25 * r(), 0.2 + 0.25 * r(), 0.4 + 0.25 * r(), 1], i * 4);
+      vel.set([r() - 0.5, r() - 0.5, r() - 0.5, 0], i * 4);
+    }
+    dem.positions.write(pos);
+    dem.velocities.write(vel);
+    const got = (await dem.computeForces()).readSync();
+    const { force, scale } = reference.demForces(pos, vel, dem.params.spring, dem.params.damping, d);
+    let contacts = 0;
+    for (let i = 0; i < n; i++)
+      for (let k = 0; k < 3; k++) {
+        // float32 terms (a few ulp each) summed in bin order: at most (terms + 16) ulp of the
+        // sum of magnitudes; no particle here has more than 64 contacts
+        const bound = 80 * 2 ** -24 * scale[i * 3 + k]! + 1e-6;
+        expect(Math.abs(got[i * 4 + k]! - force[i * 3 + k]!), `particle ${i} component ${k}`).to.be.at.most(bound);
+        if (scale[i * 3 + k]! > 0) contacts++;
+      }
+    expect(contacts).to.be.greaterThan(n);
+    expect(dem.lastBinning!.overflows + dem.lastBinning!.passes).to.be.greaterThan(1); // several per cell: overflowed or several passes
+    dem.dispose();
+  });
+
+  it('particles fall onto the collision plane and stay inside the box (no NaN)', async () => {
+    const dem = createDem(ctx, { count: 500, diameter: 1 / 32 });
+    for (let s = 0; s < 150; s++) await dem.step(1 / 300, { push: [0, -10, 0] });
+    const p = dem.positions.readSync();
+    let meanY = 0;
+    for (let i = 0; i < 500; i++) {
+      for (let k = 0; k < 3; k++) expect(p[i * 4 + k], `particle ${i} coordinate ${k}`).to.be.within(0, 1); // also not NaN
+      meanY += p[i * 4 + 1]! / 500;
+    }
+    expect(meanY, 'the block fell from y = 0.3 and more').to.be.lessThan(0.2);
+    dem.dispose();
+  });
+});
