@@ -81,7 +81,7 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
   // The DEM demo's step (binning + forces over the 27-neighbourhood + integration) vs particles.
   {
     const rows = [];
-    const counts = quick ? [4096] : soft ? [4096, 16384] : [32768, 131072, 524288, 1048576];
+    const counts = quick ? [4096] : soft ? [4096, 16384] : [32768, 131072, 262144, 524288];
     for (const n of counts) {
       const cells = Math.min(128, Math.max(16, Math.round(Math.cbrt(n) * 1.6)));
       const dem = createDem(ctx, { count: n, diameter: 1 / cells });
