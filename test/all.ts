@@ -17,4 +17,5 @@ import './idioms/binning.test';
 import './apps/nbody.test';
 import './apps/fluid.test';
 import './apps/dem.test';
+import './apps/agents.test';
 import './readme.test';

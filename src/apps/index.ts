@@ -1,3 +1,4 @@
 export * from './nbody/index';
 export * from './fluid/index';
 export * from './dem/index';
+export * from './agents/index';

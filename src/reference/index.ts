@@ -9,3 +9,4 @@ export * from './nbody';
 export * from './fluid';
 export * from './binning';
 export * from './dem';
+export * from './agents';

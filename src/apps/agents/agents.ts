@@ -1,0 +1,193 @@
+/**
+ * Agent avoidance with spatial binning (Oat, Barczak & Shopf 2009, section 4.2; Shopf et al.
+ * 2008): agents walk between goals; each step they are binned into a 2D grid, and every agent
+ * evaluates DIRECTIONS fixed directions around its goal direction against the agents in its own
+ * and adjacent bins with a swept circle-circle time to collision, scores each direction with
+ * the fitness of equation 6, takes the best (equation 7) and moves at its speed or less
+ * (equation 8).
+ *
+ * ```ts
+ * const crowd = createAgents(ctx, { count: 4096, radius: 0.004 });
+ * await crowd.step(1 / 60);
+ * ```
+ */
+import type { BrookContext } from '../../core/context';
+import { check } from '../../core/errors';
+import type { KernelSpec } from '../../core/kernel';
+import type { Stream } from '../../core/stream';
+import { BIN_QUERY_GLSL, BIN_UNIFORMS, binPoints, binUniforms, type BinGrid } from '../../idioms/binning';
+import { seededRandom } from '../nbody/presets';
+
+/** Directions evaluated per agent (the set V of equation 7), evenly spread around the goal direction. */
+export const DIRECTIONS = 16;
+
+export interface AgentOptions {
+  count: number;
+  /** Radius of an agent's bounding circle; the world is [0, 1]^2. Default 0.005. */
+  radius?: number;
+  /** Speed s_a (world units per second). Default 0.08. */
+  speed?: number;
+  /** Look-ahead horizon for the time to collision, seconds. Default 0.25. */
+  horizon?: number;
+  seed?: number;
+}
+
+/** The GLSL shared by the kernel and mirrored by src/reference/agents.ts. */
+const AVOID_HELPERS = `${BIN_QUERY_GLSL}
+// Swept circle-circle: the first time t >= 0 at which |p + w t| < r (p: relative position,
+// w: relative velocity); 0 when already overlapping, horizon when never within it.
+float timeToCollision(vec2 p, vec2 w, float r, float horizon) {
+  float c = dot(p, p) - r * r;
+  if (c < 0.0) return 0.0;
+  float a = dot(w, w);
+  float b = dot(p, w);
+  if (b >= 0.0 || a == 0.0) return horizon;
+  float disc = b * b - a * c;
+  if (disc < 0.0) return horizon;
+  return min((-b - sqrt(disc)) / a, horizon);
+}`;
+
+/** One avoidance decision per agent: the best direction's velocity (xy) and its fitness (z). */
+export const AVOID: KernelSpec = {
+  name: 'AgentAvoid',
+  inputs: { a: 'float4', goal: 'float2' },
+  gathers: { binLoads: 'float', binSlots: 'float', agents: 'float4' },
+  uniforms: { ...BIN_UNIFORMS, radius: 'float', speed: 'float', horizon: 'float', weight: 'float' },
+  outputs: { choice: 'float4' },
+  helpers: AVOID_HELPERS,
+  body: [
+    'vec2 g = goal - a.xy;',
+    'g = dot(g, g) > 0.0 ? normalize(g) : vec2(1.0, 0.0);',
+    'ivec3 c = binCell(vec3(a.xy, 0.0));',
+    `float best = -1e30; vec2 bestV = vec2(0.0); float bestT = 0.0;`,
+    `for (int k = 0; k < ${DIRECTIONS}; k++) {`,
+    `  float angle = 6.283185307 * float(k) / float(${DIRECTIONS});`,
+    '  vec2 d = vec2(g.x * cos(angle) - g.y * sin(angle), g.x * sin(angle) + g.y * cos(angle));',
+    '  vec2 v = d * speed;',
+    '  float t = horizon;                                      // t(d): the nearest collision',
+    '  for (int n = 0; n < 27; n++) {',
+    '    ivec2 b;',
+    '    if (!binNeighbour(c, n, b)) continue;',
+    '    for (int s = 0; s < binLoad(b); s++) {',
+    '      int j = binItem(b, s);',
+    '      if (j == brook_index) continue;',
+    '      vec4 o = agents(j);',
+    '      t = min(t, timeToCollision(o.xy - a.xy, o.zw - v, 2.0 * radius, horizon));',
+    '    }',
+    '  }',
+    '  float fitness = weight * (t / horizon) + dot(g, d) * 0.5 + 0.5;   // (6)',
+    '  if (fitness > best) { best = fitness; bestV = v; bestT = t; }   // (7)',
+    '}',
+    'choice = vec4(bestV, best, bestT);',
+  ].join('\n'),
+};
+
+/** Equation 8 and the move: speed limited to what reaches the collision no sooner than dt. */
+const MOVE: KernelSpec = {
+  name: 'AgentMove',
+  inputs: { a: 'float4', choice: 'float4', goal: 'float2', home: 'float2' },
+  uniforms: { dt: 'float', radius: 'float' },
+  outputs: { an: 'float4', gn: 'float2', hn: 'float2' },
+  body: [
+    'vec2 v = choice.xy * min(1.0, choice.w / dt);          // (8)',
+    'vec2 p = clamp(a.xy + v * dt, vec2(0.0), vec2(1.0));',
+    'an = vec4(p, v);',
+    '// at the goal: turn round',
+    'bool arrived = distance(p, goal) < 4.0 * radius;',
+    'gn = arrived ? home : goal;',
+    'hn = arrived ? goal : home;',
+  ].join('\n'),
+};
+
+export class Agents {
+  readonly count: number;
+  /** xy position, zw velocity. */
+  readonly state: Stream;
+  readonly goals: Stream;
+  readonly homes: Stream;
+  readonly radius: number;
+  readonly speed: number;
+  /** The horizon and speed are fixed at creation: the grid's cells are sized from them. */
+  readonly horizon: number;
+  /** w_i of equation 6: how much an agent prefers open space over its goal direction. */
+  weight = 1;
+  readonly grid: BinGrid;
+  private readonly choice: Stream;
+
+  constructor(
+    private readonly ctx: BrookContext,
+    options: AgentOptions,
+  ) {
+    const n = options.count;
+    check(Number.isInteger(n) && n >= 1 && n < 2 ** 24, () => `agents: count must be an integer in [1, 2^24), got ${n}`);
+    this.count = n;
+    this.radius = options.radius ?? 0.005;
+    this.speed = options.speed ?? 0.08;
+    this.horizon = options.horizon ?? 0.25;
+    check(this.radius > 0 && this.radius < 0.05, () => `agents: radius must be in (0, 0.05), got ${this.radius}`);
+    // cells at least as wide as two agents can close in the horizon plus their radii, so the
+    // 3 x 3 bins around an agent hold every agent it could meet
+    const reach = 2 * this.speed * this.horizon + 2 * this.radius;
+    const cells = Math.max(1, Math.min(256, Math.floor(1 / reach)));
+    this.grid = { cells: [cells, cells, 1], origin: [0, 0, 0], cellSize: 1 / cells };
+    // four groups crossing: left <-> right and bottom <-> top
+    const rand = seededRandom(options.seed ?? 1);
+    const state = new Float32Array(n * 4), goals = new Float32Array(n * 2), homes = new Float32Array(n * 2);
+    for (let i = 0; i < n; i++) {
+      const group = i % 4;
+      const u = 0.2 + 0.6 * rand(), w = 0.05 + 0.1 * rand();
+      const start = [[w, u], [1 - w, u], [u, w], [u, 1 - w]][group]!;
+      const goal = [[1 - w, u], [w, u], [u, 1 - w], [u, w]][group]!;
+      state.set([start[0]!, start[1]!, 0, 0], i * 4);
+      goals.set(goal, i * 2);
+      homes.set(start, i * 2);
+    }
+    this.state = ctx.stream('float4', n, state);
+    this.goals = ctx.stream('float2', n, goals);
+    this.homes = ctx.stream('float2', n, homes);
+    this.choice = ctx.stream('float4', n);
+  }
+
+  /** Bins the agents and lets each choose a direction; returns the choices (velocity xy, fitness, time to collision). */
+  async decide(): Promise<Stream> {
+    const ctx = this.ctx;
+    const positions = ctx.scratch('float4', this.count);
+    ctx.run({ name: 'AgentPoints', inputs: { a: 'float4' }, outputs: { p: 'float4' }, body: 'p = vec4(a.xy, 0.0, 1.0);' }, { a: this.state, p: positions });
+    const bins = await binPoints(ctx, positions, this.grid, { capacity: 8, method: 'delayed' });
+    const slots = bins.pack();
+    try {
+      ctx.run(AVOID, {
+        a: this.state,
+        goal: this.goals,
+        binLoads: bins.loads,
+        binSlots: slots,
+        agents: this.state,
+        radius: this.radius,
+        speed: this.speed,
+        horizon: this.horizon,
+        weight: this.weight,
+        choice: this.choice,
+        ...binUniforms(bins, this.grid),
+      });
+    } finally {
+      slots.dispose();
+      bins.dispose();
+      positions.dispose();
+    }
+    return this.choice;
+  }
+
+  async step(dt: number): Promise<void> {
+    check(Number.isFinite(dt) && dt > 0, () => `agents step: dt must be a positive number, got ${dt}`);
+    await this.decide();
+    this.ctx.run(MOVE, { a: this.state, choice: this.choice, goal: this.goals, home: this.homes, dt, radius: this.radius, an: this.state, gn: this.goals, hn: this.homes });
+  }
+
+  dispose(): void {
+    [this.state, this.goals, this.homes, this.choice].forEach((s) => s.dispose());
+  }
+}
+
+export function createAgents(ctx: BrookContext, options: AgentOptions): Agents {
+  return new Agents(ctx, options);
+}

@@ -1,0 +1,2 @@
+export { Agents, createAgents, AVOID, DIRECTIONS } from './agents';
+export type { AgentOptions } from './agents';
