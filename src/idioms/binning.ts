@@ -60,6 +60,14 @@ export interface BinningOptions {
   method?: BinningMethod;
   /** Occlusion queries in flight for 'predicated' (default 2). */
   inFlight?: number;
+  /**
+   * How 'reduced' and 'delayed' compact the working set: 'pyramid' (default; `filter`, each
+   * survivor gathers its id by descending a histogram pyramid) or 'scatter' (an exclusive scan
+   * of the survivor flags, then a POINTS draw in which each survivor's vertex shader scatters its
+   * id to its rank). WebGL2 has no geometry shader, so transform feedback alone cannot drop
+   * vertices: it would still need one of these.
+   */
+  reduction?: 'pyramid' | 'scatter';
 }
 
 /** The flat-3D layout of a grid: tiles of gx x gy, one per z slice, bin_tilesX per row. */
@@ -332,7 +340,7 @@ export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMap
   const maxCapacity = 2 * (ctx.gl.getParameter(ctx.gl.MAX_ARRAY_TEXTURE_LAYERS) as number);
   let overflows = 0;
   for (;;) {
-    const { bins, overflow } = await binOnce(ctx, items, mapping, Math.min(capacity, maxCapacity), method, options.inFlight ?? 2);
+    const { bins, overflow } = await binOnce(ctx, items, mapping, Math.min(capacity, maxCapacity), method, options.inFlight ?? 2, options.reduction ?? 'pyramid');
     if (!overflow) {
       bins.stats.overflows = overflows;
       return bins;
@@ -356,7 +364,15 @@ export function binPoints(ctx: BrookContext, positions: Stream, grid: BinGrid, o
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 /** One build at a fixed capacity, and whether items were left over (overflow). */
-async function binOnce(ctx: BrookContext, items: Stream, mapping: BinMapping, capacity: number, method: BinningMethod, inFlight: number): Promise<{ bins: Bins; overflow: boolean }> {
+async function binOnce(
+  ctx: BrookContext,
+  items: Stream,
+  mapping: BinMapping,
+  capacity: number,
+  method: BinningMethod,
+  inFlight: number,
+  reduction: 'pyramid' | 'scatter',
+): Promise<{ bins: Bins; overflow: boolean }> {
   const gl = ctx.gl;
   const { width, height } = mapping.mode === 'spatial' ? binLayout(mapping.grid!.cells) : valueLayout(mapping.bins!, ctx.caps.maxTextureSize);
   check(width <= ctx.caps.maxTextureSize && height <= ctx.caps.maxTextureSize, () => `binning: the bin layout ${width}x${height} exceeds MAX_TEXTURE_SIZE ${ctx.caps.maxTextureSize}`);
@@ -388,7 +404,7 @@ async function binOnce(ctx: BrookContext, items: Stream, mapping: BinMapping, ca
         bins.copySlice(i, slice);
         const recs = ctx.scratch('float2', count);
         ctx.run(working ? SURVIVORS.working : SURVIVORS.all, { ...(working ? { w: working } : {}), items, slice, rec: recs, ...u });
-        const kept = await filter(ctx, recs, { keep: 'x.y > 0.5' });
+        const kept = reduction === 'scatter' ? await scatterCompact(ctx, recs) : await filter(ctx, recs, { keep: 'x.y > 0.5' });
         recs.dispose();
         working?.dispose();
         working = kept.stream;
@@ -465,6 +481,87 @@ async function binOnce(ctx: BrookContext, items: Stream, mapping: BinMapping, ca
     gl.bindTexture(gl.TEXTURE_2D, null);
     gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, null, 0, 0);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  }
+}
+
+const liveFlag: KernelSpec = { name: 'LiveFlag', inputs: { r: 'float2' }, outputs: { f: 'uint' }, body: 'f = r.y > 0.5 ? 1u : 0u;' };
+const lastCount: KernelSpec = { name: 'LastCount', gathers: { rank: 'uint', flag: 'uint' }, uniforms: { at: 'int' }, outputs: { n: 'uint' }, body: 'n = rank(at) + flag(at);' };
+
+const SCATTER_VERTEX = `#version 300 es
+precision highp float;
+precision highp int;
+precision highp sampler2D;
+precision highp usampler2D;
+uniform sampler2D recs;
+uniform usampler2D ranks;
+uniform int inLogW;
+uniform int outLogW;
+uniform ivec2 outSize;
+flat out float id;
+void main() {
+  ivec2 t = ivec2(gl_VertexID & ((1 << inLogW) - 1), gl_VertexID >> inLogW);
+  vec2 r = texelFetch(recs, t, 0).xy;
+  int k = int(texelFetch(ranks, t, 0).x);
+  id = r.x;
+  ivec2 o = ivec2(k & ((1 << outLogW) - 1), k >> outLogW);
+  gl_Position = r.y > 0.5 ? vec4((vec2(o) + 0.5) / vec2(outSize) * 2.0 - 1.0, 0.0, 1.0) : vec4(2.0, 2.0, 2.0, 1.0);
+  gl_PointSize = 1.0;
+}`;
+const SCATTER_FRAGMENT = `#version 300 es
+precision highp float;
+flat in float id;
+out vec4 rec;
+void main() { rec = vec4(id, 1.0, 0.0, 0.0); }`;
+const scatterPrograms = new WeakMap<BrookContext, WebGLProgram>();
+
+/** Keeps the (id, live) records with live = 1 by an exclusive scan and a vertex-shader scatter. */
+async function scatterCompact(ctx: BrookContext, recs: Stream): Promise<{ stream: Stream | null; count: number }> {
+  const gl = ctx.gl;
+  const n = recs.length;
+  const flags = ctx.scratch('uint', n);
+  ctx.run(liveFlag, { r: recs, f: flags });
+  const ranks = scan(ctx, flags, { exclusive: true });
+  const total = ctx.scratch('uint', 1);
+  ctx.run(lastCount, { rank: ranks, flag: flags, at: n - 1, n: total });
+  const count = ((await total.read()) as Uint32Array)[0]!;
+  total.dispose();
+  flags.dispose();
+  try {
+    if (count === 0) return { stream: null, count };
+    const out = ctx.scratch('float2', count);
+    let prog = scatterPrograms.get(ctx);
+    if (!prog) {
+      const made = linkProgram(gl, SCATTER_VERTEX, SCATTER_FRAGMENT, 'scatter compaction');
+      scatterPrograms.set(ctx, (prog = made));
+      ctx.onDispose(() => {
+        gl.deleteProgram(made);
+        scatterPrograms.delete(ctx);
+      });
+    }
+    gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor([out.texture]));
+    gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
+    gl.viewport(0, 0, out.layout.width, out.layout.height);
+    gl.useProgram(prog);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, recs.texture);
+    gl.activeTexture(gl.TEXTURE1);
+    gl.bindTexture(gl.TEXTURE_2D, ranks.texture);
+    const loc = (name: string) => gl.getUniformLocation(prog!, name);
+    gl.uniform1i(loc('recs'), 0);
+    gl.uniform1i(loc('ranks'), 1);
+    gl.uniform1i(loc('inLogW'), Math.log2(recs.layout.width));
+    gl.uniform1i(loc('outLogW'), Math.log2(out.layout.width));
+    gl.uniform2i(loc('outSize'), out.layout.width, out.layout.height);
+    gl.bindVertexArray(ctx.passVertexArray);
+    gl.drawArrays(gl.POINTS, 0, n);
+    gl.bindVertexArray(null);
+    gl.bindTexture(gl.TEXTURE_2D, null);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, null);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    return { stream: out, count };
+  } finally {
+    ranks.dispose();
   }
 }
 

@@ -52,6 +52,29 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
     }
   }
 
+  it('the scatter reduction (scan + vertex-shader scatter) bins exactly like the pyramid one', async () => {
+    for (const [kind, n] of [['uniform', 1500], ['clustered', 300]] as const) {
+      const data = points(kind, n, 9);
+      const pos = ctx.stream('float4', n, data);
+      const want = reference.binReference(data, GRID.cells, GRID.origin, GRID.cellSize);
+      for (const method of ['reduced', 'delayed'] as const) {
+        const bins = await binPoints(ctx, pos, GRID, { capacity: 4, method, reduction: 'scatter' });
+        const loads = bins.loads.readSync();
+        const slots = bins.pack();
+        const keys = slots.readSync();
+        want.bins.forEach((ids, b) => {
+          expect(loads[b], `${kind} ${method}: load of bin ${b}`).to.equal(ids.length);
+          const got = ids.map((_, s) => keys[(s * bins.height + Math.floor(b / bins.width)) * bins.width + (b % bins.width)]! * 2 ** 24);
+          expectArrayEqual(got, ids, `${kind} ${method}: bin ${b}`);
+        });
+        expect(bins.stats.reductions).to.be.greaterThan(0);
+        slots.dispose();
+        bins.dispose();
+      }
+      pos.dispose();
+    }
+  });
+
   it('stops early when predicated, and reduces the working set when asked', async () => {
     const data = points('uniform', 1500, 8);
     const pos = ctx.stream('float4', 1500, data);

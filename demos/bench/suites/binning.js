@@ -78,6 +78,31 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       series: Object.entries(series).map(([name, points]) => ({ name, points })),
     });
   }
+  // Working-set reduction without DrawAuto: the histogram-pyramid filter vs an exclusive scan
+  // plus a vertex-shader scatter, inside 'reduced' and 'delayed' binning on a 32³ grid.
+  {
+    const rows = [];
+    const grid = { cells: [32, 32, 32], origin: [0, 0, 0], cellSize: 1 / 32 };
+    for (const n of quick ? [2 ** 14] : soft ? [2 ** 14, 2 ** 16] : [2 ** 16, 2 ** 18, 2 ** 20]) {
+      const pos = ctx.stream('float4', n, cloud(n));
+      const load = n / 32 ** 3;
+      const capacity = Math.ceil(load + 5 * Math.sqrt(load) + 6);
+      const row = [n];
+      for (const method of ['reduced', 'delayed']) {
+        for (const reduction of ['pyramid', 'scatter']) {
+          const { ms, last } = await best(ctx, () => binPoints(ctx, pos, grid, { capacity, method, reduction }), reps);
+          last.dispose();
+          row.push(ms);
+          results.push({ reductionTest: true, grid: 32, n, method, reduction, ms });
+        }
+      }
+      rows.push(row);
+      pos.dispose();
+      log(`reduction comparison n=${n}`);
+    }
+    tables.push({ title: 'Working-set reduction in WebGL2, 32³ grid (ms to bin)', columns: ['points', 'reduced + pyramid', 'reduced + scatter', 'delayed + pyramid', 'delayed + scatter'], rows });
+  }
+
   // The DEM demo's step (binning + forces over the 27-neighbourhood + integration) vs particles.
   {
     const rows = [];
