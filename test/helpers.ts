@@ -1,7 +1,7 @@
 // Shared test helpers: one context per spec file, seeded random data, tolerances as named
 // constants, and the end-of-test checks (no GL error).
 import { expect } from 'chai';
-import { BrookContext, createContext } from '../src/index';
+import { BrookContext, createContext, seededRandom } from '../src/index';
 
 /** Float32 results computed in the same order as the reference are compared exactly; float
  * sums in a different order (tree vs sequential) within this relative tolerance. */
@@ -13,17 +13,8 @@ export function newContext(): BrookContext {
   return ctx;
 }
 
-/** Mulberry32: a small seeded generator so failures reproduce. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Mulberry32 (the library's seededRandom): a small seeded generator so failures reproduce. */
+export const rng = seededRandom;
 
 export function randomFloats(count: number, seed: number, lo = -1000, hi = 1000): Float32Array {
   const r = rng(seed);
