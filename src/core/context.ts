@@ -99,12 +99,12 @@ export class BrookContext {
   private readonly vao: WebGLVertexArrayObject;
   private readonly vertexShader: WebGLShader;
   private readonly programs = new Map<string, ProgramRecord>();
+  private readonly rawPrograms = new Map<string, ProgramRecord>();
   private readonly textureIds = new WeakMap<WebGLTexture, number>();
   private readonly textureBytes = new Map<WebGLTexture, number>();
   private readonly framebuffers = new Map<string, { fbo: WebGLFramebuffer; textures: WebGLTexture[]; depth: WebGLRenderbuffer | null }>();
   private readonly depthIds = new WeakMap<WebGLRenderbuffer, number>();
   private readonly masks = new Set<ZMask>();
-  private readonly disposers: Array<() => void> = [];
   private readonly pool = new Map<string, WebGLTexture[]>();
   private readonly counts = { buffers: 0, queries: 0, syncs: 0, renderbuffers: 0 };
   private readonly streams = new Set<Stream>();
@@ -261,7 +261,7 @@ export class BrookContext {
     return {
       textures: this.textureBytes.size,
       framebuffers: this.framebuffers.size,
-      programs: this.programs.size,
+      programs: this.programs.size + this.rawPrograms.size,
       buffers: this.counts.buffers,
       queries: this.counts.queries,
       syncs: this.counts.syncs,
@@ -271,23 +271,18 @@ export class BrookContext {
     };
   }
 
-  /** Runs `fn` when the context is disposed (for GL objects owned by modules built on it). */
-  onDispose(fn: () => void): void {
-    this.disposers.push(fn);
-  }
-
   /** Releases every stream, program, framebuffer and pooled texture. Idempotent. */
   dispose(): void {
     if (this.disposed) return;
-    for (const fn of this.disposers.splice(0)) fn();
     for (const s of [...this.streams]) s.dispose();
     for (const m of [...this.masks]) m.dispose();
     this.trimPool();
     const gl = this.gl;
     for (const { fbo } of this.framebuffers.values()) gl.deleteFramebuffer(fbo);
     this.framebuffers.clear();
-    for (const { info } of this.programs.values()) gl.deleteProgram(info.program);
+    for (const { info } of [...this.programs.values(), ...this.rawPrograms.values()]) gl.deleteProgram(info.program);
     this.programs.clear();
+    this.rawPrograms.clear();
     gl.deleteShader(this.vertexShader);
     gl.deleteVertexArray(this.vao);
     this.queries.dispose();
@@ -441,6 +436,37 @@ export class BrookContext {
     return record;
   }
 
+  /**
+   * @internal A program for passes that are not kernels (binning's point scatter, display
+   * renderers): linked once per source pair, owned by the context. `vertex` null means the
+   * pass vertex shader (one full-screen triangle, glsl/core/pass.vert.glsl).
+   */
+  rawProgram(vertex: string | null, fragment: string, what: string): ProgramRecord {
+    const key = `${vertex ?? ''}\u0000${fragment}`;
+    const hit = this.rawPrograms.get(key);
+    if (hit) return hit;
+    const gl = this.gl;
+    const vs = vertex === null ? this.vertexShader : this.compileShader(gl.VERTEX_SHADER, vertex, `${what} (vertex shader)`);
+    const fs = this.compileShader(gl.FRAGMENT_SHADER, fragment, `${what} (fragment shader)`);
+    const program = gl.createProgram()!;
+    gl.attachShader(program, vs);
+    gl.attachShader(program, fs);
+    gl.linkProgram(program);
+    gl.detachShader(program, vs);
+    gl.detachShader(program, fs);
+    if (vs !== this.vertexShader) gl.deleteShader(vs);
+    gl.deleteShader(fs);
+    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
+      const log = gl.getProgramInfoLog(program) ?? '';
+      gl.deleteProgram(program);
+      this.guard();
+      throw new BrookError(`${what} failed to link: ${log}`);
+    }
+    const record = { info: twgl.createProgramInfoFromProgram(gl, program), source: fragment };
+    this.rawPrograms.set(key, record);
+    return record;
+  }
+
   /** @internal */
   countBuffer(delta: number): void {
     this.counts.buffers += delta;
@@ -467,6 +493,7 @@ export class BrookContext {
     if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) {
       const log = gl.getShaderInfoLog(shader);
       gl.deleteShader(shader);
+      this.guard(); // a lost context also fails compiles: say that instead
       throw new BrookError(`${what} failed to compile: ${log}\n${numberLines(source.split('\n'), 1)}`);
     }
     return shader;

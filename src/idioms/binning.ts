@@ -31,6 +31,7 @@
  *   counts the retries) up to the device's array layers, else a BrookError. No item is lost
  *   silently.
  */
+import * as twgl from 'twgl.js';
 import BINNING from '../../glsl/idioms/binning.glsl';
 import BINNING_QUERY from '../../glsl/idioms/binning-query.glsl';
 import type { BrookContext } from '../core/context';
@@ -39,7 +40,6 @@ import type { KernelSpec } from '../core/kernel';
 import { Stream } from '../core/stream';
 import { filter } from './filter';
 import { scan } from './scan';
-import { linkProgram } from '../apps/draw';
 
 export interface BinGrid {
   /** Cells along x, y, z (z = 1 for a 2D grid). */
@@ -110,11 +110,6 @@ uniform float passNumber;
 out vec4 load;
 void main() { load = vec4(passNumber); }`;
 
-const SLICE_VERTEX = `#version 300 es
-void main() {
-  vec2 corner = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
-  gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);
-}`;
 /** Copies one depth slice into a float colour texture (so kernels and readbacks can use it). */
 const SLICE_FRAGMENT = `#version 300 es
 precision highp float;
@@ -166,36 +161,6 @@ function survivorKernel(reduced: boolean): KernelSpec {
   };
 }
 const SURVIVORS = { all: survivorKernel(false), working: survivorKernel(true) };
-
-interface Programs {
-  bin: WebGLProgram;
-  slice: WebGLProgram;
-  loc: (p: WebGLProgram, name: string) => WebGLUniformLocation | null;
-}
-const programs = new WeakMap<BrookContext, Programs>();
-function programsFor(ctx: BrookContext): Programs {
-  let p = programs.get(ctx);
-  if (!p) {
-    const gl = ctx.gl;
-    const cache = new Map<string, WebGLUniformLocation | null>();
-    p = {
-      bin: linkProgram(gl, VERTEX, FRAGMENT, 'binning pass'),
-      slice: linkProgram(gl, SLICE_VERTEX, SLICE_FRAGMENT, 'bin slice copy'),
-      loc: (prog, name) => {
-        const key = `${prog === p!.bin ? 'b' : 's'}:${name}`;
-        if (!cache.has(key)) cache.set(key, gl.getUniformLocation(prog, name));
-        return cache.get(key)!;
-      },
-    };
-    programs.set(ctx, p);
-    ctx.onDispose(() => {
-      gl.deleteProgram(p!.bin);
-      gl.deleteProgram(p!.slice);
-      programs.delete(ctx);
-    });
-  }
-  return p;
-}
 
 /** Where the items go: spatial cells, or (bucket sort) value ranges. */
 export interface BinMapping {
@@ -266,21 +231,16 @@ export class Bins {
   /** Copies slice i into `out` (float [height, width], or at row offset into a taller stream): 1.0 where empty. */
   copySlice(i: number, out: Stream, rowOffset = 0): void {
     const gl = this.ctx.gl;
-    const p = programsFor(this.ctx);
     const [tex, layer] = this.slot(i);
+    const { info } = this.ctx.rawProgram(null, SLICE_FRAGMENT, 'bin slice copy');
     gl.bindFramebuffer(gl.FRAMEBUFFER, this.ctx.framebufferFor([out.texture]));
     gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
     gl.viewport(0, rowOffset, this.width, this.height);
-    gl.useProgram(p.slice);
-    gl.activeTexture(gl.TEXTURE0);
-    gl.bindTexture(gl.TEXTURE_2D_ARRAY, tex);
-    gl.uniform1i(p.loc(p.slice, 'slices'), 0);
-    gl.uniform1i(p.loc(p.slice, 'layer'), layer);
-    gl.uniform1i(p.loc(p.slice, 'rowOffset'), rowOffset);
+    gl.useProgram(info.program);
+    twgl.setUniforms(info, { slices: tex, layer, rowOffset });
     gl.bindVertexArray(this.ctx.passVertexArray);
     gl.drawArrays(gl.TRIANGLES, 0, 3);
     gl.bindVertexArray(null);
-    gl.bindTexture(gl.TEXTURE_2D_ARRAY, null);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   }
 
@@ -308,7 +268,7 @@ export class Bins {
   }
 }
 
-/** Sets the binning uniforms of `mapping` on the bound program (or returns them for a kernel). */
+/** The binning uniforms (glsl/idioms/binning.glsl) of `mapping` for a layout of width x height bins. */
 function mappingUniforms(mapping: BinMapping, width: number, height: number): Record<string, unknown> {
   if (mapping.mode === 'spatial') {
     const g = mapping.grid!;
@@ -318,16 +278,6 @@ function mappingUniforms(mapping: BinMapping, width: number, height: number): Re
   return { bin_mode: 1, bin_origin: [0, 0, 0], bin_invCell: [1, 1, 1], bin_grid: [1, 1, 1], bin_tilesX: 1, bin_size: [width, height], bin_shift: 24 - Math.log2(mapping.bins!) };
 }
 
-function setMapping(gl: WebGL2RenderingContext, p: Programs, u: Record<string, unknown>): void {
-  const prog = p.bin;
-  gl.uniform1i(p.loc(prog, 'bin_mode'), u.bin_mode as number);
-  gl.uniform3fv(p.loc(prog, 'bin_origin'), u.bin_origin as number[]);
-  gl.uniform3fv(p.loc(prog, 'bin_invCell'), u.bin_invCell as number[]);
-  gl.uniform3iv(p.loc(prog, 'bin_grid'), u.bin_grid as number[]);
-  gl.uniform1i(p.loc(prog, 'bin_tilesX'), u.bin_tilesX as number);
-  gl.uniform2iv(p.loc(prog, 'bin_size'), u.bin_size as number[]);
-  gl.uniform1i(p.loc(prog, 'bin_shift'), u.bin_shift as number);
-}
 
 /** Bins the items of `items` (float4: xyz position, or the integer value in x) by `mapping`. */
 export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMapping, options: BinningOptions = {}): Promise<Bins> {
@@ -377,7 +327,6 @@ async function binOnce(
   const { width, height } = mapping.mode === 'spatial' ? binLayout(mapping.grid!.cells) : valueLayout(mapping.bins!, ctx.caps.maxTextureSize);
   check(width <= ctx.caps.maxTextureSize && height <= ctx.caps.maxTextureSize, () => `binning: the bin layout ${width}x${height} exceeds MAX_TEXTURE_SIZE ${ctx.caps.maxTextureSize}`);
   const bins = new Bins(ctx, width, height, capacity);
-  const p = programsFor(ctx);
   const u = mappingUniforms(mapping, width, height);
   const n = items.length;
   const expectedLoad = Math.ceil(n / (width * height));
@@ -444,24 +393,21 @@ async function binOnce(
     gl.clear(gl.DEPTH_BUFFER_BIT);
     gl.enable(gl.DEPTH_TEST);
     gl.depthFunc(gl.LESS);
-    gl.useProgram(p.bin);
-    setMapping(gl, p, u);
-    gl.activeTexture(gl.TEXTURE0);
-    gl.bindTexture(gl.TEXTURE_2D, items.texture);
-    gl.uniform1i(p.loc(p.bin, 'items'), 0);
-    gl.uniform1i(p.loc(p.bin, 'itemsLogW'), Math.log2(items.layout.width));
-    gl.activeTexture(gl.TEXTURE1);
-    gl.bindTexture(gl.TEXTURE_2D, working ? working.texture : null);
-    gl.uniform1i(p.loc(p.bin, 'working'), 1);
-    gl.uniform1i(p.loc(p.bin, 'workingLogW'), working ? Math.log2(working.layout.width) : 0);
-    gl.uniform1i(p.loc(p.bin, 'reduced'), working ? 1 : 0);
-    gl.activeTexture(gl.TEXTURE2);
-    const prev = i > 0 ? bins.slot(i - 1) : bins.slot(1);
-    gl.bindTexture(gl.TEXTURE_2D_ARRAY, prev[0]);
-    gl.uniform1i(p.loc(p.bin, 'previous'), 2);
-    gl.uniform1i(p.loc(p.bin, 'previousLayer'), prev[1]);
-    gl.uniform1i(p.loc(p.bin, 'first'), i === 0 ? 1 : 0);
-    gl.uniform1f(p.loc(p.bin, 'passNumber'), i + 1);
+    const { info } = ctx.rawProgram(VERTEX, FRAGMENT, 'binning pass');
+    gl.useProgram(info.program);
+    const prev = bins.slot(i > 0 ? i - 1 : 1); // (pass 0 tests nothing: any array but the attached one)
+    twgl.setUniforms(info, {
+      ...u,
+      items: items.texture,
+      itemsLogW: Math.log2(items.layout.width),
+      working: (working ?? items).texture,
+      workingLogW: working ? Math.log2(working.layout.width) : 0,
+      reduced: working !== null,
+      previous: prev[0],
+      previousLayer: prev[1],
+      first: i === 0,
+      passNumber: i + 1,
+    });
     gl.bindVertexArray(ctx.passVertexArray);
     const draw = () => gl.drawArrays(gl.POINTS, 0, count);
     if (method === 'predicated') {
@@ -473,12 +419,6 @@ async function binOnce(
     }
     gl.bindVertexArray(null);
     gl.disable(gl.DEPTH_TEST);
-    gl.activeTexture(gl.TEXTURE2);
-    gl.bindTexture(gl.TEXTURE_2D_ARRAY, null);
-    gl.activeTexture(gl.TEXTURE1);
-    gl.bindTexture(gl.TEXTURE_2D, null);
-    gl.activeTexture(gl.TEXTURE0);
-    gl.bindTexture(gl.TEXTURE_2D, null);
     gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, null, 0, 0);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   }
@@ -512,7 +452,6 @@ precision highp float;
 flat in float id;
 out vec4 rec;
 void main() { rec = vec4(id, 1.0, 0.0, 0.0); }`;
-const scatterPrograms = new WeakMap<BrookContext, WebGLProgram>();
 
 /** Keeps the (id, live) records with live = 1 by an exclusive scan and a vertex-shader scatter. */
 async function scatterCompact(ctx: BrookContext, recs: Stream): Promise<{ stream: Stream | null; count: number }> {
@@ -529,35 +468,21 @@ async function scatterCompact(ctx: BrookContext, recs: Stream): Promise<{ stream
   try {
     if (count === 0) return { stream: null, count };
     const out = ctx.scratch('float2', count);
-    let prog = scatterPrograms.get(ctx);
-    if (!prog) {
-      const made = linkProgram(gl, SCATTER_VERTEX, SCATTER_FRAGMENT, 'scatter compaction');
-      scatterPrograms.set(ctx, (prog = made));
-      ctx.onDispose(() => {
-        gl.deleteProgram(made);
-        scatterPrograms.delete(ctx);
-      });
-    }
+    const { info } = ctx.rawProgram(SCATTER_VERTEX, SCATTER_FRAGMENT, 'scatter compaction');
     gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor([out.texture]));
     gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
     gl.viewport(0, 0, out.layout.width, out.layout.height);
-    gl.useProgram(prog);
-    gl.activeTexture(gl.TEXTURE0);
-    gl.bindTexture(gl.TEXTURE_2D, recs.texture);
-    gl.activeTexture(gl.TEXTURE1);
-    gl.bindTexture(gl.TEXTURE_2D, ranks.texture);
-    const loc = (name: string) => gl.getUniformLocation(prog!, name);
-    gl.uniform1i(loc('recs'), 0);
-    gl.uniform1i(loc('ranks'), 1);
-    gl.uniform1i(loc('inLogW'), Math.log2(recs.layout.width));
-    gl.uniform1i(loc('outLogW'), Math.log2(out.layout.width));
-    gl.uniform2i(loc('outSize'), out.layout.width, out.layout.height);
+    gl.useProgram(info.program);
+    twgl.setUniforms(info, {
+      recs: recs.texture,
+      ranks: ranks.texture,
+      inLogW: Math.log2(recs.layout.width),
+      outLogW: Math.log2(out.layout.width),
+      outSize: [out.layout.width, out.layout.height],
+    });
     gl.bindVertexArray(ctx.passVertexArray);
     gl.drawArrays(gl.POINTS, 0, n);
     gl.bindVertexArray(null);
-    gl.bindTexture(gl.TEXTURE_2D, null);
-    gl.activeTexture(gl.TEXTURE0);
-    gl.bindTexture(gl.TEXTURE_2D, null);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     return { stream: out, count };
   } finally {
@@ -677,7 +602,6 @@ void main() {
   unused = vec4(0.0);
 }`;
 
-const routePrograms = new WeakMap<BrookContext, { route: WebGLProgram; slots: WebGLProgram }>();
 
 export interface Routed {
   /** Item ids, -1 where empty: slot s of bin (x, y) at texel (x*k + s % k, y*k + floor(s / k)). */
@@ -706,17 +630,8 @@ export async function stencilRoute(ctx: BrookContext, positions: Stream, grid: B
   const maxPoint = (gl.getParameter(gl.ALIASED_POINT_SIZE_RANGE) as Float32Array)[1]!;
   check(k <= maxPoint, () => `stencil routing: points of ${k} pixels exceed this device's largest point size ${maxPoint}`);
   const { width, height } = binLayout(grid.cells);
-  let progs = routePrograms.get(ctx);
-  if (!progs) {
-    progs = { route: linkProgram(gl, ROUTE_VERTEX, ROUTE_FRAGMENT, 'stencil routing'), slots: linkProgram(gl, SLICE_VERTEX, SLOT_FRAGMENT, 'stencil slots') };
-    routePrograms.set(ctx, progs);
-    const p = progs;
-    ctx.onDispose(() => {
-      gl.deleteProgram(p.route);
-      gl.deleteProgram(p.slots);
-      routePrograms.delete(ctx);
-    });
-  }
+  const route = ctx.rawProgram(ROUTE_VERTEX, ROUTE_FRAGMENT, 'stencil routing').info;
+  const slotProgram = ctx.rawProgram(null, SLOT_FRAGMENT, 'stencil slots').info;
   const slots = ctx.stream('float', [height * k, width * k]);
   const stencil = gl.createRenderbuffer()!;
   gl.bindRenderbuffer(gl.RENDERBUFFER, stencil);
@@ -733,37 +648,22 @@ export async function stencilRoute(ctx: BrookContext, positions: Stream, grid: B
     gl.enable(gl.STENCIL_TEST);
     // stencil value s in slot s of every block
     gl.colorMask(false, false, false, false);
-    gl.useProgram(progs.slots);
-    gl.uniform1i(gl.getUniformLocation(progs.slots, 'k'), k);
+    gl.useProgram(slotProgram.program);
     gl.bindVertexArray(ctx.passVertexArray);
     for (let s = 0; s < k * k; s++) {
       gl.stencilFunc(gl.ALWAYS, s, 0xff);
       gl.stencilOp(gl.KEEP, gl.KEEP, gl.REPLACE);
-      gl.uniform1i(gl.getUniformLocation(progs.slots, 'slot'), s);
+      twgl.setUniforms(slotProgram, { k, slot: s });
       gl.drawArrays(gl.TRIANGLES, 0, 3);
     }
     gl.colorMask(true, true, true, true);
     // route every item in one draw
     gl.stencilFunc(gl.EQUAL, 0, 0xff);
     gl.stencilOp(gl.DECR_WRAP, gl.DECR_WRAP, gl.DECR_WRAP);
-    gl.useProgram(progs.route);
-    const u = mappingUniforms({ mode: 'spatial', grid }, width, height);
-    const loc = (name: string) => gl.getUniformLocation(progs!.route, name);
-    gl.uniform1i(loc('bin_mode'), 0);
-    gl.uniform3fv(loc('bin_origin'), u.bin_origin as number[]);
-    gl.uniform3fv(loc('bin_invCell'), u.bin_invCell as number[]);
-    gl.uniform3iv(loc('bin_grid'), u.bin_grid as number[]);
-    gl.uniform1i(loc('bin_tilesX'), u.bin_tilesX as number);
-    gl.uniform2iv(loc('bin_size'), [width, height]);
-    gl.uniform1i(loc('bin_shift'), 0);
-    gl.activeTexture(gl.TEXTURE0);
-    gl.bindTexture(gl.TEXTURE_2D, positions.texture);
-    gl.uniform1i(loc('items'), 0);
-    gl.uniform1i(loc('itemsLogW'), Math.log2(positions.layout.width));
-    gl.uniform1f(loc('k'), k);
+    gl.useProgram(route.program);
+    twgl.setUniforms(route, { ...mappingUniforms({ mode: 'spatial', grid }, width, height), items: positions.texture, itemsLogW: Math.log2(positions.layout.width), k });
     gl.drawArrays(gl.POINTS, 0, positions.length);
     gl.bindVertexArray(null);
-    gl.bindTexture(gl.TEXTURE_2D, null);
     gl.disable(gl.STENCIL_TEST);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   } finally {

@@ -2,18 +2,10 @@
  * Draws a fluid into the canvas straight from its textures: dye as a colour ramp, obstacles
  * grey, optionally the masked (landlocked) cells tinted, with no readback.
  */
+import * as twgl from 'twgl.js';
 import type { BrookContext } from '../../core/context';
 import { BrookError } from '../../core/errors';
 import type { Stream } from '../../core/stream';
-import { linkProgram } from '../draw';
-
-const VERTEX = `#version 300 es
-out vec2 uv;
-void main() {
-  vec2 corner = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
-  uv = corner;
-  gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);
-}`;
 
 const FRAGMENT = `#version 300 es
 precision highp float;
@@ -22,11 +14,11 @@ uniform sampler2D dye;
 uniform sampler2D obstacles;
 uniform sampler2D offsets;
 uniform bool showMask;
-in vec2 uv;
+uniform vec2 viewSize;
 out vec4 color;
 void main() {
   ivec2 size = textureSize(dye, 0);
-  ivec2 c = clamp(ivec2(uv * vec2(size)), ivec2(0), size - 1);
+  ivec2 c = clamp(ivec2(gl_FragCoord.xy / viewSize * vec2(size)), ivec2(0), size - 1);
   float d = clamp(texelFetch(dye, c, 0).x, 0.0, 1.5);
   vec3 ramp = vec3(d * 0.9, d * d * 0.7, 0.15 + 0.6 * d);
   if (texelFetch(obstacles, c, 0).x > 0.5) {
@@ -45,10 +37,8 @@ export interface FieldRenderer {
 
 export function createFieldRenderer(ctx: BrookContext): FieldRenderer {
   const gl = ctx.gl;
-  const program = linkProgram(gl, VERTEX, FRAGMENT, 'field renderer');
-  const loc = (name: string) => gl.getUniformLocation(program, name);
-  const u = { dye: loc('dye'), obstacles: loc('obstacles'), offsets: loc('offsets'), showMask: loc('showMask') };
-  const vao = gl.createVertexArray();
+  // the pass vertex shader's full-screen triangle; the program is owned by the context
+  const { info } = ctx.rawProgram(null, FRAGMENT, 'field renderer');
   let disposed = false;
   return {
     draw(dye, obstacles, offsets, showMask = false) {
@@ -56,25 +46,20 @@ export function createFieldRenderer(ctx: BrookContext): FieldRenderer {
       if (disposed) throw new BrookError('field renderer: used after dispose');
       gl.bindFramebuffer(gl.FRAMEBUFFER, null);
       gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
-      gl.useProgram(program);
-      [dye, obstacles, offsets].forEach((s, k) => {
-        gl.activeTexture(gl.TEXTURE0 + k);
-        gl.bindTexture(gl.TEXTURE_2D, s.texture);
+      gl.useProgram(info.program);
+      twgl.setUniforms(info, {
+        dye: dye.texture,
+        obstacles: obstacles.texture,
+        offsets: offsets.texture,
+        showMask,
+        viewSize: [gl.drawingBufferWidth, gl.drawingBufferHeight],
       });
-      gl.uniform1i(u.dye, 0);
-      gl.uniform1i(u.obstacles, 1);
-      gl.uniform1i(u.offsets, 2);
-      gl.uniform1i(u.showMask, showMask ? 1 : 0);
-      gl.bindVertexArray(vao);
+      gl.bindVertexArray(ctx.passVertexArray);
       gl.drawArrays(gl.TRIANGLES, 0, 3);
       gl.bindVertexArray(null);
-      gl.activeTexture(gl.TEXTURE0);
     },
     dispose() {
-      if (disposed || ctx.isLost) return;
-      disposed = true;
-      gl.deleteProgram(program);
-      gl.deleteVertexArray(vao);
+      disposed = true; // the program and the vertex array belong to the context
     },
   };
 }

@@ -5,7 +5,6 @@
 import type { BrookContext } from '../../core/context';
 import { BrookError } from '../../core/errors';
 import type { Stream } from '../../core/stream';
-import { linkProgram } from '../draw';
 
 const VERTEX = `#version 300 es
 precision highp float;
@@ -55,7 +54,7 @@ export interface PointRenderer {
 
 export function createPointRenderer(ctx: BrookContext): PointRenderer {
   const gl = ctx.gl;
-  const program = linkProgram(gl, VERTEX, FRAGMENT, 'point renderer');
+  const program = ctx.rawProgram(VERTEX, FRAGMENT, 'point renderer').info.program; // owned by the context
   const loc = (name: string) => gl.getUniformLocation(program, name);
   const u = {
     positions: loc('positions'),
@@ -112,7 +111,6 @@ export function createPointRenderer(ctx: BrookContext): PointRenderer {
     dispose() {
       if (disposed || ctx.isLost) return;
       disposed = true;
-      gl.deleteProgram(program);
       gl.deleteVertexArray(vao);
     },
   };
