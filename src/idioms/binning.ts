@@ -68,6 +68,12 @@ export interface BinningOptions {
    * vertices: it would still need one of these.
    */
   reduction?: 'pyramid' | 'scatter';
+  /**
+   * A structure from an earlier call to rebuild in place (a simulation binning every step):
+   * its textures are reused when the layout matches and its capacity suffices, else it is
+   * disposed and a new one made. Always keep the returned Bins.
+   */
+  into?: Bins;
 }
 
 /** The flat-3D layout of a grid: tiles of gx x gy, one per z slice, bin_tilesX per row. */
@@ -190,7 +196,7 @@ export class Bins {
   stats!: BinningStats;
   private arrays: WebGLTexture[];
   private fbo: WebGLFramebuffer;
-  private disposed = false;
+  private isDisposed = false;
 
   /** @internal */
   constructor(
@@ -251,14 +257,18 @@ export class Bins {
   pack(): Stream {
     const rows = this.capacity * this.height;
     check(rows <= this.ctx.caps.maxTextureSize, () => `bins: ${this.capacity} slots x ${this.height} rows exceed MAX_TEXTURE_SIZE ${this.ctx.caps.maxTextureSize}; read slices one by one with copySlice`);
-    const out = this.ctx.stream('float', [rows, this.width]);
+    const out = this.ctx.scratch('float', [rows, this.width]); // pooled: a simulation packs every step
     for (let i = 0; i < this.capacity; i++) this.copySlice(i, out, i * this.height);
     return out;
   }
 
+  get disposed(): boolean {
+    return this.isDisposed;
+  }
+
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+    if (this.isDisposed) return;
+    this.isDisposed = true;
     this.loads.dispose();
     if (!this.ctx.isLost) {
       this.arrays.forEach((t) => this.ctx.gl.deleteTexture(t));
@@ -288,9 +298,19 @@ export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMap
   let capacity = options.capacity ?? 8;
   check(Number.isInteger(capacity) && capacity >= 1, () => `binning: capacity must be a positive integer, got ${capacity}`);
   const maxCapacity = 2 * (ctx.gl.getParameter(ctx.gl.MAX_ARRAY_TEXTURE_LAYERS) as number);
+  const { width, height } = mapping.mode === 'spatial' ? binLayout(mapping.grid!.cells) : valueLayout(mapping.bins!, ctx.caps.maxTextureSize);
+  check(width <= ctx.caps.maxTextureSize && height <= ctx.caps.maxTextureSize, () => `binning: the bin layout ${width}x${height} exceeds MAX_TEXTURE_SIZE ${ctx.caps.maxTextureSize}`);
+  let reuse = options.into && !options.into.disposed ? options.into : null;
+  if (reuse && (reuse.width !== width || reuse.height !== height || reuse.capacity < capacity)) {
+    reuse.dispose();
+    reuse = null;
+  }
   let overflows = 0;
   for (;;) {
-    const { bins, overflow } = await binOnce(ctx, items, mapping, Math.min(capacity, maxCapacity), method, options.inFlight ?? 2, options.reduction ?? 'pyramid');
+    const bins = reuse ?? new Bins(ctx, width, height, Math.min(capacity, maxCapacity));
+    reuse = null;
+    capacity = bins.capacity;
+    const overflow = await binOnce(ctx, bins, items, mapping, method, options.inFlight ?? 2, options.reduction ?? 'pyramid');
     if (!overflow) {
       bins.stats.overflows = overflows;
       return bins;
@@ -313,20 +333,18 @@ export function binPoints(ctx: BrookContext, positions: Stream, grid: BinGrid, o
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-/** One build at a fixed capacity, and whether items were left over (overflow). */
+/** One build into `bins` at its capacity; true when items were left over (overflow). */
 async function binOnce(
   ctx: BrookContext,
+  bins: Bins,
   items: Stream,
   mapping: BinMapping,
-  capacity: number,
   method: BinningMethod,
   inFlight: number,
   reduction: 'pyramid' | 'scatter',
-): Promise<{ bins: Bins; overflow: boolean }> {
+): Promise<boolean> {
   const gl = ctx.gl;
-  const { width, height } = mapping.mode === 'spatial' ? binLayout(mapping.grid!.cells) : valueLayout(mapping.bins!, ctx.caps.maxTextureSize);
-  check(width <= ctx.caps.maxTextureSize && height <= ctx.caps.maxTextureSize, () => `binning: the bin layout ${width}x${height} exceeds MAX_TEXTURE_SIZE ${ctx.caps.maxTextureSize}`);
-  const bins = new Bins(ctx, width, height, capacity);
+  const { width, height, capacity } = bins;
   const u = mappingUniforms(mapping, width, height);
   const n = items.length;
   const expectedLoad = Math.ceil(n / (width * height));
@@ -334,10 +352,19 @@ async function binOnce(
   const stats: BinningStats = { method, passes: 0, reductions: 0, overflows: 0 };
   bins.stats = stats;
 
-  // the counter starts at zero
+  // the counter starts at zero and every slice at 1.0 (empty), also the ones no pass reaches
   gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor([bins.loads.texture]));
   gl.clearColor(0, 0, 0, 0);
   gl.clear(gl.COLOR_BUFFER_BIT);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, bins.framebuffer);
+  gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, null, 0);
+  gl.depthMask(true);
+  gl.clearDepth(1);
+  for (let i = 0; i < capacity; i++) {
+    const [tex, layer] = bins.slot(i);
+    gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, tex, 0, layer);
+    gl.clear(gl.DEPTH_BUFFER_BIT);
+  }
 
   let working: Stream | null = null; // float2 (id, 1) records of the items still to bin; null = all
   let count = n;
@@ -367,7 +394,7 @@ async function binOnce(
       }
     }
     if (method === 'predicated') while (queries.some((q) => q.any === null)) await tick();
-    if (count === 0 || queries.some((q) => q.any === false)) return { bins, overflow: false };
+    if (count === 0 || queries.some((q) => q.any === false)) return false;
     // overflow test (3.3): items above the last slice's value were not binned
     bins.copySlice(capacity - 1, slice);
     const recs = ctx.scratch('float2', count);
@@ -375,7 +402,7 @@ async function binOnce(
     const left = await filter(ctx, recs, { keep: 'x.y > 0.5' });
     recs.dispose();
     left.stream?.dispose();
-    return { bins, overflow: left.count > 0 };
+    return left.count > 0;
   } finally {
     slice.dispose();
     working?.dispose();
@@ -389,8 +416,6 @@ async function binOnce(
     gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
     gl.viewport(0, 0, width, height);
     gl.depthMask(true);
-    gl.clearDepth(1);
-    gl.clear(gl.DEPTH_BUFFER_BIT);
     gl.enable(gl.DEPTH_TEST);
     gl.depthFunc(gl.LESS);
     const { info } = ctx.rawProgram(VERTEX, FRAGMENT, 'binning pass');

@@ -119,6 +119,38 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
     [dup, frac].forEach((x) => x.dispose());
   });
 
+  it('rebuilds in place (into) with the same bins as a fresh build, and no new textures', async () => {
+    const first = ctx.stream('float4', 1500, points('uniform', 1500, 1));
+    let bins = await binPoints(ctx, first, GRID, { capacity: 128 }); // room for the clustered case's fullest bin
+    const before = ctx.stats();
+    for (const [kind, n, seed] of [['clustered', 300, 2], ['uniform', 800, 3], ['single', 10, 4]] as const) {
+      const data = points(kind, n, seed);
+      const pos = ctx.stream('float4', n, data);
+      const want = reference.binReference(data, GRID.cells, GRID.origin, GRID.cellSize);
+      const again = await binPoints(ctx, pos, GRID, { capacity: 128, into: bins });
+      expect(again, `${kind}: the same structure`).to.equal(bins);
+      const keys = again.pack();
+      const k = keys.readSync();
+      const loads = again.loads.readSync();
+      want.bins.forEach((ids, b) => {
+        expect(loads[b], `${kind}: load of bin ${b}`).to.equal(ids.length);
+        for (let slot = 0; slot < again.capacity; slot++) {
+          const key = k[(slot * again.height + Math.floor(b / again.width)) * again.width + (b % again.width)]!;
+          expect(key, `${kind}: bin ${b} slot ${slot}`).to.equal(slot < ids.length ? ids[slot]! / 2 ** 24 : 1);
+        }
+      });
+      keys.dispose();
+      pos.dispose();
+      bins = again;
+    }
+    // textures in use (not idle in the pool, which holds a few per shape) and depth buffers: unchanged
+    const live = (st: ReturnType<typeof ctx.stats>) => st.textures - st.pooledTextures;
+    expect(live(ctx.stats())).to.equal(live(before));
+    expect(ctx.stats().renderbuffers).to.equal(before.renderbuffers);
+    bins.dispose();
+    first.dispose();
+  });
+
   it('releases its textures', async () => {
     const pos = ctx.stream('float4', 500, points('uniform', 500, 2));
     (await binPoints(ctx, pos, GRID)).dispose();

@@ -15,7 +15,7 @@ import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import type { KernelSpec } from '../../core/kernel';
 import type { Stream } from '../../core/stream';
-import { BIN_QUERY_GLSL, BIN_UNIFORMS, binPoints, binUniforms, type BinGrid } from '../../idioms/binning';
+import { BIN_QUERY_GLSL, BIN_UNIFORMS, binPoints, binUniforms, type BinGrid, type Bins } from '../../idioms/binning';
 import { seededRandom } from '../nbody/presets';
 
 /** Directions evaluated per agent (the set V of equation 7), evenly spread around the goal direction. */
@@ -82,6 +82,9 @@ export const AVOID: KernelSpec = {
   ].join('\n'),
 };
 
+/** The agents as 3D points (z = 0) for binning. */
+const POINTS: KernelSpec = { name: 'AgentPoints', inputs: { a: 'float4' }, outputs: { p: 'float4' }, body: 'p = vec4(a.xy, 0.0, 1.0);' };
+
 /** Equation 8 and the move: speed limited to what reaches the collision no sooner than dt. */
 const MOVE: KernelSpec = {
   name: 'AgentMove',
@@ -113,6 +116,8 @@ export class Agents {
   weight = 1;
   readonly grid: BinGrid;
   private readonly choice: Stream;
+  /** The bin structure, rebuilt in place every step. */
+  private bins: Bins | null = null;
 
   constructor(
     private readonly ctx: BrookContext,
@@ -152,8 +157,8 @@ export class Agents {
   async decide(): Promise<Stream> {
     const ctx = this.ctx;
     const positions = ctx.scratch('float4', this.count);
-    ctx.run({ name: 'AgentPoints', inputs: { a: 'float4' }, outputs: { p: 'float4' }, body: 'p = vec4(a.xy, 0.0, 1.0);' }, { a: this.state, p: positions });
-    const bins = await binPoints(ctx, positions, this.grid, { capacity: 8, method: 'delayed' });
+    ctx.run(POINTS, { a: this.state, p: positions });
+    const bins = (this.bins = await binPoints(ctx, positions, this.grid, { capacity: 8, method: 'delayed', into: this.bins ?? undefined }));
     const slots = bins.pack();
     try {
       ctx.run(AVOID, {
@@ -171,7 +176,6 @@ export class Agents {
       });
     } finally {
       slots.dispose();
-      bins.dispose();
       positions.dispose();
     }
     return this.choice;
@@ -185,6 +189,7 @@ export class Agents {
 
   dispose(): void {
     [this.state, this.goals, this.homes, this.choice].forEach((s) => s.dispose());
+    this.bins?.dispose();
   }
 }
 

@@ -14,7 +14,7 @@ import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import type { KernelSpec } from '../../core/kernel';
 import type { Stream } from '../../core/stream';
-import { BIN_QUERY_GLSL, BIN_UNIFORMS, binPoints, binUniforms, type BinGrid, type BinningStats } from '../../idioms/binning';
+import { BIN_QUERY_GLSL, BIN_UNIFORMS, binPoints, binUniforms, type BinGrid, type BinningStats, type Bins } from '../../idioms/binning';
 import { seededRandom } from '../nbody/presets';
 
 export interface DemOptions {
@@ -90,6 +90,8 @@ export class Dem {
   /** Binning statistics of the last step. */
   lastBinning: BinningStats | null = null;
   private readonly forces: Stream;
+  /** The bin structure, rebuilt in place every step. */
+  private bins: Bins | null = null;
 
   constructor(
     private readonly ctx: BrookContext,
@@ -119,7 +121,7 @@ export class Dem {
   /** Computes the collision forces of the current state into `out` (for tests), binning first. */
   async computeForces(out: Stream = this.forces): Promise<Stream> {
     const ctx = this.ctx;
-    const bins = await binPoints(ctx, this.positions, this.grid, { capacity: 8, method: 'delayed' });
+    const bins = (this.bins = await binPoints(ctx, this.positions, this.grid, { capacity: 8, method: 'delayed', into: this.bins ?? undefined }));
     const slots = bins.pack();
     try {
       ctx.run(DEM_FORCE, {
@@ -138,7 +140,6 @@ export class Dem {
       this.lastBinning = bins.stats;
     } finally {
       slots.dispose();
-      bins.dispose();
     }
     return out;
   }
@@ -165,6 +166,7 @@ export class Dem {
 
   dispose(): void {
     [this.positions, this.velocities, this.forces].forEach((s) => s.dispose());
+    this.bins?.dispose();
   }
 }
 

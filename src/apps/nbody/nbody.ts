@@ -236,9 +236,7 @@ export class NBodySystem {
     check(vstride === 3 || vstride === 4, () => `nbody: velocities must hold 3 or 4 numbers per body (${n} bodies), got ${options.velocities!.length}`);
     this.count = n;
     this.eps2 = options.softening ** 2;
-    const probe = ctx.scratch('float4', n);
-    const { width, height } = probe.layout;
-    probe.dispose();
+    const { width, height } = ctx.layout(n);
     this.padded = width * height;
     const pos = new Float32Array(this.padded * 4);
     pos.set(Array.from(options.positions));
