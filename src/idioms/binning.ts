@@ -6,7 +6,7 @@
  * const grid = { cells: [64, 64, 64], origin: [0, 0, 0], cellSize: 1 / 64 };
  * const bins = await binPoints(ctx, positions, grid, { capacity: 8, method: 'delayed' });
  * bins.loads;            // float stream [H, W]: items per bin (the bin counter)
- * bins.pack();           // float stream [capacity * H, W]: slot i of bin (x, y) at row i*H + y, the item id (-1 empty)
+ * bins.pack();           // float stream [capacity * H, W]: slot i of bin (x, y) at row i*H + y, key = id / 2^24 (1.0 empty)
  * ```
  *
  * The structure (section 3): one bin per texel of an H x W layout (a flat 3D texture for 3D
@@ -30,6 +30,16 @@
  *   not binned; if any are, the structure is rebuilt with twice the capacity (`overflows`
  *   counts the retries) up to the device's array layers, else a BrookError. No item is lost
  *   silently.
+ *
+ * The paper's comparator, stencil routing as it describes it (section 2; Harada 2007), builds the
+ * same structure with methods 'stencil' and 'stencil-predicated': pass i draws every item (no
+ * working set to shrink) into colour slice i with the stencil test admitting one write per bin
+ * (cleared to 0, EQUAL 0, INCR when both tests pass) and the depth test GREATER against the key
+ * routed by the pass before (depth writes on, one depth-stencil buffer for all passes). Items
+ * are drawn in id order, which is key order, so the first item to pass is the next smallest
+ * key: the sorted input stencil routing needs, and why it cannot bucket-sort by value. 'stencil'
+ * runs `capacity` passes; 'stencil-predicated' adds the paper's occlusion-query early exit.
+ * `stencilRoute` is the one-draw form (Purcell et al. 2003): k x k slots per bin, one draw.
  */
 import * as twgl from 'twgl.js';
 import BINNING from '../../glsl/idioms/binning.glsl';
@@ -50,15 +60,22 @@ export interface BinGrid {
   cellSize: number;
 }
 
-export type BinningMethod = 'naive' | 'predicated' | 'reduced' | 'delayed';
+export type BinningMethod = 'naive' | 'predicated' | 'reduced' | 'delayed' | 'stencil' | 'stencil-predicated';
+/** Depth-peeled binning, from the paper's plain method to its best (Figure 5). */
 export const BINNING_METHODS: readonly BinningMethod[] = ['naive', 'predicated', 'reduced', 'delayed'];
+/** Stencil routing, the paper's comparator, without and with predicated iteration (Figure 6). */
+export const ROUTING_METHODS: readonly BinningMethod[] = ['stencil', 'stencil-predicated'];
+const ALL_METHODS = [...BINNING_METHODS, ...ROUTING_METHODS];
 
 export interface BinningOptions {
   /** Slots per bin to start with (grown on overflow). Default 8. */
   capacity?: number;
-  /** Default 'delayed' (reduction after the expected bin load, the paper's best). */
+  /**
+   * Default 'delayed' (reduction after the expected bin load, the paper's best). 'stencil' and
+   * 'stencil-predicated' route instead (spatial binning only: they need items in key order).
+   */
   method?: BinningMethod;
-  /** Occlusion queries in flight for 'predicated' (default 2). */
+  /** Occlusion queries in flight for 'predicated' and 'stencil-predicated' (default 2). */
   inFlight?: number;
   /**
    * How 'reduced' and 'delayed' compact the working set: 'pyramid' (default; `filter`, each
@@ -186,6 +203,23 @@ export interface BinningStats {
   overflows: number;
 }
 
+/**
+ * How a structure stores its slices: 'depth' (binning: the keys are the depth attachments, even
+ * and odd slices in two arrays) or 'color' (stencil routing: one R32F array written as colour,
+ * plus the one depth-stencil buffer all passes share).
+ */
+type SliceStorage = 'depth' | 'color';
+
+function sliceArray(gl: WebGL2RenderingContext, format: number, width: number, height: number, layers: number): WebGLTexture {
+  const t = gl.createTexture()!;
+  gl.bindTexture(gl.TEXTURE_2D_ARRAY, t);
+  gl.texStorage3D(gl.TEXTURE_2D_ARRAY, 1, format, width, height, Math.max(layers, 1));
+  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+  gl.bindTexture(gl.TEXTURE_2D_ARRAY, null);
+  return t;
+}
+
 /** A built bin structure; owns its textures (dispose()). */
 export class Bins {
   readonly width: number;
@@ -195,6 +229,8 @@ export class Bins {
   readonly loads: Stream;
   stats!: BinningStats;
   private arrays: WebGLTexture[];
+  /** @internal The depth-stencil buffer of 'color' storage (stencil routing). */
+  readonly depthStencil: WebGLRenderbuffer | null = null;
   private fbo: WebGLFramebuffer;
   private isDisposed = false;
 
@@ -204,29 +240,29 @@ export class Bins {
     width: number,
     height: number,
     capacity: number,
+    readonly storage: SliceStorage = 'depth',
   ) {
     const gl = ctx.gl;
     this.width = width;
     this.height = height;
     this.capacity = capacity;
     this.loads = ctx.stream('float', [height, width]);
-    const layers = Math.ceil(capacity / 2);
-    this.arrays = [0, 1].map(() => {
-      const t = gl.createTexture()!;
-      gl.bindTexture(gl.TEXTURE_2D_ARRAY, t);
-      gl.texStorage3D(gl.TEXTURE_2D_ARRAY, 1, gl.DEPTH_COMPONENT32F, width, height, Math.max(layers, 1));
-      gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-      gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-      return t;
-    });
-    gl.bindTexture(gl.TEXTURE_2D_ARRAY, null);
+    if (storage === 'depth') {
+      this.arrays = [0, 1].map(() => sliceArray(gl, gl.DEPTH_COMPONENT32F, width, height, Math.ceil(capacity / 2)));
+    } else {
+      this.arrays = [sliceArray(gl, gl.R32F, width, height, capacity)];
+      this.depthStencil = gl.createRenderbuffer()!;
+      gl.bindRenderbuffer(gl.RENDERBUFFER, this.depthStencil);
+      gl.renderbufferStorage(gl.RENDERBUFFER, gl.DEPTH32F_STENCIL8, width, height);
+      gl.bindRenderbuffer(gl.RENDERBUFFER, null);
+    }
     this.fbo = gl.createFramebuffer()!;
-    ctx.countRenderbuffer(2); // the two depth arrays, counted with the depth buffers
+    ctx.countRenderbuffer(2); // the two depth arrays, or the colour array and the depth-stencil buffer
   }
 
-  /** @internal The depth array and layer of slice i. */
+  /** @internal The array and layer of slice i. */
   slot(i: number): [WebGLTexture, number] {
-    return [this.arrays[i % 2]!, i >> 1];
+    return this.storage === 'depth' ? [this.arrays[i % 2]!, i >> 1] : [this.arrays[0]!, i];
   }
 
   /** @internal */
@@ -272,6 +308,7 @@ export class Bins {
     this.loads.dispose();
     if (!this.ctx.isLost) {
       this.arrays.forEach((t) => this.ctx.gl.deleteTexture(t));
+      this.ctx.gl.deleteRenderbuffer(this.depthStencil);
       this.ctx.gl.deleteFramebuffer(this.fbo);
     }
     this.ctx.countRenderbuffer(-2);
@@ -294,30 +331,36 @@ export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMap
   check(items instanceof Stream && items.type === 'float4' && items.layout.dims === 1, () => 'binning: items must be a 1D float4 stream (xyz position, or the value in x)');
   check(items.length < 2 ** 24, () => `binning: at most 2^24 - 1 items (keys are ids / 2^24), got ${items.length}`);
   const method = options.method ?? 'delayed';
-  check(BINNING_METHODS.includes(method), () => `binning: unknown method '${method}': use ${BINNING_METHODS.join(', ')}`);
+  check(ALL_METHODS.includes(method), () => `binning: unknown method '${method}': use ${ALL_METHODS.join(', ')}`);
+  const routing = ROUTING_METHODS.includes(method);
+  check(!routing || mapping.mode === 'spatial', () => `binning: '${method}' (stencil routing) needs the items drawn in key order, which holds for spatial binning (key = id) but not for bucket sort's values; use a binning method such as 'delayed'`);
+  const storage: SliceStorage = routing ? 'color' : 'depth';
   let capacity = options.capacity ?? 8;
   check(Number.isInteger(capacity) && capacity >= 1, () => `binning: capacity must be a positive integer, got ${capacity}`);
-  const maxCapacity = 2 * (ctx.gl.getParameter(ctx.gl.MAX_ARRAY_TEXTURE_LAYERS) as number);
+  const layers = ctx.gl.getParameter(ctx.gl.MAX_ARRAY_TEXTURE_LAYERS) as number;
+  const maxCapacity = storage === 'depth' ? 2 * layers : layers;
   const { width, height } = mapping.mode === 'spatial' ? binLayout(mapping.grid!.cells) : valueLayout(mapping.bins!, ctx.caps.maxTextureSize);
   check(width <= ctx.caps.maxTextureSize && height <= ctx.caps.maxTextureSize, () => `binning: the bin layout ${width}x${height} exceeds MAX_TEXTURE_SIZE ${ctx.caps.maxTextureSize}`);
   let reuse = options.into && !options.into.disposed ? options.into : null;
-  if (reuse && (reuse.width !== width || reuse.height !== height || reuse.capacity < capacity)) {
+  if (reuse && (reuse.width !== width || reuse.height !== height || reuse.capacity < capacity || reuse.storage !== storage)) {
     reuse.dispose();
     reuse = null;
   }
   let overflows = 0;
   for (;;) {
-    const bins = reuse ?? new Bins(ctx, width, height, Math.min(capacity, maxCapacity));
+    const bins = reuse ?? new Bins(ctx, width, height, Math.min(capacity, maxCapacity), storage);
     reuse = null;
     capacity = bins.capacity;
-    const overflow = await binOnce(ctx, bins, items, mapping, method, options.inFlight ?? 2, options.reduction ?? 'pyramid');
+    const overflow = routing
+      ? await routeOnce(ctx, bins, items, mapping, method === 'stencil-predicated', options.inFlight ?? 2)
+      : await binOnce(ctx, bins, items, mapping, method, options.inFlight ?? 2, options.reduction ?? 'pyramid');
     if (!overflow) {
       bins.stats.overflows = overflows;
       return bins;
     }
     bins.dispose();
     if (capacity >= maxCapacity) {
-      throw new BrookError(`binning overflow: some bin holds more than ${maxCapacity} items, the most this device's ${maxCapacity / 2} array layers allow; use more (smaller) bins`);
+      throw new BrookError(`binning overflow: some bin holds more than ${maxCapacity} items, the most this device's ${layers} array layers allow; use more (smaller) bins`);
     }
     capacity *= 2;
     overflows++;
@@ -332,6 +375,37 @@ export function binPoints(ctx: BrookContext, positions: Stream, grid: BinGrid, o
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
+
+/**
+ * Predicated iteration without predicated rendering: an occlusion query around each pass, at
+ * most `inFlight` of them unanswered; `done` once some pass is known to have drawn nothing.
+ */
+class PassPredicate {
+  private pending = 0;
+  done = false;
+  constructor(
+    private readonly ctx: BrookContext,
+    private readonly inFlight: number,
+  ) {}
+
+  draw(draw: () => void): void {
+    this.pending++;
+    this.ctx.queries
+      .occlusion(draw)
+      .then((any) => (this.done ||= !any), () => {}) // a failed query stops nothing; the next call reports a lost context
+      .then(() => this.pending--);
+  }
+
+  /** Waits until fewer than inFlight passes are unanswered. */
+  async throttle(): Promise<void> {
+    while (this.pending >= this.inFlight) await tick();
+  }
+
+  /** Waits for every answer. */
+  async drain(): Promise<void> {
+    while (this.pending > 0) await tick();
+  }
+}
 
 /** One build into `bins` at its capacity; true when items were left over (overflow). */
 async function binOnce(
@@ -368,11 +442,10 @@ async function binOnce(
 
   let working: Stream | null = null; // float2 (id, 1) records of the items still to bin; null = all
   let count = n;
-  const queries: Array<{ pass: number; any: boolean | null }> = [];
-  let finished = false;
+  const predicate = method === 'predicated' ? new PassPredicate(ctx, inFlight) : null;
   const slice = ctx.scratch('float', [height, width]);
   try {
-    for (let i = 0; i < capacity && count > 0 && !finished; i++) {
+    for (let i = 0; i < capacity && count > 0 && !predicate?.done; i++) {
       drawPass(i);
       stats.passes++;
       if (i >= reduceFrom) {
@@ -387,14 +460,10 @@ async function binOnce(
         count = kept.count;
         stats.reductions++;
       }
-      if (method === 'predicated') {
-        // keep at most inFlight passes unanswered; stop once a pass is known to have binned nothing
-        while (queries.filter((q) => q.any === null).length >= inFlight) await tick();
-        if (queries.some((q) => q.any === false)) finished = true;
-      }
+      await predicate?.throttle();
     }
-    if (method === 'predicated') while (queries.some((q) => q.any === null)) await tick();
-    if (count === 0 || queries.some((q) => q.any === false)) return false;
+    await predicate?.drain();
+    if (count === 0 || predicate?.done) return false;
     // overflow test (3.3): items above the last slice's value were not binned
     bins.copySlice(capacity - 1, slice);
     const recs = ctx.scratch('float2', count);
@@ -435,13 +504,8 @@ async function binOnce(
     });
     gl.bindVertexArray(ctx.passVertexArray);
     const draw = () => gl.drawArrays(gl.POINTS, 0, count);
-    if (method === 'predicated') {
-      const rec = { pass: i, any: null as boolean | null };
-      ctx.queries.occlusion(draw).then((any) => (rec.any = any), () => (rec.any = true));
-      queries.push(rec);
-    } else {
-      draw();
-    }
+    if (predicate) predicate.draw(draw);
+    else draw();
     gl.bindVertexArray(null);
     gl.disable(gl.DEPTH_TEST);
     gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, null, 0, 0);
@@ -594,6 +658,96 @@ export async function bucketSort(ctx: BrookContext, keys: Stream, options: { bin
 
 // ---- stencil routing (Purcell et al. 2003; Harada 2007), the paper's comparator -------------------
 
+const ROUTE_PASS_VERTEX = `#version 300 es
+precision highp float;
+precision highp int;
+precision highp sampler2D;
+${BINNING}
+uniform sampler2D items;
+uniform int itemsLogW;
+flat out float key;
+void main() {
+  int id = gl_VertexID;
+  vec4 item = texelFetch(items, ivec2(id & ((1 << itemsLogW) - 1), id >> itemsLogW), 0);
+  ivec2 pixel = binPixel(item);
+  key = binKey(item, id);
+  // depth (id + 1) / 2^24: above the cleared 0.0 for every id, so GREATER admits the smallest one
+  gl_Position = vec4((vec2(pixel) + 0.5) / vec2(bin_size) * 2.0 - 1.0, (key + BIN_KEY_SCALE) * 2.0 - 1.0, 1.0);
+  gl_PointSize = 1.0;
+}`;
+const ROUTE_PASS_FRAGMENT = `#version 300 es
+precision highp float;
+uniform float passNumber;
+flat in float key;
+layout(location = 0) out vec4 slot;
+layout(location = 1) out vec4 load;
+void main() {
+  slot = vec4(key);
+  load = vec4(passNumber);
+}`;
+
+/**
+ * One stencil-routing build into `bins` ('color' storage): pass i draws all items into slice i,
+ * the stencil admitting one write per bin and the depth test GREATER the key routed before.
+ * True when items were left over (overflow).
+ */
+async function routeOnce(ctx: BrookContext, bins: Bins, items: Stream, mapping: BinMapping, predicated: boolean, inFlight: number): Promise<boolean> {
+  const gl = ctx.gl;
+  const { width, height, capacity } = bins;
+  const n = items.length;
+  const stats: BinningStats = { method: predicated ? 'stencil-predicated' : 'stencil', passes: 0, reductions: 0, overflows: 0 };
+  bins.stats = stats;
+  const { info } = ctx.rawProgram(ROUTE_PASS_VERTEX, ROUTE_PASS_FRAGMENT, 'stencil routing pass');
+  const predicate = predicated ? new PassPredicate(ctx, inFlight) : null;
+  const uniforms = { ...mappingUniforms(mapping, width, height), items: items.texture, itemsLogW: Math.log2(items.layout.width) };
+  gl.bindFramebuffer(gl.FRAMEBUFFER, bins.framebuffer);
+  gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT1, gl.TEXTURE_2D, bins.loads.texture, 0);
+  gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_STENCIL_ATTACHMENT, gl.RENDERBUFFER, bins.depthStencil);
+  gl.viewport(0, 0, width, height);
+  // every slice empty (1.0), no load, depth 0.0 below every key
+  for (let i = 0; i < capacity; i++) {
+    gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, bins.slot(i)[0], 0, i);
+    gl.clearBufferfv(gl.COLOR, 0, [1, 1, 1, 1]);
+  }
+  gl.clearBufferfv(gl.COLOR, 1, [0, 0, 0, 0]);
+  gl.depthMask(true);
+  gl.clearBufferfi(gl.DEPTH_STENCIL, 0, 0, 0);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  for (let i = 0; i < capacity && !predicate?.done; i++) {
+    const draw = () => gl.drawArrays(gl.POINTS, 0, n);
+    routePass(i, () => (predicate ? predicate.draw(draw) : draw()));
+    stats.passes++;
+    await predicate?.throttle();
+  }
+  await predicate?.drain();
+  if (predicate?.done) return false;
+  // overflow (3.3): fewer items in the bins than were drawn
+  const routed = (await ctx.reduce(bins.loads, 'sum'))[0]!;
+  return routed < n;
+
+  function routePass(i: number, draw: () => void): void {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, bins.framebuffer);
+    gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, bins.slot(i)[0], 0, i);
+    gl.drawBuffers([gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1]);
+    gl.viewport(0, 0, width, height);
+    gl.clearBufferiv(gl.STENCIL, 0, [0]);
+    gl.enable(gl.DEPTH_TEST);
+    gl.depthFunc(gl.GREATER);
+    gl.depthMask(true);
+    gl.enable(gl.STENCIL_TEST);
+    gl.stencilFunc(gl.EQUAL, 0, 0xff);
+    gl.stencilOp(gl.KEEP, gl.KEEP, gl.INCR);
+    gl.useProgram(info.program);
+    twgl.setUniforms(info, { ...uniforms, passNumber: i + 1 });
+    gl.bindVertexArray(ctx.passVertexArray);
+    draw();
+    gl.bindVertexArray(null);
+    gl.disable(gl.DEPTH_TEST);
+    gl.disable(gl.STENCIL_TEST);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  }
+}
+
 const ROUTE_VERTEX = `#version 300 es
 precision highp float;
 precision highp int;
@@ -641,12 +795,14 @@ export interface Routed {
 }
 
 /**
- * Stencil routing: every bin is a block of k x k texels whose stencil values are set to 0..k²-1
- * (one pass per value: WebGL2 fragment shaders cannot write stencil); then all items are drawn
- * once as points of size k over their bin's block with the stencil test EQUAL 0 and DECR_WRAP on
- * every outcome, so the n-th item of a bin lands in the texel that started at n - 1. Items keep
- * draw (id) order within a bin, as binning's ascending keys do. More than k² items in a bin wrap
- * the 8-bit stencil and are lost: `routed` counts the items placed so that is detected.
+ * One-draw stencil routing (Purcell et al. 2003): every bin is a block of k x k texels whose
+ * stencil values are set to 0..k²-1 (one pass per value: WebGL2 fragment shaders cannot write
+ * stencil); then all items are drawn once as points of size k over their bin's block with the
+ * stencil test EQUAL 0 and DECR_WRAP on every outcome, so the n-th item of a bin lands in the
+ * texel that started at n - 1. Items keep draw (id) order within a bin, as binning's ascending
+ * keys do. More than k² items in a bin wrap the 8-bit stencil and are lost: `routed` counts the
+ * items placed so that is detected. (The multipass form the paper compares against is
+ * `binPoints` with method 'stencil' or 'stencil-predicated'.)
  */
 export async function stencilRoute(ctx: BrookContext, positions: Stream, grid: BinGrid, options: { capacity?: number } = {}): Promise<Routed> {
   const gl = ctx.gl;

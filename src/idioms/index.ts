@@ -6,5 +6,5 @@ export { sortStream, bitonicOrder, bitonicPasses, gatherByIndex } from './sort';
 export type { SortResult } from './sort';
 export { branchKernel, branchMask, runBranch, occlusionLoop, liveCount, BRANCH_METHODS } from './flow';
 export type { BranchDesc, BranchMethod, OcclusionLoopOptions } from './flow';
-export { binPoints, binItems, bucketSort, binLayout, stencilRoute, Bins, BINNING_METHODS, BIN_UNIFORMS, BIN_QUERY_GLSL, binUniforms } from './binning';
+export { binPoints, binItems, bucketSort, binLayout, stencilRoute, Bins, BINNING_METHODS, ROUTING_METHODS, BIN_UNIFORMS, BIN_QUERY_GLSL, binUniforms } from './binning';
 export type { BinGrid, BinningMethod, BinningOptions, BinningStats, BinMapping, Routed } from './binning';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BINNING_METHODS, BIN_QUERY_GLSL, BIN_UNIFORMS, BinGrid, BrookContext, BrookError, KernelSpec, binPoints, binUniforms, bucketSort, reference, stencilRoute } from '../../src/index';
+import { BINNING_METHODS, BIN_QUERY_GLSL, ROUTING_METHODS, BIN_UNIFORMS, BinGrid, BrookContext, BrookError, KernelSpec, binPoints, binUniforms, bucketSort, reference, stencilRoute } from '../../src/index';
 import { expectArrayEqual, newContext, rng } from '../helpers';
 
 const GRID: BinGrid = { cells: [8, 8, 5], origin: [-1, -1, -1], cellSize: 0.25 };
@@ -23,7 +23,7 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
   after(() => ctx.dispose());
 
   for (const [kind, n] of [['uniform', 1500], ['clustered', 300], ['single', 40]] as const) {
-    for (const method of BINNING_METHODS) {
+    for (const method of [...BINNING_METHODS, ...ROUTING_METHODS]) {
       it(`${method}: bins, loads and in-bin order equal a CPU binning (${kind}, ${n} points)`, async () => {
         const data = points(kind, n, 5);
         const pos = ctx.stream('float4', n, data);
@@ -81,7 +81,7 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
     const want = reference.binReference(data, GRID.cells, GRID.origin, GRID.cellSize);
     const maxLoad = Math.max(...want.bins.map((b) => b.length));
     const stats: Record<string, { passes: number; reductions: number }> = {};
-    for (const method of BINNING_METHODS) {
+    for (const method of [...BINNING_METHODS, ...ROUTING_METHODS]) {
       const bins = await binPoints(ctx, pos, GRID, { capacity: 64, method });
       stats[method] = bins.stats;
       bins.dispose();
@@ -92,6 +92,8 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
     expect(stats.reduced!.reductions).to.equal(maxLoad);
     expect(stats.delayed!.passes).to.equal(maxLoad);
     expect(stats.delayed!.reductions).to.be.lessThan(maxLoad);
+    expect(stats.stencil!.passes).to.equal(64);
+    expect(stats['stencil-predicated']!.passes).to.be.within(maxLoad + 1, maxLoad + 1 + 2);
     pos.dispose();
   });
 
@@ -153,12 +155,23 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
 
   it('releases its textures', async () => {
     const pos = ctx.stream('float4', 500, points('uniform', 500, 2));
-    (await binPoints(ctx, pos, GRID)).dispose();
-    const before = ctx.stats();
-    for (let k = 0; k < 5; k++) (await binPoints(ctx, pos, GRID)).dispose();
-    expect(ctx.stats().textures).to.equal(before.textures);
-    expect(ctx.stats().renderbuffers).to.equal(before.renderbuffers);
+    for (const method of ['delayed', 'stencil-predicated'] as const) {
+      (await binPoints(ctx, pos, GRID, { method })).dispose();
+      const before = ctx.stats();
+      for (let k = 0; k < 5; k++) (await binPoints(ctx, pos, GRID, { method })).dispose();
+      expect(ctx.stats().textures, method).to.equal(before.textures);
+      expect(ctx.stats().renderbuffers, method).to.equal(before.renderbuffers);
+    }
     pos.dispose();
+  });
+
+  it('refuses an unknown method, and stencil routing for bucket sort (its keys are not in draw order)', async () => {
+    const pos = ctx.stream('float4', 10, points('uniform', 10, 2));
+    const keys = ctx.stream('float', 3, [7, 1, 4]);
+    const failure = (p: Promise<unknown>) => p.then(() => 'no error', (e: unknown) => (e instanceof BrookError ? e.message : `not a BrookError: ${e}`));
+    expect(await failure(binPoints(ctx, pos, GRID, { method: 'fast' as never }))).to.match(/unknown method 'fast': use naive, .*stencil-predicated/);
+    expect(await failure(bucketSort(ctx, keys, { method: 'stencil' }))).to.match(/'stencil' \(stencil routing\) needs the items drawn in key order/);
+    [pos, keys].forEach((s) => s.dispose());
   });
 
   for (const [kind, n] of [['uniform', 1500], ['clustered', 300]] as const) {

@@ -1,10 +1,12 @@
 // Suite `binning`: Figures 5 and 6 of Oat, Barczak & Shopf (2009). Time to bin n random points
 // (uniform in the unit cube) into 32³, 64³ and 128³ grids: naive, predicated, stream-reduced and
-// delayed-reduction binning, and stencil routing. Capacity: the expected load λ = n / bins plus
+// delayed-reduction binning (Figure 5), and stencil routing without and with predicated iteration
+// (Figure 6; each pass draws every point, one write per bin by the stencil), plus Purcell's
+// one-draw routing into k x k slot blocks. Capacity: the expected load λ = n / bins plus
 // 5√λ + 6 slots, so overflow is unlikely (the paper did the same); an overflow would be handled
 // (rebuilt) and is counted in the table. Wall clock from the first pass to a fence after the
 // structure is complete (binning reads survivor counts back, so a GPU timer cannot span it).
-import { binPoints, stencilRoute, BINNING_METHODS, createDem } from '../../../dist/brookgl.js';
+import { binPoints, stencilRoute, BINNING_METHODS, ROUTING_METHODS, createDem } from '../../../dist/brookgl.js';
 
 function cloud(n, seed = 3) {
   const v = new Float32Array(n * 4);
@@ -38,13 +40,14 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
   for (const g of grids) {
     const grid = { cells: [g, g, g], origin: [0, 0, 0], cellSize: 1 / g };
     const rows = [];
-    const series = Object.fromEntries([...BINNING_METHODS, 'stencil routing'].map((m) => [m, []]));
+    const methods = [...BINNING_METHODS, ...ROUTING_METHODS];
+    const series = Object.fromEntries([...methods, 'one-draw routing'].map((m) => [m, []]));
     for (const n of sizes) {
       const pos = ctx.stream('float4', n, cloud(n));
       const load = n / g ** 3;
       const capacity = Math.ceil(load + 5 * Math.sqrt(load) + 6);
       const row = [n, load, capacity];
-      for (const method of BINNING_METHODS) {
+      for (const method of methods) {
         const { ms, last } = await best(ctx, () => binPoints(ctx, pos, grid, { capacity, method }), reps);
         const st = last.stats;
         last.dispose();
@@ -59,14 +62,14 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       }, reps);
       route.last.dispose();
       row.push(route.ms, route.last.overflow ? 'overflow' : 'ok');
-      series['stencil routing'].push([n, route.ms]);
-      results.push({ grid: g, n, method: 'stencil routing', ms: route.ms, passes: route.last.passes, overflow: route.last.overflow, capacity });
+      series['one-draw routing'].push([n, route.ms]);
+      results.push({ grid: g, n, method: 'one-draw routing', ms: route.ms, passes: route.last.passes, overflow: route.last.overflow, capacity });
       rows.push(row);
       pos.dispose();
     }
     tables.push({
       title: `${g}³ grid: ms to bin n uniform points (Figures 5 and 6)`,
-      columns: ['points', 'mean load', 'capacity', ...BINNING_METHODS, 'stencil routing', 'routing'],
+      columns: ['points', 'mean load', 'capacity', ...methods, 'one-draw routing', 'one-draw'],
       rows,
     });
     plots.push({
