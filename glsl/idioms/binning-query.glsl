@@ -13,8 +13,10 @@
 /** Items in bin b (the bin counter). */
 int binLoad(ivec2 b) { return int(binLoads(b)); }
 
-/** The id of the i-th item (ascending) of bin b. */
-int binItem(ivec2 b, int i) { return int(binSlots(ivec2(b.x, i * bin_size.y + b.y)) * 16777216.0); }
+/** The id of the i-th item (ascending) of bin b (slots in columns of bin_slotRows: Bins.pack()). */
+int binItem(ivec2 b, int i) {
+  return int(binSlots(ivec2((i / bin_slotRows) * bin_size.x + b.x, (i % bin_slotRows) * bin_size.y + b.y)) * 16777216.0);
+}
 
 /** The grid cell of a position (clamped into the grid, as binning does). */
 ivec3 binCell(vec3 p) { return clamp(ivec3(floor((p - bin_origin) * bin_invCell)), ivec3(0), bin_grid - 1); }

@@ -7,6 +7,7 @@
  * const bins = await binPoints(ctx, positions, grid, { capacity: 8, method: 'delayed' });
  * bins.loads;            // float stream [H, W]: items per bin (the bin counter)
  * bins.pack();           // float stream [capacity * H, W]: slot i of bin (x, y) at row i*H + y, key = id / 2^24 (1.0 empty)
+ *                        // (in columns of bins.slotRows slots where capacity * H > MAX_TEXTURE_SIZE)
  * ```
  *
  * The structure (section 3): one bin per texel of an H x W layout (a flat 3D texture for 3D
@@ -139,12 +140,12 @@ precision highp float;
 precision highp sampler2DArray;
 uniform sampler2DArray slices;
 uniform int layer;
-uniform int rowOffset;
+uniform ivec2 offset;
 out vec4 key;
-void main() { key = vec4(texelFetch(slices, ivec3(ivec2(gl_FragCoord.xy) - ivec2(0, rowOffset), layer), 0).r); }`;
+void main() { key = vec4(texelFetch(slices, ivec3(ivec2(gl_FragCoord.xy) - offset, layer), 0).r); }`;
 
-/** The uniforms of glsl/idioms/binning.glsl, for kernels that include it. */
-export const BIN_UNIFORMS = {
+/** The uniforms of glsl/idioms/binning.glsl. */
+const MAPPING_UNIFORMS = {
   bin_mode: 'int',
   bin_origin: 'float3',
   bin_invCell: 'float3',
@@ -153,6 +154,9 @@ export const BIN_UNIFORMS = {
   bin_size: 'int2',
   bin_shift: 'int',
 } as const;
+
+/** The uniforms of BIN_QUERY_GLSL, for kernels that include it (values: binUniforms). */
+export const BIN_UNIFORMS = { ...MAPPING_UNIFORMS, bin_slotRows: 'int' } as const;
 
 /**
  * GLSL for kernels that query a bin structure: the binning helpers (uniforms declared by the
@@ -163,7 +167,7 @@ export const BIN_QUERY_GLSL = `${BINNING.replace(/^uniform .*$/gm, '')}\n${BINNI
 
 /** The uniform values of a spatial grid for kernels using BIN_QUERY_GLSL. */
 export function binUniforms(bins: Bins, grid: BinGrid): Record<string, number | number[]> {
-  return mappingUniforms({ mode: 'spatial', grid }, bins.width, bins.height) as Record<string, number | number[]>;
+  return { ...mappingUniforms({ mode: 'spatial', grid }, bins.width, bins.height), bin_slotRows: bins.slotRows } as Record<string, number | number[]>;
 }
 
 /** Items not yet binned after a slice: key above that slice's value at the item's bin. */
@@ -172,7 +176,7 @@ function survivorKernel(reduced: boolean): KernelSpec {
     name: `BinSurvivors<${reduced ? 'working set' : 'all'}>`,
     ...(reduced ? { inputs: { w: 'float2' as const } } : {}),
     gathers: { items: 'float4', slice: 'float' },
-    uniforms: BIN_UNIFORMS,
+    uniforms: MAPPING_UNIFORMS,
     outputs: { rec: 'float2' },
     helpers: BINNING.replace(/^uniform .*$/gm, ''),
     body: [
@@ -225,6 +229,11 @@ export class Bins {
   readonly width: number;
   readonly height: number;
   readonly capacity: number;
+  /**
+   * Slots stacked in one column of `pack()`'s stream: all of them when capacity x height fits
+   * MAX_TEXTURE_SIZE, else as many as fit, further slots in columns to the right.
+   */
+  readonly slotRows: number;
   /** Items per bin (float [height, width]). */
   readonly loads: Stream;
   stats!: BinningStats;
@@ -246,6 +255,7 @@ export class Bins {
     this.width = width;
     this.height = height;
     this.capacity = capacity;
+    this.slotRows = Math.max(1, Math.min(capacity, Math.floor(ctx.caps.maxTextureSize / height)));
     this.loads = ctx.stream('float', [height, width]);
     if (storage === 'depth') {
       this.arrays = [0, 1].map(() => sliceArray(gl, gl.DEPTH_COMPONENT32F, width, height, Math.ceil(capacity / 2)));
@@ -270,16 +280,16 @@ export class Bins {
     return this.fbo;
   }
 
-  /** Copies slice i into `out` (float [height, width], or at row offset into a taller stream): 1.0 where empty. */
-  copySlice(i: number, out: Stream, rowOffset = 0): void {
+  /** Copies slice i into `out` (float [height, width], or at texel [x, y] of a larger stream): 1.0 where empty. */
+  copySlice(i: number, out: Stream, [x, y] = [0, 0]): void {
     const gl = this.ctx.gl;
     const [tex, layer] = this.slot(i);
     const { info } = this.ctx.rawProgram(null, SLICE_FRAGMENT, 'bin slice copy');
     gl.bindFramebuffer(gl.FRAMEBUFFER, this.ctx.framebufferFor([out.texture]));
     gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
-    gl.viewport(0, rowOffset, this.width, this.height);
+    gl.viewport(x, y, this.width, this.height);
     gl.useProgram(info.program);
-    twgl.setUniforms(info, { slices: tex, layer, rowOffset });
+    twgl.setUniforms(info, { slices: tex, layer, offset: [x, y] });
     gl.bindVertexArray(this.ctx.passVertexArray);
     gl.drawArrays(gl.TRIANGLES, 0, 3);
     gl.bindVertexArray(null);
@@ -287,14 +297,17 @@ export class Bins {
   }
 
   /**
-   * All slots as one stream [capacity * height, width] of keys (1.0 = empty): slot i of bin
-   * (x, y) at row i * height + y. Kernels gather from it (glsl/idioms/binning-query.glsl).
+   * All slots as one stream of keys (1.0 = empty): slot i of bin (x, y) at row
+   * (i % slotRows) * height + y, column floor(i / slotRows) * width + x — with every slot in one
+   * column (slotRows = capacity) unless that is taller than MAX_TEXTURE_SIZE. Kernels gather
+   * from it (glsl/idioms/binning-query.glsl).
    */
   pack(): Stream {
-    const rows = this.capacity * this.height;
-    check(rows <= this.ctx.caps.maxTextureSize, () => `bins: ${this.capacity} slots x ${this.height} rows exceed MAX_TEXTURE_SIZE ${this.ctx.caps.maxTextureSize}; read slices one by one with copySlice`);
-    const out = this.ctx.scratch('float', [rows, this.width]); // pooled: a simulation packs every step
-    for (let i = 0; i < this.capacity; i++) this.copySlice(i, out, i * this.height);
+    const columns = Math.ceil(this.capacity / this.slotRows);
+    const max = this.ctx.caps.maxTextureSize;
+    check(columns * this.width <= max, () => `bins: ${this.capacity} slots of ${this.width}x${this.height} bins do not fit one ${max}x${max} texture; read slices one by one with copySlice`);
+    const out = this.ctx.scratch('float', [this.slotRows * this.height, columns * this.width]); // pooled: a simulation packs every step
+    for (let i = 0; i < this.capacity; i++) this.copySlice(i, out, [Math.floor(i / this.slotRows) * this.width, (i % this.slotRows) * this.height]);
     return out;
   }
 
@@ -598,7 +611,7 @@ const loadsInOrder: KernelSpec = { name: 'LoadsInOrder', gathers: { loads: 'floa
 const gatherSorted: KernelSpec = {
   name: 'BucketGather',
   gathers: { ends: 'uint', slots: 'float' },
-  uniforms: { bins: 'int', steps: 'int', w: 'int', h: 'int' },
+  uniforms: { bins: 'int', steps: 'int', w: 'int', h: 'int', slotRows: 'int' },
   outputs: { sorted: 'float' },
   body: [
     '// the first bin whose running count passes this record (binary search), then the slot in it',
@@ -607,7 +620,7 @@ const gatherSorted: KernelSpec = {
     'for (int s = 0; s < steps; s++) { int mid = (lo + hi) / 2; if (ends(mid) > k) hi = mid; else lo = mid + 1; }',
     'int b = lo;',
     'int slot = int(k - (b > 0 ? ends(b - 1) : 0u));',
-    'sorted = slots(slot * h + b / w, b % w) * 16777216.0;',
+    'sorted = slots((slot % slotRows) * h + b / w, (slot / slotRows) * w + b % w) * 16777216.0;',
   ].join('\n'),
 };
 
@@ -643,7 +656,7 @@ export async function bucketSort(ctx: BrookContext, keys: Stream, options: { bin
       }
       const slots = structure.pack();
       const out = ctx.stream('float', n);
-      ctx.run(gatherSorted, { ends, slots, bins, steps: Math.ceil(Math.log2(bins)) + 1, w: structure.width, h: structure.height, sorted: out });
+      ctx.run(gatherSorted, { ends, slots, bins, steps: Math.ceil(Math.log2(bins)) + 1, w: structure.width, h: structure.height, slotRows: structure.slotRows, sorted: out });
       slots.dispose();
       return out;
     } finally {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BINNING_METHODS, BIN_QUERY_GLSL, ROUTING_METHODS, BIN_UNIFORMS, BinGrid, BrookContext, BrookError, KernelSpec, binPoints, binUniforms, bucketSort, reference, stencilRoute } from '../../src/index';
+import { BINNING_METHODS, BIN_QUERY_GLSL, ROUTING_METHODS, BIN_UNIFORMS, BinGrid, Bins, BrookContext, BrookError, KernelSpec, binPoints, binUniforms, bucketSort, reference, stencilRoute } from '../../src/index';
 import { expectArrayEqual, newContext, rng } from '../helpers';
 
 const GRID: BinGrid = { cells: [8, 8, 5], origin: [-1, -1, -1], cellSize: 0.25 };
@@ -15,6 +15,14 @@ function points(kind: 'uniform' | 'clustered' | 'single', n: number, seed: numbe
     v.set([...p, 1], i * 4);
   }
   return v;
+}
+
+/** Slot s of bin b in a read-back Bins.pack() stream (slots in columns of bins.slotRows). */
+function packedKey(keys: ArrayLike<number>, bins: Bins, b: number, s: number): number {
+  const columns = Math.ceil(bins.capacity / bins.slotRows);
+  const x = Math.floor(s / bins.slotRows) * bins.width + (b % bins.width);
+  const y = (s % bins.slotRows) * bins.height + Math.floor(b / bins.width);
+  return keys[y * columns * bins.width + x]!;
 }
 
 describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
@@ -39,7 +47,7 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
           expect(loads[b], `load of bin ${b}`).to.equal(ids.length);
           const got: number[] = [];
           for (let s = 0; s < bins.capacity; s++) {
-            const key = keys[(s * bins.height + Math.floor(b / bins.width)) * bins.width + (b % bins.width)]!;
+            const key = packedKey(keys, bins, b, s);
             if (s < ids.length) got.push(key * 2 ** 24);
             else expect(key, `empty slot ${s} of bin ${b}`).to.equal(1);
           }
@@ -64,7 +72,7 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
         const keys = slots.readSync();
         want.bins.forEach((ids, b) => {
           expect(loads[b], `${kind} ${method}: load of bin ${b}`).to.equal(ids.length);
-          const got = ids.map((_, s) => keys[(s * bins.height + Math.floor(b / bins.width)) * bins.width + (b % bins.width)]! * 2 ** 24);
+          const got = ids.map((_, s) => packedKey(keys, bins, b, s) * 2 ** 24);
           expectArrayEqual(got, ids, `${kind} ${method}: bin ${b}`);
         });
         expect(bins.stats.reductions).to.be.greaterThan(0);
@@ -137,7 +145,7 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
       want.bins.forEach((ids, b) => {
         expect(loads[b], `${kind}: load of bin ${b}`).to.equal(ids.length);
         for (let slot = 0; slot < again.capacity; slot++) {
-          const key = k[(slot * again.height + Math.floor(b / again.width)) * again.width + (b % again.width)]!;
+          const key = packedKey(k, again, b, slot);
           expect(key, `${kind}: bin ${b} slot ${slot}`).to.equal(slot < ids.length ? ids[slot]! / 2 ** 24 : 1);
         }
       });
@@ -206,6 +214,38 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
     expect(r.overflow).to.equal(true);
     r.slots.dispose();
     pos.dispose();
+  });
+
+  it('packs slots taller than MAX_TEXTURE_SIZE into columns, and binItem finds them there', async () => {
+    const tall: BinGrid = { cells: [2, 4096, 1], origin: [-1, -1, -1], cellSize: 0.05 };
+    const n = 300;
+    const data = points('clustered', n, 7);
+    const pos = ctx.stream('float4', n, data);
+    const want = reference.binReference(data, tall.cells, tall.origin, tall.cellSize);
+    const bins = await binPoints(ctx, pos, tall, { capacity: 16 });
+    expect(bins.capacity * bins.height, 'the slots need more rows than one texture has').to.be.greaterThan(ctx.caps.maxTextureSize);
+    expect(bins.slotRows).to.equal(Math.floor(ctx.caps.maxTextureSize / 4096));
+    const slots = bins.pack();
+    expect([slots.layout.height, slots.layout.width]).to.deep.equal([bins.slotRows * 4096, Math.ceil(bins.capacity / bins.slotRows) * 2]);
+    const keys = slots.readSync();
+    want.bins.forEach((ids, b) => ids.forEach((id, s) => expect(packedKey(keys, bins, b, s) * 2 ** 24, `bin ${b} slot ${s}`).to.equal(id)));
+    // each point finds itself among its bin's items: its rank there equals the CPU's
+    const rank: KernelSpec = {
+      name: 'RankInBin',
+      inputs: { p: 'float4' },
+      gathers: { binLoads: 'float', binSlots: 'float' },
+      uniforms: BIN_UNIFORMS,
+      outputs: { r: 'float' },
+      helpers: BIN_QUERY_GLSL,
+      body: 'ivec2 b = binPixelOf(binCell(p.xyz)); r = -1.0; for (int i = 0; i < binLoad(b); i++) if (binItem(b, i) == brook_index) r = float(i);',
+    };
+    const out = ctx.stream('float', n);
+    ctx.run(rank, { p: pos, binLoads: bins.loads, binSlots: slots, ...binUniforms(bins, tall), r: out });
+    const wantRank = new Float32Array(n);
+    want.bins.forEach((ids) => ids.forEach((id, s) => (wantRank[id] = s)));
+    expectArrayEqual(out.readSync(), wantRank, 'rank of each point in its bin');
+    [pos, slots, out].forEach((x) => x.dispose());
+    bins.dispose();
   });
 
   it('the GLSL queries walk the 27-neighbourhood: neighbour counts equal a brute-force CPU count', async () => {
