@@ -90,7 +90,7 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
     const maxLoad = Math.max(...want.bins.map((b) => b.length));
     const stats: Record<string, { passes: number; reductions: number }> = {};
     for (const method of [...BINNING_METHODS, ...ROUTING_METHODS]) {
-      const bins = await binPoints(ctx, pos, GRID, { capacity: 64, method });
+      const bins = await binPoints(ctx, pos, GRID, { capacity: 64, method, inFlight: 2 });
       stats[method] = bins.stats;
       bins.dispose();
     }

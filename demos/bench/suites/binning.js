@@ -106,6 +106,32 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
     tables.push({ title: 'Working-set reduction in WebGL2, 32³ grid (ms to bin)', columns: ['points', 'reduced + pyramid', 'reduced + scatter', 'delayed + pyramid', 'delayed + scatter'], rows });
   }
 
+  // Predicated iteration without D3D10 predication: every occlusion answer is a round trip to
+  // the CPU, so how many passes may run unanswered decides between stalls and wasted passes.
+  {
+    const rows = [];
+    const grid = { cells: [32, 32, 32], origin: [0, 0, 0], cellSize: 1 / 32 };
+    const depths = [1, 2, 4, 8];
+    for (const n of quick ? [2 ** 14] : soft ? [2 ** 14, 2 ** 16] : [2 ** 18, 2 ** 20]) {
+      const pos = ctx.stream('float4', n, cloud(n));
+      const load = n / 32 ** 3;
+      const capacity = Math.ceil(load + 5 * Math.sqrt(load) + 6);
+      for (const method of ['predicated', 'stencil-predicated']) {
+        const row = [n, method];
+        for (const inFlight of depths) {
+          const { ms, last } = await best(ctx, () => binPoints(ctx, pos, grid, { capacity, method, inFlight }), reps);
+          row.push(`${ms.toFixed(1)} (${last.stats.passes})`);
+          results.push({ inFlightTest: true, grid: 32, n, method, inFlight, ms, passes: last.stats.passes, capacity });
+          last.dispose();
+        }
+        rows.push(row);
+      }
+      pos.dispose();
+      log(`queries in flight n=${n}`);
+    }
+    tables.push({ title: 'Occlusion queries in flight, 32³ grid: ms to bin (passes drawn)', columns: ['points', 'method', ...depths.map((d) => `${d} in flight`)], rows });
+  }
+
   // The DEM demo's step (binning + forces over the 27-neighbourhood + integration) vs particles.
   {
     const rows = [];
