@@ -681,13 +681,15 @@ export async function bucketSort(ctx: BrookContext, keys: Stream, options: { bin
 
 // ---- stencil routing (Purcell et al. 2003; Harada 2007), the paper's comparator -------------------
 
-const ROUTE_PASS_VERTEX = `#version 300 es
+/** Both routings: each item as a point on its bin (pointSize texels wide) at depth (id + 1) / 2^24. */
+const ROUTE_VERTEX = `#version 300 es
 precision highp float;
 precision highp int;
 precision highp sampler2D;
 ${BINNING}
 uniform sampler2D items;
 uniform int itemsLogW;
+uniform float pointSize;
 flat out float key;
 void main() {
   int id = gl_VertexID;
@@ -696,7 +698,7 @@ void main() {
   key = binKey(item, id);
   // depth (id + 1) / 2^24: above the cleared 0.0 for every id, so GREATER admits the smallest one
   gl_Position = vec4((vec2(pixel) + 0.5) / vec2(bin_size) * 2.0 - 1.0, (key + BIN_KEY_SCALE) * 2.0 - 1.0, 1.0);
-  gl_PointSize = 1.0;
+  gl_PointSize = pointSize;
 }`;
 const ROUTE_PASS_FRAGMENT = `#version 300 es
 precision highp float;
@@ -720,9 +722,9 @@ async function routeOnce(ctx: BrookContext, bins: Bins, items: Stream, mapping: 
   const n = items.length;
   const stats: BinningStats = { method: predicated ? 'stencil-predicated' : 'stencil', passes: 0, reductions: 0, overflows: 0 };
   bins.stats = stats;
-  const { info } = ctx.rawProgram(ROUTE_PASS_VERTEX, ROUTE_PASS_FRAGMENT, 'stencil routing pass');
+  const { info } = ctx.rawProgram(ROUTE_VERTEX, ROUTE_PASS_FRAGMENT, 'stencil routing pass');
   const predicate = predicated ? new PassPredicate(ctx, inFlight) : null;
-  const uniforms = { ...mappingUniforms(mapping, width, height), items: items.texture, itemsLogW: Math.log2(items.layout.width) };
+  const uniforms = { ...mappingUniforms(mapping, width, height), items: items.texture, itemsLogW: Math.log2(items.layout.width), pointSize: 1 };
   gl.bindFramebuffer(gl.FRAMEBUFFER, bins.framebuffer);
   gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT1, gl.TEXTURE_2D, bins.loads.texture, 0);
   gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_STENCIL_ATTACHMENT, gl.RENDERBUFFER, bins.depthStencil);
@@ -771,28 +773,11 @@ async function routeOnce(ctx: BrookContext, bins: Bins, items: Stream, mapping: 
   }
 }
 
-const ROUTE_VERTEX = `#version 300 es
-precision highp float;
-precision highp int;
-precision highp sampler2D;
-${BINNING}
-uniform sampler2D items;
-uniform int itemsLogW;
-uniform float k;
-flat out float id;
-void main() {
-  int i = gl_VertexID;
-  vec4 item = texelFetch(items, ivec2(i & ((1 << itemsLogW) - 1), i >> itemsLogW), 0);
-  ivec2 pixel = binPixel(item);
-  id = float(i);
-  gl_Position = vec4((vec2(pixel) + 0.5) / vec2(bin_size) * 2.0 - 1.0, 0.0, 1.0);
-  gl_PointSize = k;
-}`;
 const ROUTE_FRAGMENT = `#version 300 es
 precision highp float;
-flat in float id;
+flat in float key;
 out vec4 slot;
-void main() { slot = vec4(id); }`;
+void main() { slot = vec4(key * 16777216.0); } // the item's id`;
 const SLOT_FRAGMENT = `#version 300 es
 precision highp float;
 uniform int k;
@@ -865,7 +850,7 @@ export async function stencilRoute(ctx: BrookContext, positions: Stream, grid: B
     gl.stencilFunc(gl.EQUAL, 0, 0xff);
     gl.stencilOp(gl.DECR_WRAP, gl.DECR_WRAP, gl.DECR_WRAP);
     gl.useProgram(route.program);
-    twgl.setUniforms(route, { ...mappingUniforms({ mode: 'spatial', grid }, width, height), items: positions.texture, itemsLogW: Math.log2(positions.layout.width), k });
+    twgl.setUniforms(route, { ...mappingUniforms({ mode: 'spatial', grid }, width, height), items: positions.texture, itemsLogW: Math.log2(positions.layout.width), pointSize: k });
     gl.drawArrays(gl.POINTS, 0, positions.length);
     gl.bindVertexArray(null);
     gl.disable(gl.STENCIL_TEST);
