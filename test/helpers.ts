@@ -57,3 +57,12 @@ export function expectBrookError(fn: () => unknown, pattern: RegExp): void {
   expect((caught as Error).name).to.equal('BrookError');
   expect((caught as Error).message).to.match(pattern);
 }
+
+/** Asserts that `promise` rejects with a BrookError whose message matches `pattern`. */
+export async function expectBrookRejection(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
+  let caught: unknown;
+  await promise.catch((e: unknown) => (caught = e));
+  expect(caught, 'expected a BrookError').to.be.instanceOf(Error);
+  expect((caught as Error).name).to.equal('BrookError');
+  expect((caught as Error).message).to.match(pattern);
+}
