@@ -4,6 +4,8 @@ import './core/codegen.test';
 import './core/stream.test';
 import './core/kernel.test';
 import './core/brook.test';
+import './brook/iterators.test';
+import './brook/return.test';
 import './core/reduce.test';
 import './core/queries.test';
 import './core/errors.test';

@@ -30,7 +30,7 @@
  */
 import BROOK_HELPERS from '../../glsl/core/brook.glsl';
 import { BrookError } from './errors';
-import { KernelSpec, UniformType, glslName } from './kernel';
+import { IterType, KernelSpec, UniformType, glslName } from './kernel';
 import { ElementType } from './types';
 
 const TYPE_MAP: Record<string, string> = {
@@ -202,8 +202,8 @@ export function parseBrook(text: string): Record<string, KernelSpec> {
         spec.outputs[name] = elementType;
       } else if (qualifier === 'iter') {
         if (!isStream) throw new BrookError(`${where}: iterator '${rawName}' must be declared as iter ${rawType} ${rawName}<>`);
-        if (type !== 'float' && type !== 'float2') throw new BrookError(`${where}: iterator '${rawName}' must be float or float2`);
-        spec.iters[name] = type;
+        if (!/^float[234]?$/.test(type)) throw new BrookError(`${where}: iterator '${rawName}' must be float, float2, float3 or float4`);
+        spec.iters[name] = type as IterType;
       } else if (isStream) {
         spec.inputs[name] = elementType;
       } else if (isGather) {

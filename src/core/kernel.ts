@@ -48,7 +48,7 @@ export interface KernelSpec {
   /** Gather arrays (`float4 v[]`), read anywhere by record index. Default: none. */
   gathers?: Record<string, ElementType>;
   /** Iterators (`iter float here<>`): bound at run time to `iter(start, end)`. Default: none. */
-  iters?: Record<string, 'float' | 'float2'>;
+  iters?: Record<string, IterType>;
   /** Uniform parameters (`float twotoi`). Default: none. */
   uniforms?: Record<string, UniformType>;
   /** Output streams (`out float count<>`), one render target each. At least one. */
@@ -57,9 +57,17 @@ export interface KernelSpec {
   body: string;
   /** GLSL functions the body may call, placed before main. Default: none. */
   helpers?: string;
+  /** GLSL statements run in main after the inputs, iterators and outputs are set, before the body. */
+  prologue?: string;
+  /** GLSL statements run in main after the body (also after a `return;` in it), before the outputs are written. */
+  epilogue?: string;
   /** Where the body came from, for error messages: the user's text and the body's first line in it. */
   origin?: { text: string; bodyLine: number };
 }
+
+/** Element types of iterators. */
+export type IterType = 'float' | 'float2' | 'float3' | 'float4';
+const ITER_TYPES: readonly string[] = ['float', 'float2', 'float3', 'float4'];
 
 /** An iterator argument: Brook's `iter(start, end)`, evenly spaced over the output domain. */
 export class Iter {
@@ -70,9 +78,11 @@ export class Iter {
 }
 
 /**
- * Brook's iterator stream: over a domain of n records, record i sees start + i * (end - start) / n.
- * `iter(0, n)` gives each record its own index (the listings' `here`); a float2 iterator over a
- * 2D domain of [h, w] steps by (end - start) / (w, h) along x and y.
+ * Brook's iterator stream: over a 1D domain of n records, record i sees start + i * (end - start) / n,
+ * every component (float to float4). `iter(0, n)` gives each record its own index (the listings'
+ * `here`); a float2 iterator over a 2D domain of [h, w] steps by (end - start) / (w, h) along x
+ * (columns) and y (rows); a float iterator over a 2D domain walks the records in row-major order.
+ * float3 and float4 iterators take 1D domains only (a BrookError on a 2D one).
  */
 export function iter(start: number | readonly number[], end: number | readonly number[]): Iter {
   return new Iter(start, end);
@@ -162,7 +172,7 @@ function validateSpec(spec: KernelSpec, ctx: BrookContext): void {
       if (role === 'uniforms') {
         if (!['mat2', 'mat3', 'mat4', 'bool'].includes(type)) typeInfo(type);
       } else if (role === 'iters') {
-        check(type === 'float' || type === 'float2', () => `kernel ${spec.name}: iterator '${name}' must be float or float2`);
+        check(ITER_TYPES.includes(type), () => `kernel ${spec.name}: iterator '${name}' must be float, float2, float3 or float4`);
       } else {
         typeInfo(type); // throws on unknown element types
       }
@@ -250,12 +260,20 @@ export function generateKernelSource(spec: KernelSpec): { source: string; bodySt
     head.push(`uniform highp ${info.sampler} brook_s_${name};`, `uniform ivec4 brook_s_${name}_dims;`, `uniform bool brook_s_${name}_same;`);
   }
   for (const [name, type] of iters) {
-    const t = type === 'float' ? 'float' : 'vec2';
+    const t = iterGlsl(type);
     head.push(`uniform ${t} brook_i_${name}_start;`, `uniform ${t} brook_i_${name}_step;`);
   }
   for (const [name, type] of uniforms) head.push(`uniform ${glslOfUniform(type)} ${glslName(name)};`);
   outputs.forEach(([, type], k) => head.push(`layout(location = ${k}) out ${typeInfo(type).glsl4} brook_out_${k};`));
+  // This record's inputs, iterators and outputs are globals, set by main: the body runs as a
+  // function of its own, so a `return;` anywhere in it keeps the outputs written so far.
+  for (const [name, type] of inputs) head.push(`${typeInfo(type).glsl} ${glslName(name)};`);
+  for (const [name, type] of iters) head.push(`${iterGlsl(type)} ${glslName(name)};`);
+  for (const [name, type] of outputs) head.push(`${typeInfo(type).glsl} ${glslName(name)};`);
   if (spec.helpers) head.push(spec.helpers);
+  head.push('void brook_kernel() {');
+  const bodyStart = head.join('\n').split('\n').length + 1;
+  head.push(spec.body, '}');
 
   const main: string[] = [
     'void main() {',
@@ -268,21 +286,22 @@ export function generateKernelSource(spec: KernelSpec): { source: string; bodySt
     const info = typeInfo(type);
     const s = `brook_s_${name}`;
     main.push(
-      `  ${info.glsl} ${glslName(name)} = (${s}_same ? texelFetch(${s}, brook_texel_here, 0) : texelFetch(${s}, brook_texel(brook_index, ${s}_dims), 0))${info.swizzle};`,
+      `  ${glslName(name)} = (${s}_same ? texelFetch(${s}, brook_texel_here, 0) : texelFetch(${s}, brook_texel(brook_index, ${s}_dims), 0))${info.swizzle};`,
     );
   }
   for (const [name, type] of iters) {
-    const coord = type === 'float' ? 'float(brook_index)' : 'vec2(brook_pos)';
-    main.push(`  ${type === 'float' ? 'float' : 'vec2'} ${glslName(name)} = brook_i_${name}_start + brook_i_${name}_step * ${coord};`);
+    const t = iterGlsl(type);
+    // 1D: every component steps with the record index; 2D float2: x by column, y by row.
+    const coord = type === 'float' ? 'float(brook_index)' : type === 'float2' ? 'brook_2d ? vec2(brook_pos) : vec2(float(brook_index))' : `${t}(float(brook_index))`;
+    main.push(`  ${glslName(name)} = brook_i_${name}_start + brook_i_${name}_step * ${type === 'float2' ? `(${coord})` : coord};`);
   }
   for (const [name, type] of outputs) {
     const t = typeInfo(type).glsl;
-    main.push(`  ${t} ${glslName(name)} = ${zeroOf(t)};`);
+    main.push(`  ${glslName(name)} = ${zeroOf(t)};`);
   }
-  main.push('  {');
-  const before = [...head, ...main].join('\n').split('\n').length;
-  main.push(spec.body);
-  main.push('  }');
+  if (spec.prologue) main.push(spec.prologue);
+  main.push('  brook_kernel();');
+  if (spec.epilogue) main.push(spec.epilogue);
   outputs.forEach(([name, type], k) => {
     const info = typeInfo(type);
     const pad = 4 - info.components;
@@ -291,7 +310,11 @@ export function generateKernelSource(spec: KernelSpec): { source: string; bodySt
     main.push(`  brook_out_${k} = ${info.components === 4 ? glslName(name) : `${info.glsl4}(${parts.join(', ')})`};`);
   });
   main.push('}');
-  return { source: [...head, ...main].join('\n') + '\n', bodyStart: before + 1 };
+  return { source: [...head, ...main].join('\n') + '\n', bodyStart };
+}
+
+function iterGlsl(type: IterType): string {
+  return type === 'float' ? 'float' : `vec${type[5]}`;
 }
 
 /** A compile error in the kernel's own terms: its name, the driver's words, its body lines numbered. */
@@ -386,12 +409,22 @@ function bindArguments(kernel: Kernel, args: KernelArgs): Bound {
       uniforms[`brook_i_${name}_start`] = it.start;
       uniforms[`brook_i_${name}_step`] = ((it.end as number) - (it.start as number)) / domain.length;
     } else {
+      const c = Number(type[5]);
       const a = it.start as readonly number[];
       const b = it.end as readonly number[];
-      check(Array.isArray(a) && Array.isArray(b) && a.length === 2 && b.length === 2, () => `${where(name)}: a float2 iterator takes two [x, y] pairs`);
-      const [h, w] = domain.dims === 2 ? domain.shape : [1, domain.length];
-      uniforms[`brook_i_${name}_start`] = [a[0], a[1]];
-      uniforms[`brook_i_${name}_step`] = [(b[0]! - a[0]!) / w!, (b[1]! - a[1]!) / h!];
+      check(
+        Array.isArray(a) && Array.isArray(b) && a.length === c && b.length === c,
+        () => `${where(name)}: a ${type} iterator takes two arrays of ${c} numbers, iter([${Array(c).fill('x').join(', ')}], [...])`,
+      );
+      check(
+        c === 2 || domain.dims === 1,
+        () => `${where(name)}: a ${type} iterator needs a 1D output domain (over a 2D one only float and float2 iterators are defined)`,
+      );
+      // Record i of a 1D domain sees start + i * (end - start) / n in every component; a 2D
+      // float2 iterator steps x by column and y by row.
+      const [h, w] = domain.dims === 2 ? domain.shape : [domain.length, domain.length];
+      uniforms[`brook_i_${name}_start`] = [...a];
+      uniforms[`brook_i_${name}_step`] = a.map((x, k) => (b[k]! - x) / (k === 1 ? h! : w!));
     }
   }
   for (const [name, type] of Object.entries(spec.uniforms ?? {})) {

@@ -19,7 +19,7 @@ describe('core/codegen (no GPU)', () => {
     expect(source).to.contain('uniform int output_;');
     expect(source).to.contain('layout(location = 1) out ivec4 brook_out_1;');
     expect(source).to.contain('brook_out_0 = vec4(o, 0.0, 0.0);');
-    expect(source).to.contain('float here = brook_i_here_start + brook_i_here_step * float(brook_index);');
+    expect(source).to.contain('here = brook_i_here_start + brook_i_here_step * float(brook_index);');
   });
 
   it('depends only on the description, so one program serves every size', () => {
