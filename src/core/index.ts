@@ -2,7 +2,7 @@ export { BrookError } from './errors';
 export { BrookContext, createContext, POOL_PER_SHAPE } from './context';
 export type { Capabilities, ContextOptions, Stats } from './context';
 export { Stream, layoutFor } from './stream';
-export type { Layout, StreamShape } from './stream';
+export type { Layout, ReadMethod, ReadOptions, StreamShape } from './stream';
 export { Kernel, Iter, iter, generateKernelSource, glslName } from './kernel';
 export type { KernelSpec, KernelArgs, KernelArg, UniformType, RunOptions } from './kernel';
 export { ZMask } from './zmask';

@@ -49,6 +49,78 @@ describe('core/stream', () => {
     });
   }
 
+  /** Counts the bytes every readPixels call on ctx.gl asks for while `fn` runs. */
+  async function bytesRead(fn: () => unknown): Promise<number> {
+    const gl = ctx.gl;
+    const original = gl.readPixels;
+    let bytes = 0;
+    const channels: Record<number, number> = { [gl.RED]: 1, [gl.RG]: 2, [gl.RGBA]: 4, [gl.RED_INTEGER]: 1, [gl.RG_INTEGER]: 2, [gl.RGBA_INTEGER]: 4 };
+    (gl as unknown as { readPixels: unknown }).readPixels = function (this: unknown, x: number, y: number, w: number, h: number, format: number, ...rest: unknown[]) {
+      expect(channels[format], `readPixels format 0x${format.toString(16)}`).to.be.a('number');
+      bytes += w * h * channels[format]! * 4; // every brookgl format is 32 bits a channel
+      return (original as (...a: unknown[]) => void).call(gl, x, y, w, h, format, ...rest);
+    };
+    try {
+      await fn();
+    } finally {
+      delete (gl as unknown as { readPixels?: unknown }).readPixels;
+    }
+    return bytes;
+  }
+
+  for (const type of ELEMENT_TYPES) {
+    it(`read() and readSync() of ${type} move only 4 bytes a scalar (rounded up to a texel)`, async () => {
+      const c = typeInfo(type).components;
+      for (const n of [1, 3, 1000, 4097]) {
+        const data = dataFor(type, n, 7 * n);
+        const s = ctx.stream(type, n, data);
+        const limit = Math.max(16, Math.ceil((n * c) / 4) * 16);
+        let back: ArrayLike<number> = [];
+        expect(await bytesRead(async () => (back = await s.read())), `${type}[${n}] read`).to.be.at.most(limit);
+        expectArrayEqual(back, data, `${type}[${n}] read`);
+        expect(await bytesRead(() => (back = s.readSync())), `${type}[${n}] readSync`).to.be.at.most(limit);
+        expectArrayEqual(back, data, `${type}[${n}] readSync`);
+        if (c <= 2) {
+          expect(await bytesRead(async () => (back = await s.read({ method: 'native' }))), `${type}[${n}] native`).to.be.at.most(limit);
+          expectArrayEqual(back, data, `${type}[${n}] native`);
+        }
+        s.dispose();
+      }
+      expectNoGLError(ctx);
+    });
+  }
+
+  it('reads float bit patterns back exactly through the pack pass (NaN payloads, denormals, -0)', async () => {
+    const bits = Uint32Array.from([0x7fc00001, 0xffc12345, 0x00000001, 0x807fffff, 0x80000000, 0x7f800000, 0xff800000, 0x3f800000, 0x00800000]);
+    const data = new Float32Array(bits.buffer);
+    for (const type of ['float', 'float2', 'float3'] as ElementType[]) {
+      const c = typeInfo(type).components;
+      const n = 3 * 64;
+      const all = new Float32Array(n * c);
+      for (let i = 0; i < all.length; i++) all[i] = data[i % data.length]!;
+      const s = ctx.stream(type, n, all);
+      const back = await s.read();
+      expectArrayEqual(new Uint32Array(back.buffer, back.byteOffset, back.length), new Uint32Array(all.buffer), `${type} bits`);
+      s.dispose();
+    }
+  });
+
+  it('leaves no buffer, sync or extra texture behind after reads', async () => {
+    const s = ctx.stream('float', 5000, dataFor('float', 5000, 3));
+    await s.read();
+    s.readSync();
+    const before = ctx.stats();
+    for (let i = 0; i < 5; i++) {
+      await s.read();
+      s.readSync();
+    }
+    const after = ctx.stats();
+    expect(after).to.deep.equal(before);
+    expect(after.buffers).to.equal(0);
+    expect(after.syncs).to.equal(0);
+    s.dispose();
+  });
+
   it('round-trips a 2D stream and keeps its shape', () => {
     const data = dataFor('float2', 37 * 53, 5);
     const s = ctx.stream('float2', [37, 53], data);
