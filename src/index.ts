@@ -7,4 +7,5 @@
 export * from './core/index';
 export * from './idioms/index';
 export * from './apps/index';
+export * from './io/ply';
 export * as reference from './reference/index';

@@ -20,4 +20,6 @@ import './apps/nbody.test';
 import './apps/fluid.test';
 import './apps/dem.test';
 import './apps/agents.test';
+import './apps/ply.test';
+import './apps/collide.test';
 import './readme.test';

@@ -2,3 +2,4 @@ export * from './nbody/index';
 export * from './fluid/index';
 export * from './dem/index';
 export * from './agents/index';
+export * from './collide/index';

@@ -10,3 +10,4 @@ export * from './fluid';
 export * from './binning';
 export * from './dem';
 export * from './agents';
+export * from './collide';

@@ -1,0 +1,266 @@
+/**
+ * OBB-tree collision detection on the GPU (Horn, GPU Gems 2 ch. 36, section 36.2): Listing
+ * 36-4 made breadth-first, the filter of section 36.1 between levels.
+ *
+ * ```ts
+ * const tree = buildObbTree(mesh.positions, mesh.indices);
+ * const hits = await collide(ctx, tree, poseA, tree, poseB);  // poses: rigid 4x4, column-major
+ * hits.pairs;   // Uint32Array: triangle of A, triangle of B, ... for every colliding pair
+ * hits.levels;  // per level: box pairs tested, overlapping, leaf pairs, split
+ * ```
+ *
+ * Each level is one pass of the `Collide` kernel (glsl/apps/collide/collide.brook) over twice
+ * as many records as there are box pairs: a pair whose boxes are disjoint writes two null
+ * records, an overlapping pair of leaves writes its triangle pair once, any other overlapping
+ * pair writes the two pairs of the larger box's children. Two filters then take the box pairs
+ * (the next level) and the leaf pairs (appended to the list of all leaf pairs found so far).
+ * When no box pair is left, `TrianglesHaveContact` tests every leaf pair's triangles and a last
+ * filter keeps the colliding ones. The counts are exact (the filter's), and equal to the CPU
+ * breadth-first traversal's (`reference.collideBreadthFirst`), which runs the same arithmetic.
+ *
+ * The kernels are written in Brook against one stream per field of Listing 36-3's structs
+ * (structure of arrays): brookgl's `brook` tag does not take struct streams yet. A Traverser
+ * is five outputs, so the level kernel needs MAX_DRAW_BUFFERS ≥ 5 (8 on SwiftShader and on
+ * desktop GPUs; WebGL2 promises only 4) and 16 texture units.
+ */
+import COLLIDE_BROOK from '../../../glsl/apps/collide/collide.brook';
+import type { BrookContext } from '../../core/context';
+import { BrookError } from '../../core/errors';
+import { iter, type KernelSpec } from '../../core/kernel';
+import { parseBrook } from '../../core/brook';
+import type { Stream } from '../../core/stream';
+import { filter } from '../../idioms/filter';
+import { relativePose, rootTraverser, type CollideLevel } from '../../reference/collide';
+import type { ObbTree } from './obbtree';
+
+export type { CollideLevel } from '../../reference/collide';
+
+/** What `collide` returns. */
+export interface CollisionResult {
+  /** Colliding triangle pairs, interleaved (triangle of A, triangle of B), level by level in traversal order. */
+  pairs: Uint32Array;
+  count: number;
+  /** Per level of the traversal: box pairs tested, overlapping, leaf pairs, split. */
+  levels: CollideLevel[];
+  /** Leaf pairs whose triangles were tested. */
+  triangleTests: number;
+}
+
+let kernels: Record<string, KernelSpec> | null = null;
+/** The Brook kernels of glsl/apps/collide/collide.brook, parsed once. */
+export function collideKernels(): Record<string, KernelSpec> {
+  return (kernels ??= parseBrook(COLLIDE_BROOK));
+}
+
+/** An OBB tree's streams on one context (Listing 36-3's BBox and Tri fields). */
+export interface GpuObbTree {
+  tree: ObbTree;
+  rotationx: Stream;
+  rotationy: Stream;
+  translation: Stream;
+  radius: Stream;
+  children: Stream;
+  triA: Stream;
+  triB: Stream;
+  triC: Stream;
+  dispose(): void;
+}
+
+/** Uploads an OBB tree's fields as streams. */
+export function uploadObbTree(ctx: BrookContext, tree: ObbTree): GpuObbTree {
+  checkTree(tree, 'uploadObbTree(ctx, tree)');
+  const made: Stream[] = [];
+  const s = (type: 'float2' | 'float3' | 'float4', n: number, data: Float32Array) => {
+    const st = ctx.stream(type, n, data);
+    made.push(st);
+    return st;
+  };
+  try {
+    return {
+      tree,
+      rotationx: s('float4', tree.nodeCount, tree.rotationx),
+      rotationy: s('float3', tree.nodeCount, tree.rotationy),
+      translation: s('float3', tree.nodeCount, tree.translation),
+      radius: s('float4', tree.nodeCount, tree.radius),
+      children: s('float2', tree.nodeCount, tree.children),
+      triA: s('float3', tree.triangleCount, tree.triA),
+      triB: s('float3', tree.triangleCount, tree.triB),
+      triC: s('float3', tree.triangleCount, tree.triC),
+      dispose: () => made.forEach((x) => x.dispose()),
+    };
+  } catch (e) {
+    made.forEach((x) => x.dispose());
+    throw e;
+  }
+}
+
+function checkTree(tree: ObbTree, where: string): void {
+  if (!tree || !(tree.radius instanceof Float32Array) || !(tree.nodeCount > 0)) {
+    throw new BrookError(`${where}: expected an OBB tree from buildObbTree(positions, indices)`);
+  }
+}
+
+function checkPose(pose: ArrayLike<number>, name: string): void {
+  if (!pose || pose.length !== 16 || !Array.from(pose).every(Number.isFinite)) {
+    throw new BrookError(`collide: ${name} must be a rigid 4x4 matrix (16 finite numbers, column-major, as gl-matrix's mat4)`);
+  }
+}
+
+/** Checks the device can run the level kernel. */
+function checkCaps(ctx: BrookContext): void {
+  if (ctx.caps.maxDrawBuffers < 5) {
+    throw new BrookError(
+      `collide: the Collide kernel writes a Traverser (5 outputs) but this device has MAX_DRAW_BUFFERS ${ctx.caps.maxDrawBuffers}`,
+    );
+  }
+  if (ctx.caps.maxTextureImageUnits < 15) {
+    throw new BrookError(`collide: the Collide kernel gathers from 15 streams but this device has ${ctx.caps.maxTextureImageUnits} texture units`);
+  }
+}
+
+/**
+ * A collision query between two trees on one context, with the trees uploaded once: what the
+ * demo and the benchmark use for many poses. `collide` is the one-shot form.
+ */
+export function createCollider(ctx: BrookContext, treeA: ObbTree, treeB: ObbTree) {
+  checkTree(treeA, 'createCollider(ctx, treeA, treeB): treeA');
+  checkTree(treeB, 'createCollider(ctx, treeA, treeB): treeB');
+  checkCaps(ctx);
+  const a = uploadObbTree(ctx, treeA);
+  let b: GpuObbTree;
+  try {
+    b = treeB === treeA ? a : uploadObbTree(ctx, treeB);
+  } catch (e) {
+    a.dispose();
+    throw e;
+  }
+  return {
+    /** Runs the query for model poses `poseA` and `poseB` (rigid 4x4, column-major). */
+    collide: (poseA: ArrayLike<number>, poseB: ArrayLike<number>) => runCollide(ctx, a, poseA, b, poseB),
+    dispose() {
+      a.dispose();
+      if (b !== a) b.dispose();
+    },
+  };
+}
+
+/**
+ * Finds every pair of colliding triangles between model A at `poseA` and model B at `poseB`
+ * (rigid 4x4 matrices, column-major). Uploads the trees, runs the traversal, frees everything.
+ */
+export async function collide(
+  ctx: BrookContext,
+  treeA: ObbTree,
+  poseA: ArrayLike<number>,
+  treeB: ObbTree,
+  poseB: ArrayLike<number>,
+): Promise<CollisionResult> {
+  checkPose(poseA, 'poseA');
+  checkPose(poseB, 'poseB');
+  const c = createCollider(ctx, treeA, treeB);
+  try {
+    return await c.collide(poseA, poseB);
+  } finally {
+    c.dispose();
+  }
+}
+
+async function runCollide(ctx: BrookContext, A: GpuObbTree, poseA: ArrayLike<number>, B: GpuObbTree, poseB: ArrayLike<number>): Promise<CollisionResult> {
+  checkPose(poseA, 'poseA');
+  checkPose(poseB, 'poseB');
+  const k = collideKernels();
+  const pose = relativePose(poseA, poseB);
+  const root = rootTraverser(A.tree, B.tree, pose);
+  const live = new Set<Stream>();
+  const own = <T extends Stream | null>(s: T): T => {
+    if (s) live.add(s);
+    return s;
+  };
+  const drop = (s: Stream | null) => {
+    if (s && live.delete(s)) s.dispose();
+  };
+  const levels: CollideLevel[] = [];
+  try {
+    let n = 1;
+    let index = own(ctx.stream('float4', 1, [0, 0, 0, 0]));
+    let translation = own(ctx.stream('float3', 1, root.t));
+    let rotationx = own(ctx.stream('float3', 1, root.rx));
+    let rotationy = own(ctx.stream('float3', 1, root.ry));
+    let rotationz = own(ctx.stream('float3', 1, root.rz));
+    let leaves: Stream | null = null;
+    let leafCount = 0;
+    const treeArgs = {
+      aRotationx: A.rotationx, aRotationy: A.rotationy, aTranslation: A.translation, aRadius: A.radius, aChildren: A.children,
+      bRotationx: B.rotationx, bRotationy: B.rotationy, bTranslation: B.translation, bRadius: B.radius, bChildren: B.children,
+    };
+    while (n > 0) {
+      const m = 2 * n;
+      const out = {
+        index: own(ctx.scratch('float4', m)),
+        Translation: own(ctx.scratch('float3', m)),
+        Rotationx: own(ctx.scratch('float3', m)),
+        Rotationy: own(ctx.scratch('float3', m)),
+        Rotationz: own(ctx.scratch('float3', m)),
+      };
+      ctx.run(k.Collide!, {
+        tIndex: index, tTranslation: translation, tRotationx: rotationx, tRotationy: rotationy, tRotationz: rotationz,
+        ...treeArgs, here: iter(0, m), ...out,
+      });
+      [index, translation, rotationx, rotationy, rotationz].forEach(drop);
+      const nodes = await filter(ctx, out.index, { keep: 'x.y == 0.0', indices: true });
+      own(nodes.stream);
+      own(nodes.indices);
+      const found = await filter(ctx, out.index, { keep: 'x.y == 1.0' });
+      own(found.stream);
+      levels.push({ tested: n, overlapping: nodes.count / 2 + found.count, leafPairs: found.count, split: nodes.count / 2 });
+      if (found.count > 0) {
+        if (!leaves) {
+          leaves = found.stream;
+        } else {
+          const joined = own(ctx.scratch('float4', leafCount + found.count));
+          ctx.run(k.Append!, { first: leaves, second: found.stream!, count: leafCount, here: iter(0, leafCount + found.count), joined });
+          drop(leaves);
+          drop(found.stream);
+          leaves = joined;
+        }
+        leafCount += found.count;
+      }
+      n = nodes.count;
+      if (n > 0) {
+        const fields = {
+          Translation: own(ctx.scratch('float3', n)),
+          Rotationx: own(ctx.scratch('float3', n)),
+          Rotationy: own(ctx.scratch('float3', n)),
+          Rotationz: own(ctx.scratch('float3', n)),
+        };
+        ctx.run(k.GatherTraverser!, {
+          kept: nodes.indices!, tTranslation: out.Translation, tRotationx: out.Rotationx, tRotationy: out.Rotationy, tRotationz: out.Rotationz,
+          ...fields,
+        });
+        drop(nodes.indices);
+        index = nodes.stream!;
+        ({ Translation: translation, Rotationx: rotationx, Rotationy: rotationy, Rotationz: rotationz } = fields);
+      }
+      [out.index, out.Translation, out.Rotationx, out.Rotationy, out.Rotationz].forEach(drop);
+    }
+    if (!leaves) return { pairs: new Uint32Array(0), count: 0, levels, triangleTests: 0 };
+    const hitStream = own(ctx.scratch('float4', leafCount));
+    ctx.run(k.TrianglesHaveContact!, {
+      pair: leaves, aA: A.triA, aB: A.triB, aC: A.triC, bA: B.triA, bB: B.triB, bC: B.triC,
+      mRx: pose.rows[0], mRy: pose.rows[1], mRz: pose.rows[2], mT: pose.t, hit: hitStream,
+    });
+    const hits = await filter(ctx, hitStream, { sentinel: true });
+    own(hits.stream);
+    const pairs = new Uint32Array(hits.count * 2);
+    if (hits.stream) {
+      const data = await hits.stream.read();
+      for (let i = 0; i < hits.count; i++) {
+        pairs[i * 2] = data[i * 4]!;
+        pairs[i * 2 + 1] = data[i * 4 + 2]!;
+      }
+    }
+    return { pairs, count: hits.count, levels, triangleTests: leafCount };
+  } finally {
+    live.forEach((s) => s.dispose());
+  }
+}

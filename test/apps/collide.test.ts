@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import { BrookContext, buildObbTree, collide, createCollider, reference, type ObbTree } from '../../src/index';
+import { expectBrookError, expectBrookRejection, expectNoGLError, newContext } from '../helpers';
+import { loadModel, poseZ } from './models';
+
+const key = (pairs: ArrayLike<number>) => {
+  const out: string[] = [];
+  for (let i = 0; i < pairs.length; i += 2) out.push(`${pairs[i]},${pairs[i + 1]}`);
+  return out;
+};
+const flat = (pairs: Array<[number, number]>) => pairs.flat();
+
+describe('apps/collide (Horn, section 36.2: OBB-tree collision)', () => {
+  let ctx: BrookContext;
+  let cube: ObbTree;
+  let small: ObbTree;
+  before(async () => {
+    ctx = newContext();
+    const m = await loadModel('cube');
+    cube = buildObbTree(m.positions, m.indices);
+    small = buildObbTree(m.positions.map((x) => x / 4), m.indices);
+  });
+  after(() => ctx.dispose());
+
+  it('builds RAPID-style trees: one leaf per triangle, children in pairs, every vertex inside its boxes', async () => {
+    const m = await loadModel('dragon');
+    const tree = buildObbTree(m.positions, m.indices);
+    expect(tree.nodeCount).to.equal(2 * 2730);
+    let leaves = 0;
+    const outside: string[] = [];
+    const seen = new Set<number>();
+    // walk down with absolute frames: every triangle corner lies inside every box above it
+    const walk = (node: number, frame: { R: number[][]; c: number[] }, tris: number[][]) => {
+      const [x, y, z] = reference.boxAxes(tree, node);
+      const t = Array.from(tree.translation.slice(node * 3, node * 3 + 3));
+      const axes = [x, y, z].map((a) => [0, 1, 2].map((i) => frame.R[0]![i]! * a[0] + frame.R[1]![i]! * a[1] + frame.R[2]![i]! * a[2]));
+      const c = [0, 1, 2].map((i) => frame.c[i]! + frame.R[0]![i]! * t[0]! + frame.R[1]![i]! * t[1]! + frame.R[2]![i]! * t[2]!);
+      const leaf = tree.radius[node * 4 + 3] !== 0;
+      const mine: number[][] = [];
+      const collect = (n: number) => {
+        if (tree.radius[n * 4 + 3] !== 0) mine.push([tree.children[n * 2]!]);
+        else [0, 1].forEach((k) => collect(tree.children[n * 2]! + k));
+      };
+      collect(node);
+      for (const [tri] of mine) {
+        for (const arr of [tree.triA, tree.triB, tree.triC]) {
+          const p = [0, 1, 2].map((i) => arr[tri! * 3 + i]! - c[i]!);
+          for (let a = 0; a < 3; a++) {
+            const s = Math.abs(p[0]! * axes[a]![0]! + p[1]! * axes[a]![1]! + p[2]! * axes[a]![2]!);
+            if (s > tree.radius[node * 4 + a]! * (1 + 1e-6)) outside.push(`node ${node} axis ${a}: ${s}`);
+          }
+        }
+      }
+      if (leaf) {
+        leaves++;
+        seen.add(tree.children[node * 2]!);
+        return;
+      }
+      const left = tree.children[node * 2]!;
+      expect(left % 2, 'left children at even records').to.equal(0);
+      expect(tree.radius[node * 4]!).to.be.at.least(tree.radius[node * 4 + 1]!);
+      walk(left, { R: axes, c }, tris);
+      walk(left + 1, { R: axes, c }, tris);
+    };
+    walk(0, { R: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], c: [0, 0, 0] }, []);
+    expect(outside, 'corners outside their boxes').to.deep.equal([]);
+    expect(leaves).to.equal(2730);
+    expect(seen.size).to.equal(2730);
+  });
+
+  const cases: Array<[string, () => ObbTree, number[], boolean]> = [
+    ['touching (face to face, edges along the seam)', () => cube, poseZ(0, [16, 0, 0]), true],
+    ['interpenetrating', () => cube, poseZ(30, [5, 3, 1]), true],
+    ['separated', () => cube, poseZ(0, [17, 0, 0]), false],
+    ['identical', () => cube, poseZ(0), true],
+    ['one inside the other', () => small, poseZ(20, [1, -1, 0.5]), false],
+  ];
+  for (const [name, other, pose, hit] of cases) {
+    it(`${name}: the GPU's pairs and per-level counts equal the CPU breadth-first traversal's and brute force`, async () => {
+      const before = ctx.stats();
+      const B = other();
+      const got = await collide(ctx, cube, poseZ(0), B, pose);
+      const rel = reference.relativePose(poseZ(0), pose);
+      const bfs = reference.collideBreadthFirst(cube, B, rel);
+      const brute = reference.collideBruteForce(cube, B, rel);
+      const rec = reference.collideRecursive(cube, B, rel);
+      expect(got.levels).to.deep.equal(bfs.levels);
+      expect(key(got.pairs), 'GPU pairs in traversal order').to.deep.equal(key(flat(bfs.pairs)));
+      expect(key(got.pairs).sort(), 'GPU pairs = brute force').to.deep.equal(key(flat(brute)).sort());
+      expect(key(flat(rec)).sort(), 'Listing 36-4 recursion = brute force').to.deep.equal(key(flat(brute)).sort());
+      expect(got.count > 0, 'collides').to.equal(hit);
+      expect(got.triangleTests).to.equal(bfs.triangleTests);
+      if (name.startsWith('one inside')) expect(got.levels.length, 'boxes overlap all the way down').to.be.greaterThan(2);
+      expectNoGLError(ctx);
+      const live = (st: ReturnType<typeof ctx.stats>) => st.textures - st.pooledTextures;
+      expect(live(ctx.stats()), 'live textures').to.equal(live(before));
+    });
+  }
+
+  it('the dragon against itself rotated 90° about z (BrookGPU\'s demo): equal to the CPU traversal and to brute force', async function () {
+    this.timeout(120_000);
+    const m = await loadModel('dragon');
+    const tree = buildObbTree(m.positions, m.indices);
+    const pose = poseZ(90);
+    const collider = createCollider(ctx, tree, tree);
+    const got = await collider.collide(poseZ(0), pose);
+    collider.dispose();
+    const rel = reference.relativePose(poseZ(0), pose);
+    const bfs = reference.collideBreadthFirst(tree, tree, rel);
+    expect(got.levels).to.deep.equal(bfs.levels);
+    expect(key(got.pairs)).to.deep.equal(key(flat(bfs.pairs)));
+    const brute = reference.collideBruteForce(tree, tree, rel, { cull: true });
+    expect(key(got.pairs).sort()).to.deep.equal(key(flat(brute)).sort());
+    expect(got.count).to.be.greaterThan(0);
+    const tested = got.levels.reduce((s, l) => s + l.tested, 0);
+    (window as unknown as { __brookReport?: (e: { type: string; text: string }) => void }).__brookReport?.({ type: 'info', text:
+      `      dragon vs dragon rotated 90° about z: ${got.levels.length} levels, ${tested} box pairs tested, ` +
+        `${got.triangleTests} triangle pairs tested, ${got.count} colliding; per level (tested/split/leaf): ` +
+        got.levels.map((l) => `${l.tested}/${l.split}/${l.leafPairs}`).join(' '),
+    });
+    expectNoGLError(ctx);
+  });
+
+  it('refuses bad arguments with a BrookError', async () => {
+    expectBrookError(() => buildObbTree([0, 0], [0, 0, 0]), /positions must hold x, y, z/);
+    expectBrookError(() => buildObbTree([0, 0, 0, 1, 0, 0, 0, 1, 0], [0, 1, 3]), /indices\[2\] = 3 is not a vertex index/);
+    expectBrookError(() => buildObbTree([0, 0, NaN, 1, 0, 0, 0, 1, 0], [0, 1, 2]), /positions\[2\] = NaN is not finite/);
+    await expectBrookRejection(collide(ctx, cube, [1, 2, 3], cube, poseZ(0)), /poseA must be a rigid 4x4 matrix/);
+    expectBrookError(() => createCollider(ctx, {} as ObbTree, cube), /expected an OBB tree/);
+  });
+});
