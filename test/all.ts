@@ -22,4 +22,5 @@ import './apps/dem.test';
 import './apps/agents.test';
 import './apps/ply.test';
 import './apps/collide.test';
+import './apps/subdivide.test';
 import './readme.test';

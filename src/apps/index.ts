@@ -3,3 +3,4 @@ export * from './fluid/index';
 export * from './dem/index';
 export * from './agents/index';
 export * from './collide/index';
+export * from './subdivide/index';

@@ -11,3 +11,4 @@ export * from './binning';
 export * from './dem';
 export * from './agents';
 export * from './collide';
+export * from './subdivide';

@@ -1,0 +1,2 @@
+export { subdivide, subdivideKernels } from './subdivide';
+export type { SubdivideOptions, SubdivideResult, SubdivideRound } from './subdivide';
