@@ -1,5 +1,5 @@
-export { scan } from './scan';
-export type { ScanOptions } from './scan';
+export { scan, scanPasses, scanAdditions, SCAN_METHODS } from './scan';
+export type { ScanMethod, ScanOptions } from './scan';
 export { filter, FILTER_METHODS, FLOAT_EXACT_LIMIT, hornKernels, pyramidDescent, searchParameters } from './filter';
 export type { FilterMethod, FilterOptions, FilterResult, Watcher } from './filter';
 export { sortStream, bitonicOrder, bitonicPasses, gatherByIndex } from './sort';

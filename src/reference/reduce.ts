@@ -22,3 +22,24 @@ export function inclusiveScan(data: ArrayLike<number>): number[] {
   for (let i = 0; i < data.length; i++) out.push((s += data[i]!));
   return out;
 }
+
+/**
+ * Running sums of records of `components` numbers, componentwise, in float64 (exact for the
+ * integers a test uses; for floats the exact sum the GPU's float32 sums are bounded against).
+ * `exclusive`: the sum strictly to the left (zero first).
+ */
+export function scanReference(data: ArrayLike<number>, components: number, exclusive = false): Float64Array {
+  const out = new Float64Array(data.length);
+  const acc = new Float64Array(components);
+  for (let i = 0; i < data.length; i += components) {
+    for (let k = 0; k < components; k++) {
+      if (exclusive) {
+        out[i + k] = acc[k]!;
+        acc[k]! += data[i + k]!;
+      } else {
+        out[i + k] = acc[k]! += data[i + k]!;
+      }
+    }
+  }
+  return out;
+}
