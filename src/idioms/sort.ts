@@ -1,20 +1,42 @@
 /**
- * Bitonic sort (Batcher 1968; on GPUs Buck & Purcell, GPU Gems ch. 37), the sorting network the
- * Horn chapter compares its filter with: for n padded to a power of two P, log2 P stages of
- * 1..log2 P compare-exchange passes each, log2 P (log2 P + 1) / 2 passes in all, every pass a
- * full-stream kernel.
+ * Sorting float keys, ascending and stable, carrying a payload, two ways.
+ *
+ * - `'radix'` (the default on a GPU): an LSD radix sort of the keys' 32-bit sortable
+ *   patterns, two bits a pass: 16 digit passes, each counting the digits of every group of four
+ *   records (level 1 of a 4-way histogram pyramid, as the filter builds for its flags, here with
+ *   a uvec4 of four digit counts a node), summing the pyramid up to its root, then placing every
+ *   record: each output record descends the pyramid by its digit's counts to the record that
+ *   belongs there (a gather; `radixOrder(ctx, keys, 'points')` instead down-sweeps the pyramid
+ *   to prefixes, as scan.ts does, and scatters every record with one POINTS draw whose vertex
+ *   shader computes its place, glsl/idioms/radix-scatter.vert.glsl). O(n) work a digit:
+ *   ceil(log4 n) + 2 passes, the count pass and the placement touching every record once,
+ *   against the bitonic network's log2 n (log2 n + 1) / 2 full passes.
+ * - `'bitonic'`: the sorting network (Batcher 1968; on GPUs Buck & Purcell, GPU Gems ch. 37)
+ *   that the Horn chapter compares its filter with: for n padded to a power of two P, log2 P
+ *   stages of 1..log2 P compare-exchange passes each, log2 P (log2 P + 1) / 2 passes in all,
+ *   every pass a full-stream kernel.
  *
  * ```ts
  * const { keys, payload, order } = sortStream(ctx, keys, { payload: values });
+ * const book = sortStream(ctx, keys, { method: 'bitonic' });
  * ```
  * Keys are float and sort ascending by a total order: -inf < negatives < -0 < +0 < positives <
  * +inf < NaN (every NaN last, in input order). Equal keys keep their input order (the sort is
- * stable: records compare as (key, original index)). `order` holds the original index of each
- * sorted record (uint, exact at any length).
+ * stable: the radix passes are stable; the network compares records as (key, original index)).
+ * `order` holds the original index of each sorted record (uint, exact at any length).
  */
 import BITONIC from '../../glsl/idioms/bitonic.glsl';
 import BITONIC_STEP from '../../glsl/idioms/bitonic-step.glsl';
+import RADIX_COUNT from '../../glsl/idioms/radix-count.glsl';
+import RADIX_SCATTER_VERT from '../../glsl/idioms/radix-scatter.vert.glsl';
+import RADIX_SCATTER_FRAG from '../../glsl/idioms/radix-scatter.frag.glsl';
+import PYRAMID_SUM4 from '../../glsl/idioms/pyramid-sum4.glsl';
+import * as twgl from 'twgl.js';
 import { BrookContext, BrookError, ElementType, KernelSpec, Stream } from '../core/index';
+import { pyramidPrefixes } from './scan';
+
+export type SortMethod = 'radix' | 'bitonic';
+export const SORT_METHODS: readonly SortMethod[] = ['radix', 'bitonic'];
 
 const init: KernelSpec = {
   name: 'BitonicInit',
@@ -68,8 +90,7 @@ export function bitonicPasses(n: number): number {
  * records. The caller disposes it.
  */
 export function bitonicOrder(ctx: BrookContext, keys: Stream): Stream {
-  if (!(keys instanceof Stream) || keys.disposed) throw new BrookError('sort needs a live stream of keys');
-  if (keys.type !== 'float') throw new BrookError(`sort keys must be a float stream, got a ${keys.describe()}`);
+  checkKeys(keys);
   const n = keys.length;
   let padded = 1;
   while (padded < n) padded *= 2;
@@ -89,6 +110,196 @@ export function bitonicOrder(ctx: BrookContext, keys: Stream): Stream {
   return src;
 }
 
+const radixInit: KernelSpec = {
+  name: 'RadixInit',
+  inputs: { key: 'float' },
+  outputs: { rec: 'uint2' },
+  helpers: BITONIC,
+  body: 'rec = uvec2(brook_sortable(key), uint(brook_index));',
+};
+
+const radixCount: KernelSpec = {
+  name: 'RadixCount',
+  gathers: { src: 'uint2' },
+  uniforms: { shift: 'int', n: 'int' },
+  outputs: { counts: 'uint4' },
+  body: RADIX_COUNT,
+};
+
+/** Bits of the sort key each radix pass sorts by. */
+export const RADIX_BITS = 2;
+
+/** Levels of the digit-count pyramid of n records: ceil(n / 4) counts, then sums of four up to a root of one. */
+function countLevels(n: number): number {
+  let levels = 1;
+  for (let len = Math.ceil(n / 4); len > 1; len = Math.ceil(len / 4)) levels++;
+  return levels;
+}
+
+/** How a radix pass moves each record to its place (radixOrder's `placement`). */
+export type RadixPlacement = 'descent' | 'points';
+
+/**
+ * Passes a radix sort of n records runs: an init pass, then per digit a count pass, the
+ * pyramid's levels up, and the placement — one gather pass ('descent'), or the down-sweep and
+ * a POINTS scatter ('points').
+ */
+export function radixPasses(n: number, placement: RadixPlacement = 'descent'): number {
+  const up = countLevels(n) - 1;
+  return 1 + (32 / RADIX_BITS) * (placement === 'descent' ? 2 + up : 2 + 2 * up);
+}
+
+const descents = new Map<number, KernelSpec>();
+
+/**
+ * The gather form of a radix pass's placement for a pyramid of `levels` count levels: output
+ * record p finds its digit d from the root's totals and its rank k among the records of digit
+ * d, then descends the pyramid by the counts of d (the filter's histogram-pyramid descent,
+ * Ziegler et al. 2006, per digit) to the group of four records holding it.
+ */
+export function radixDescent(levels: number): KernelSpec {
+  let spec = descents.get(levels);
+  if (!spec) {
+    const gathers: Record<string, ElementType> = { src: 'uint2' };
+    for (let l = 0; l < levels; l++) gathers[`lv${l}`] = 'uint4';
+    const lines = [
+      'uint k = uint(brook_index);',
+      `uvec4 total = lv${levels - 1}(0);`,
+      'int d = 3;',
+      'for (int c = 0; c < 3; c++) { if (k < total[c]) { d = c; break; } k -= total[c]; }',
+      'int j = 0;',
+    ];
+    for (let l = levels - 2; l >= 0; l--) {
+      lines.push(
+        `{ // level ${l + 1} of the counts`,
+        '  int b = j * 4;',
+        `  uint c = lv${l}(b)[d];`,
+        '  if (k < c) j = b;',
+        `  else { k -= c; c = lv${l}(b + 1)[d];`,
+        '    if (k < c) j = b + 1;',
+        `    else { k -= c; c = lv${l}(b + 2)[d];`,
+        '      if (k < c) j = b + 2; else { k -= c; j = b + 3; } } }',
+        '}',
+      );
+    }
+    lines.push(
+      '// the k-th record of digit d among records 4j..4j+3',
+      'placed = src(j * 4 + 3);',
+      'for (int m = j * 4; m < j * 4 + 3; m++) {',
+      '  uvec2 r = src(m);',
+      '  if (int((r.x >> uint(shift)) & 3u) == d) { if (k == 0u) { placed = r; break; } k -= 1u; }',
+      '}',
+    );
+    spec = { name: `RadixDescent<${levels}>`, gathers, uniforms: { shift: 'int' }, outputs: { placed: 'uint2' }, body: lines.join('\n') };
+    descents.set(levels, spec);
+  }
+  return spec;
+}
+
+/**
+ * Sorts records by (key, index) with an LSD radix sort and returns the permutation as a uint2
+ * stream (sortable key bits, original index) of n records. The caller disposes it.
+ * `placement`: 'descent' (default; every output record gathers its source by descending the
+ * digit-count pyramid: fragment passes only) or 'points' (the pyramid is down-swept to prefixes
+ * and every record scatters itself with a POINTS draw).
+ */
+export function radixOrder(ctx: BrookContext, keys: Stream, placement: RadixPlacement = 'descent'): Stream {
+  checkKeys(keys);
+  if (placement !== 'descent' && placement !== 'points') throw new BrookError(`radix placement must be 'descent' or 'points', got '${String(placement)}'`);
+  const n = keys.length;
+  const levels = countLevels(n);
+  if (placement === 'descent' && levels + 1 > ctx.caps.maxTextureImageUnits) {
+    throw new BrookError(`a radix sort of ${n} keys descends ${levels} pyramid levels, more than this device's ${ctx.caps.maxTextureImageUnits - 1} texture units allow: use method 'bitonic'`);
+  }
+  let src = ctx.scratch('uint2', n);
+  ctx.run(radixInit, { key: keys, rec: src });
+  try {
+    for (let shift = 0; shift < 32; shift += RADIX_BITS) {
+      const counts = ctx.scratch('uint4', Math.ceil(n / 4));
+      const temps: Stream[] = [counts];
+      try {
+        ctx.run(radixCount, { src, shift, n, counts });
+        const out = ctx.scratch('uint2', n);
+        try {
+          if (placement === 'descent') {
+            const lv: Stream[] = [counts];
+            while (lv[lv.length - 1]!.length > 1) {
+              const below = lv[lv.length - 1]!;
+              const level = ctx.scratch('uint4', Math.ceil(below.length / 4));
+              temps.push(level);
+              ctx.run(sum4x4, { below, count: level });
+              lv.push(level);
+            }
+            const args: Record<string, Stream | number> = { src, shift, placed: out };
+            lv.forEach((s, l) => (args[`lv${l}`] = s));
+            ctx.run(radixDescent(lv.length), args);
+          } else {
+            scatterPoints(ctx, src, counts, out, shift, temps);
+          }
+        } catch (e) {
+          out.dispose();
+          throw e;
+        }
+        src.dispose();
+        src = out;
+      } finally {
+        temps.forEach((t) => t.dispose());
+      }
+    }
+    return src;
+  } catch (e) {
+    src.dispose();
+    throw e;
+  }
+}
+
+const sum4x4: KernelSpec = { name: 'RadixLevel', gathers: { below: 'uint4' }, outputs: { count: 'uint4' }, body: PYRAMID_SUM4 };
+
+/** The 'points' placement: down-sweep the counts to prefixes, then one POINTS draw. */
+function scatterPoints(ctx: BrookContext, src: Stream, counts: Stream, out: Stream, shift: number, temps: Stream[]): void {
+  const gl = ctx.gl;
+  const { info } = ctx.rawProgram(RADIX_SCATTER_VERT, RADIX_SCATTER_FRAG, 'radix sort scatter');
+  const pyramid = pyramidPrefixes(ctx, counts);
+  temps.push(...pyramid.temps);
+  const record = ctx.trace.active ? ctx.trace.begin('RadixScatter', out.layout, new Map([['src', src], ['root', pyramid.root]]), [out]) : null;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor([out.texture]));
+  gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
+  gl.viewport(0, 0, out.layout.width, out.layout.height);
+  gl.useProgram(info.program);
+  twgl.setUniforms(info, {
+    src: src.texture,
+    prefix: (pyramid.prefix ?? pyramid.root).texture,
+    root: pyramid.root.texture,
+    hasPrefix: pyramid.prefix !== null,
+    shift,
+    logW: Math.log2(src.layout.width),
+    prefixLogW: Math.log2((pyramid.prefix ?? pyramid.root).layout.width),
+    size: [out.layout.width, out.layout.height],
+  });
+  gl.bindVertexArray(ctx.passVertexArray);
+  gl.drawArrays(gl.POINTS, 0, src.length);
+  gl.bindVertexArray(null);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  if (record) ctx.trace.end(record);
+}
+
+function checkKeys(keys: Stream): void {
+  if (!(keys instanceof Stream) || keys.disposed) throw new BrookError('sort needs a live stream of keys');
+  if (keys.type !== 'float') throw new BrookError(`sort keys must be a float stream, got a ${keys.describe()}`);
+}
+
+export interface SortOptions {
+  /** Records of any type, one per key, carried into the keys' order. */
+  payload?: Stream;
+  /**
+   * 'radix' or 'bitonic' (the book's network). Default: the faster measured on this kind of
+   * renderer — 'radix' on a GPU, 'bitonic' on a software renderer (SwiftShader shades the
+   * radix sort's pyramid descents several times slower than the network's two-fetch passes).
+   * Both give the same order.
+   */
+  method?: SortMethod;
+}
+
 export interface SortResult {
   /** The keys in ascending order. */
   keys: Stream;
@@ -99,12 +310,15 @@ export interface SortResult {
 }
 
 /** Sorts float `keys` ascending (stable), carrying an optional payload stream of the same length. */
-export function sortStream(ctx: BrookContext, keys: Stream, options: { payload?: Stream } = {}): SortResult {
+export function sortStream(ctx: BrookContext, keys: Stream, options: SortOptions = {}): SortResult {
   const { payload } = options;
+  const method = options.method ?? (ctx.caps.software ? 'bitonic' : 'radix');
+  if (!SORT_METHODS.includes(method)) throw new BrookError(`unknown sort method '${String(method)}': use one of ${SORT_METHODS.join(', ')}`);
+  checkKeys(keys);
   if (payload && (!(payload instanceof Stream) || payload.length !== keys.length)) {
     throw new BrookError(`sort: the payload must be a stream of ${keys.length} records like the keys`);
   }
-  const perm = bitonicOrder(ctx, keys);
+  const perm = method === 'radix' ? radixOrder(ctx, keys) : bitonicOrder(ctx, keys);
   const n = keys.length;
   const order = ctx.stream('uint', n);
   ctx.run(orderIndex, { perm, idx: order });

@@ -1,49 +1,117 @@
 import { expect } from 'chai';
-import { BrookContext, bitonicPasses, reference, sortStream } from '../../src/index';
+import { BrookContext, SORT_METHODS, bitonicPasses, radixOrder, radixPasses, reference, sortStream } from '../../src/index';
 import { expectArrayEqual, newContext, randomFloats, rng } from '../helpers';
 
-describe('idioms/sort (bitonic)', () => {
+describe('idioms/sort', () => {
   let ctx: BrookContext;
   before(() => (ctx = newContext()));
   after(() => ctx.dispose());
 
-  for (const n of [1, 2, 3, 1000, 4097, 65536]) {
-    it(`sorts ${n} float keys with duplicates and negatives, carrying a payload, stably`, () => {
-      const r = rng(n);
-      const keys = Float32Array.from({ length: n }, () => Math.round((r() - 0.5) * 50) / 4);
-      const payload = Float32Array.from({ length: n * 2 }, (_, i) => i);
-      const k = ctx.stream('float', n, keys);
-      const p = ctx.stream('float2', n, payload);
-      ctx.trace.start();
-      const out = sortStream(ctx, k, { payload: p });
-      const order = reference.sortOrderReference(keys);
-      expectArrayEqual(out.order.readSync(), order, 'order');
-      expectArrayEqual(out.keys.readSync(), order.map((i) => keys[i]!), 'keys');
-      expectArrayEqual(out.payload!.readSync(), order.flatMap((i) => [2 * i, 2 * i + 1]), 'payload');
-      [k, p, out.keys, out.payload!, out.order].forEach((s) => s.dispose());
-      return ctx.trace.stop().then((passes) => {
-        expect(passes.filter((x) => x.kernel === 'BitonicStep').length).to.equal(bitonicPasses(n));
+  for (const method of SORT_METHODS) {
+    const kernel = method === 'radix' ? 'RadixDescent' : 'BitonicStep';
+    const expectedPasses = (n: number) => (method === 'radix' ? 32 / 2 : bitonicPasses(n));
+    for (const n of [1, 2, 3, 1000, 4097, 65536]) {
+      it(`${method}: sorts ${n} float keys with duplicates and negatives, carrying a payload, stably`, async () => {
+        const r = rng(n);
+        const keys = Float32Array.from({ length: n }, () => Math.round((r() - 0.5) * 50) / 4);
+        const payload = Float32Array.from({ length: n * 2 }, (_, i) => i);
+        const k = ctx.stream('float', n, keys);
+        const p = ctx.stream('float2', n, payload);
+        ctx.trace.start();
+        const out = sortStream(ctx, k, { payload: p, method });
+        const passes = await ctx.trace.stop();
+        const order = reference.sortOrderReference(keys);
+        expectArrayEqual(await out.order.read(), order, 'order');
+        expectArrayEqual(await out.keys.read(), order.map((i) => keys[i]!), 'keys');
+        expectArrayEqual(await out.payload!.read(), order.flatMap((i) => [2 * i, 2 * i + 1]), 'payload');
+        expect(passes.filter((x) => x.kernel.startsWith(kernel)).length).to.equal(expectedPasses(n));
+        if (method === 'radix') expect(passes.length).to.equal(radixPasses(n) + 3); // + order, keys and payload gathers
+        [k, p, out.keys, out.payload!, out.order].forEach((s) => s.dispose());
       });
+    }
+
+    it(`${method}: orders -inf < negatives < -0 < +0 < positives < +inf < NaN (NaN last, in input order)`, async () => {
+      const keys = Float32Array.from([NaN, 1, -0, Infinity, 0, -Infinity, -1, NaN, -0, 0]);
+      const k = ctx.stream('float', keys.length, keys);
+      const out = sortStream(ctx, k, { method });
+      expectArrayEqual(await out.order.read(), [5, 6, 2, 8, 4, 9, 1, 3, 0, 7], 'order');
+      const sorted = await out.keys.read();
+      expect(Object.is(sorted[2], -0) && Object.is(sorted[4], 0)).to.equal(true);
+      expect(Number.isNaN(sorted[8]!) && Number.isNaN(sorted[9]!)).to.equal(true);
+      [k, out.keys, out.order].forEach((s) => s.dispose());
+    });
+
+    it(`${method}: many duplicate keys (8 distinct values over 20,000 records) keep their input order, with a uint payload`, async () => {
+      const n = 20000;
+      const r = rng(5);
+      const keys = Float32Array.from({ length: n }, () => [3, -1, 0, -0, 7.5, 1e30, -1e-30, NaN][Math.floor(r() * 8)]!);
+      const payload = Uint32Array.from({ length: n }, (_, i) => (i * 2654435761) >>> 0);
+      const k = ctx.stream('float', n, keys);
+      const p = ctx.stream('uint', n, payload);
+      const out = sortStream(ctx, k, { payload: p, method });
+      const order = reference.sortOrderReference(keys);
+      expectArrayEqual(await out.order.read(), order, 'order');
+      expectArrayEqual(await out.payload!.read(), order.map((i) => payload[i]!), 'payload');
+      [k, p, out.keys, out.payload!, out.order].forEach((s) => s.dispose());
     });
   }
 
-  it('orders -inf < negatives < -0 < +0 < positives < +inf < NaN (NaN last, in input order)', () => {
-    const keys = Float32Array.from([NaN, 1, -0, Infinity, 0, -Infinity, -1, NaN, -0, 0]);
-    const k = ctx.stream('float', keys.length, keys);
-    const out = sortStream(ctx, k);
-    expectArrayEqual(out.order.readSync(), [5, 6, 2, 8, 4, 9, 1, 3, 0, 7], 'order');
-    const sorted = out.keys.readSync();
-    expect(Object.is(sorted[2], -0) && Object.is(sorted[4], 0)).to.equal(true);
-    expect(Number.isNaN(sorted[8]!) && Number.isNaN(sorted[9]!)).to.equal(true);
-    [k, out.keys, out.order].forEach((s) => s.dispose());
+  for (const n of [1, 3, 4097, 20000]) {
+    it(`radix with the points placement (down-sweep + POINTS scatter) orders ${n} keys like the reference`, async () => {
+      const r = rng(n + 9);
+      const keys = Float32Array.from({ length: n }, () => (r() < 0.1 ? -0 : Math.round((r() - 0.5) * 40) / 8));
+      const k = ctx.stream('float', n, keys);
+      ctx.trace.start();
+      const perm = radixOrder(ctx, k, 'points');
+      const passes = await ctx.trace.stop();
+      expect(passes.length).to.equal(radixPasses(n, 'points'));
+      const back = await perm.read();
+      expectArrayEqual(Array.from({ length: n }, (_, i) => back[2 * i + 1]!), reference.sortOrderReference(keys), 'order');
+      [k, perm].forEach((s) => s.dispose());
+    });
+  }
+
+  // 2^17, not 2^20: on SwiftShader (a CPU) a 2^20 radix sort takes about a minute.
+  it('radix: sorts 2^17 random keys with a payload the same way as the reference', async () => {
+    const n = 1 << 17;
+    const keys = randomFloats(n, 77);
+    const payload = Int32Array.from({ length: n }, (_, i) => -i);
+    const k = ctx.stream('float', n, keys);
+    const p = ctx.stream('int', n, payload);
+    const out = sortStream(ctx, k, { payload: p });
+    const order = reference.sortOrderReference(keys);
+    expectArrayEqual(await out.order.read(), order, 'order');
+    expectArrayEqual(await out.payload!.read(), order.map((i) => -i), 'payload');
+    [k, p, out.keys, out.payload!, out.order].forEach((s) => s.dispose());
   });
 
-  it('sorts random keys the same way as the reference at 2^17', () => {
+  it('bitonic: sorts random keys the same way as the reference at 2^17', () => {
     const n = 1 << 17;
     const keys = randomFloats(n, 77);
     const k = ctx.stream('float', n, keys);
-    const out = sortStream(ctx, k);
+    const out = sortStream(ctx, k, { method: 'bitonic' });
     expectArrayEqual(out.order.readSync(), reference.sortOrderReference(keys), 'order');
     [k, out.keys, out.order].forEach((s) => s.dispose());
+  });
+
+  it('a sort leaves no texture, buffer or sync behind and refuses bad arguments', () => {
+    const k = ctx.stream('float', 100, randomFloats(100, 1));
+    for (const method of SORT_METHODS) {
+      const warm = sortStream(ctx, k, { method }); // warm the pool and programs
+      [warm.keys, warm.order].forEach((s) => s.dispose());
+    }
+    const before = ctx.stats();
+    for (const method of SORT_METHODS) {
+      const out = sortStream(ctx, k, { method });
+      [out.keys, out.order].forEach((s) => s.dispose());
+    }
+    const after = ctx.stats();
+    expect(after.textures - after.pooledTextures).to.equal(before.textures - before.pooledTextures);
+    expect(after.buffers).to.equal(0);
+    expect(() => sortStream(ctx, k, { method: 'quick' as never })).to.throw(/unknown sort method 'quick'/);
+    const u = ctx.stream('uint', 4);
+    expect(() => sortStream(ctx, u)).to.throw(/float stream/);
+    expect(() => sortStream(ctx, u, { method: 'radix' })).to.throw(/float stream/);
+    [k, u].forEach((s) => s.dispose());
   });
 });
