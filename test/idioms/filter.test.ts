@@ -72,6 +72,7 @@ describe('idioms/filter', () => {
   });
 
   it('pyramid, and both searches: a length above 2^24 / 4 equals Array.filter', async function () {
+    this.timeout(400_000); // ~110 s on SwiftShader when two shared cores are busy
     const n = 2 ** 22 + 3;
     if (n > ctx.caps.maxRecords) this.skip();
     const data = records(n, 11);
