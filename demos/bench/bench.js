@@ -10,6 +10,7 @@ export const SUITES = {
   nbody: () => import('./suites/nbody.js'),
   branch: () => import('./suites/branch.js'),
   binning: () => import('./suites/binning.js'),
+  'horn-apps': () => import('./suites/horn-apps.js'),
 };
 
 const $ = (id) => document.getElementById(id);
