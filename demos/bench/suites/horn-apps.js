@@ -8,7 +8,8 @@
 import { buildObbTree, createCollider, parsePly, reference, subdivide, weldVertices } from '../../../dist/brookgl.js';
 
 async function model(name) {
-  return parsePly(await (await fetch(new URL(`../../../data/models/${name}.ply`, import.meta.url)).arrayBuffer()));
+  const response = await fetch(new URL(`../../../data/models/${name}.ply`, import.meta.url));
+  return parsePly(await response.arrayBuffer());
 }
 
 function poseZ(deg, t = [0, 0, 0]) {
