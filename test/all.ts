@@ -23,4 +23,5 @@ import './apps/agents.test';
 import './apps/ply.test';
 import './apps/collide.test';
 import './apps/subdivide.test';
+import './apps/ccd-elementary.test';
 import './readme.test';

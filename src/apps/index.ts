@@ -4,3 +4,4 @@ export * from './dem/index';
 export * from './agents/index';
 export * from './collide/index';
 export * from './subdivide/index';
+export * from './ccd/index';

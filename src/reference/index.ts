@@ -12,3 +12,4 @@ export * from './dem';
 export * from './agents';
 export * from './collide';
 export * from './subdivide';
+export * from './ccd';

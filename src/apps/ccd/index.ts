@@ -1,0 +1,2 @@
+export { CCD_ELEMENTARY, runElementary, testQueriesOnGpu } from './elementary';
+export type { ElementaryArgs } from './elementary';
