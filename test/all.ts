@@ -24,4 +24,5 @@ import './apps/ply.test';
 import './apps/collide.test';
 import './apps/subdivide.test';
 import './apps/ccd-elementary.test';
+import './apps/ccd-pipeline.test';
 import './readme.test';

@@ -10,6 +10,8 @@
  *   edge-edge:   A = ea1 - ea0, B = eb1 - eb0, C = eb0 - ea0,
  * the features are coplanar where the cubic f(t) = (A x B) . C vanishes (Provot 1997).
  *
+ * Features whose swept boxes (over both frames) are apart are dropped first: min, max and
+ * comparisons are exact, so this is done only when every input is exact in the working precision.
  * The test is a branch and bound over t in [0, 1]. An interval T = [i, i + 1] / 2^d is dropped
  * when either
  * 1. the four Bernstein coefficients of f on T all have one strict sign (f has no root in T: the
@@ -57,7 +59,7 @@ export interface InclusionResult {
   visits: number;
   /** True when the visit cap, not a surviving interval, made the verdict a collision. */
   capped: boolean;
-  /** True when the depth-0 non-penetration filter alone rejected the query. */
+  /** True when the features' swept boxes or the depth-0 non-penetration filter rejected the query. */
   filtered: boolean;
 }
 
@@ -161,6 +163,16 @@ function vectors(m: Arith, kind: CcdKind, q: ArrayLike<number>): { x0: Iv3[]; dx
   return { x0, dx: [m.sub3(x1[0]!, x0[0]!), m.sub3(x1[1]!, x0[1]!), m.sub3(x1[2]!, x0[2]!)] };
 }
 
+/** Are the swept boxes of the two features (vertex and face, or the two edges) apart? */
+function boxesApart(kind: CcdKind, q: ArrayLike<number>): boolean {
+  const a = kind === 'vf' ? [0, 4] : [0, 1, 4, 5], b = kind === 'vf' ? [1, 2, 3, 5, 6, 7] : [2, 3, 6, 7];
+  for (let c = 0; c < 3; c++) {
+    const lo = (ps: number[]) => Math.min(...ps.map((k) => q[k * 3 + c]!)), hi = (ps: number[]) => Math.max(...ps.map((k) => q[k * 3 + c]!));
+    if (lo(a) > hi(b) || lo(b) > hi(a)) return true;
+  }
+  return false;
+}
+
 /** Can the inside check (closed triangle / both segments) hold somewhere over the ranges A, B, C? */
 function insidePossible(m: Arith, kind: CcdKind, A: Iv3, B: Iv3, C: Iv3): boolean {
   const n = m.cross(A, B);
@@ -182,6 +194,8 @@ function insidePossible(m: Arith, kind: CcdKind, A: Iv3, B: Iv3, C: Iv3): boolea
  */
 export function ccdInclusion(kind: CcdKind, query: ArrayLike<number>, precision: 'float32' | 'float64' = 'float32'): InclusionResult {
   const m = ARITH[precision];
+  // the features' swept boxes first (min/max and compares: exact), when the inputs are exact
+  if (Array.prototype.every.call(query, (x: number) => m.rd(x) === x) && boxesApart(kind, query)) return { hit: false, visits: 0, capped: false, filtered: true };
   const { x0, dx } = vectors(m, kind, query);
   const at = (t: number): Iv3[] => x0.map((v, k) => m.add3(v, m.scale3(dx[k]!, t)));
   const stack: Array<[number, number]> = [[0, 0]];

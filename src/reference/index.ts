@@ -13,3 +13,5 @@ export * from './agents';
 export * from './collide';
 export * from './subdivide';
 export * from './ccd';
+export * from './ccd-bvh';
+export * from './ccd-scenes';

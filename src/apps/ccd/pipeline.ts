@@ -1,0 +1,413 @@
+/**
+ * Continuous collision detection on deforming meshes (da Silva, Esperança & Marroquim 2014) as
+ * render-to-texture passes: every frame the swept-AABB hierarchy is refit level by level, the
+ * bounding volume test tree (BVTT) is traversed from last frame's front (section 2.1), the
+ * candidate triangle pairs and the orphan sets get the conservative elementary tests, and the
+ * colliding vertex-face and edge-edge pairs come back.
+ *
+ * ```ts
+ * const ccd = createCcd(ctx, scene);                 // scene: x0, x1, tris (see CcdScene)
+ * const { pairs, stats } = await ccd.step();         // pairs: 'vf v f' / 'ee a0 a1 b0 b1'
+ * ccd.setPositions(nextX0, nextX1);
+ * await ccd.step({ balance: 'lws' });
+ * ```
+ *
+ * The hierarchy and the orphan sets are built once on the CPU (src/reference/ccd-bvh.ts, also
+ * the plain reference of the whole step). Traversal balancing (`balance`):
+ * - `'static'`: gProximity's policy as passes: one pass per traversal step over the whole work
+ *   list, each BVTT node writing its up to three children to three slots, then brookgl's filter
+ *   compacts the children into the next list — an even redistribution at every step, paid with
+ *   one readback of the count per step.
+ *
+ * Front staleness: the front is rebuilt from the root when it has grown past `rebuildGrowth`
+ * (default 1.5) times its size when last built from the root, or on request; otherwise each
+ * frame starts from the last front (a front only deepens: nodes that separate again are not
+ * merged back, which is why it goes stale).
+ */
+import BVTT from '../../../glsl/apps/ccd/bvtt.glsl';
+import ELEMENTARY from '../../../glsl/apps/ccd/elementary.glsl';
+import FEATURES from '../../../glsl/apps/ccd/features.glsl';
+import REFIT from '../../../glsl/apps/ccd/refit.glsl';
+import type { BrookContext } from '../../core/context';
+import { check } from '../../core/errors';
+import type { KernelArgs, KernelSpec } from '../../core/kernel';
+import type { Stream } from '../../core/stream';
+import { filter } from '../../idioms/filter';
+import { buildBvh, orphanSets, triangleCount, type Bvh, type CcdScene } from '../../reference/ccd-bvh';
+
+/** One level of the refit (glsl/apps/ccd/refit.glsl). */
+export const CCD_REFIT: KernelSpec = {
+  name: 'CcdRefit',
+  inputs: { node: 'int4', loIn: 'float4', hiIn: 'float4' },
+  gathers: { boxLo: 'float4', boxHi: 'float4', tris: 'int4', x0: 'float4', x1: 'float4' },
+  uniforms: { level: 'int' },
+  outputs: { lo: 'float4', hi: 'float4' },
+  body: REFIT,
+};
+
+/** The BVTT gathers every traversal kernel declares. */
+export const BVTT_GATHERS = { nodes: 'int4', nodeObject: 'int', boxLo: 'float4', boxHi: 'float4', tris: 'int4' } as const;
+
+/** One traversal step of the static method: record k is slot k % 3 of work item k / 3. */
+export const CCD_TRAVERSE: KernelSpec = {
+  name: 'CcdTraverse',
+  gathers: { work: 'int4', ...BVTT_GATHERS },
+  uniforms: { selfTest: 'int' },
+  outputs: { child: 'int4' },
+  helpers: BVTT,
+  body: [
+    'int item = brook_index / 3, slot = brook_index - 3 * item;',
+    'ivec4 w = work(item);',
+    'ivec2 c[3]; int front;',
+    'int n = bvttStep(w.x, w.y, c, front);',
+    'if (n > 0) child = slot < n ? ivec4(c[slot], CCD_WORK, 0) : ivec4(-1, -1, 0, 0);',
+    'else child = slot == 0 ? ivec4(w.xy, front, 0) : ivec4(-1, -1, 0, 0);',
+  ].join('\n'),
+};
+
+/** Record i: `a` then `b` (concatenating front chunks). */
+export const CCD_CONCAT: KernelSpec = {
+  name: 'CcdConcat',
+  gathers: { a: 'int4', b: 'int4' },
+  uniforms: { na: 'int' },
+  outputs: { joined: 'int4' },
+  body: 'joined = brook_index < na ? a(brook_index) : b(brook_index - na);',
+};
+
+/** The 15 feature tests of candidate (front) pair k / 15, slot k % 15. */
+export const CCD_PAIR_TESTS: KernelSpec = {
+  name: 'CcdPairTests',
+  gathers: { cand: 'int4', nodes: 'int4', tris: 'int4', x0: 'float4', x1: 'float4' },
+  uniforms: { inputUlp: 'float' },
+  outputs: { hit: 'int4' },
+  helpers: `${ELEMENTARY}\n${FEATURES}`,
+  body: [
+    'int item = brook_index / 15, slot = brook_index - 15 * item;',
+    'ivec4 c = cand(item);',
+    'hit = ccdTestFeature(ccdPairFeature(nodes(c.x).z, nodes(c.y).z, slot));',
+  ].join('\n'),
+};
+
+/** The test of one orphan-set record. */
+export const CCD_ORPHAN_TESTS: KernelSpec = {
+  name: 'CcdOrphanTests',
+  inputs: { rec: 'int4' },
+  gathers: { tris: 'int4', x0: 'float4', x1: 'float4' },
+  uniforms: { inputUlp: 'float' },
+  outputs: { hit: 'int4' },
+  helpers: `${ELEMENTARY}\n${FEATURES}`,
+  body: 'hit = ccdTestFeature(rec);',
+};
+
+export type Balance = 'static';
+
+export interface CcdOptions {
+  /** Rebuild the front from the root when it has grown past this factor. Default 1.5. */
+  rebuildGrowth?: number;
+}
+
+export interface StepOptions {
+  balance?: Balance;
+  /** Traverse from the root, ignoring the saved front. */
+  fromRoot?: boolean;
+}
+
+/** Per-frame measurements (Table 1's breakdown and the balancing counters). */
+export interface CcdStats {
+  balance: Balance;
+  /** Milliseconds (wall clock, each stage ended by a fence). */
+  refitMs: number;
+  /** Building the start list (root, or the saved front) and concatenating the new front. */
+  frontMs: number;
+  traversalMs: number;
+  /** Compaction and redistribution (static: the filters; lws: the stealing passes). */
+  balancingMs: number;
+  elementaryMs: number;
+  totalMs: number;
+  /** Passes drawn and CPU round trips (count readbacks, query answers, result reads). */
+  passes: number;
+  roundTrips: number;
+  /** Traversal iterations until the work was gone. */
+  iterations: number;
+  /** BVTT nodes processed, and nodes processed / (lanes x iterations). */
+  nodesProcessed: number;
+  utilisation: number;
+  /** Front nodes at the start and at the end of the frame; whether it started from the root. */
+  frontStart: number;
+  frontSize: number;
+  fromRoot: boolean;
+  candidates: number;
+  orphans: number;
+  /** Feature tests run (15 per candidate, plus the orphans). */
+  tests: number;
+  pairs: number;
+}
+
+export interface StepResult {
+  /** Colliding features, sorted: 'vf v f' and 'ee a0 a1 b0 b1' (featureKey). */
+  pairs: string[];
+  stats: CcdStats;
+}
+
+/** Filter passes for n records, as src/idioms/filter.ts documents the pyramid: ceil(log4 n) + 2. */
+function filterPasses(n: number): number {
+  return Math.ceil(Math.log(Math.max(n, 2)) / Math.log(4)) + 2;
+}
+
+export class Ccd {
+  readonly scene: CcdScene;
+  readonly bvh: Bvh;
+  readonly triangles: number;
+  readonly orphanCount: number;
+  /** Positions at t = 0 and t = 1 (float4, xyz). */
+  readonly x0: Stream;
+  readonly x1: Stream;
+  readonly tris: Stream;
+  readonly nodes: Stream;
+  readonly nodeObject: Stream;
+  boxLo: Stream;
+  boxHi: Stream;
+  private readonly orphans: Stream | null;
+  /** The saved front: (a, b, kind, 0) records, and its size when last built from the root. */
+  private front: Stream | null = null;
+  private frontCount = 0;
+  private rootFrontCount = 0;
+  private passes = 0;
+  private roundTrips = 0;
+  private disposed = false;
+  readonly rebuildGrowth: number;
+
+  constructor(
+    readonly ctx: BrookContext,
+    scene: CcdScene,
+    options: CcdOptions = {},
+  ) {
+    check(scene && scene.tris instanceof Int32Array && scene.tris.length % 3 === 0 && scene.tris.length > 0, 'createCcd: scene.tris must be an Int32Array of 3 vertex ids per triangle');
+    const nv = scene.x0.length / 3;
+    check(scene.x0.length % 3 === 0 && scene.x1.length === scene.x0.length, 'createCcd: scene.x0 and scene.x1 must hold 3 coordinates per vertex, the same count');
+    for (let i = 0; i < scene.tris.length; i++) check(scene.tris[i]! >= 0 && scene.tris[i]! < nv, () => `createCcd: scene.tris[${i}] = ${scene.tris[i]} is not a vertex id (${nv} vertices)`);
+    this.rebuildGrowth = options.rebuildGrowth ?? 1.5;
+    check(this.rebuildGrowth >= 1, 'createCcd: rebuildGrowth must be >= 1');
+    this.scene = scene;
+    this.triangles = triangleCount(scene);
+    this.bvh = buildBvh(scene);
+    const tris = new Int32Array(this.triangles * 4);
+    for (let t = 0; t < this.triangles; t++) tris.set([scene.tris[t * 3]!, scene.tris[t * 3 + 1]!, scene.tris[t * 3 + 2]!, scene.objects?.[t] ?? 0], t * 4);
+    this.x0 = ctx.stream('float4', nv);
+    this.x1 = ctx.stream('float4', nv);
+    this.setPositions(scene.x0, scene.x1);
+    this.tris = ctx.stream('int4', this.triangles, tris);
+    this.nodes = ctx.stream('int4', this.bvh.count, this.bvh.nodes);
+    this.nodeObject = ctx.stream('int', this.bvh.count, this.bvh.nodeObject);
+    this.boxLo = ctx.stream('float4', this.bvh.count);
+    this.boxHi = ctx.stream('float4', this.bvh.count);
+    const orphans = orphanSets(scene);
+    this.orphanCount = orphans.length / 4;
+    this.orphans = this.orphanCount > 0 ? ctx.stream('int4', this.orphanCount, orphans) : null;
+  }
+
+  /** New positions for the step (3 coordinates per vertex at t = 0 and at t = 1). */
+  setPositions(x0: Float32Array, x1: Float32Array): void {
+    const nv = this.x0.length;
+    check(x0.length === nv * 3 && x1.length === nv * 3, () => `Ccd.setPositions: x0 and x1 must hold ${nv * 3} numbers`);
+    const pad = (x: Float32Array) => {
+      const out = new Float32Array(nv * 4);
+      for (let i = 0; i < nv; i++) (out[i * 4] = x[i * 3]!), (out[i * 4 + 1] = x[i * 3 + 1]!), (out[i * 4 + 2] = x[i * 3 + 2]!);
+      return out;
+    };
+    this.x0.write(pad(x0));
+    this.x1.write(pad(x1));
+    (this.scene as { x0: Float32Array }).x0 = x0;
+    (this.scene as { x1: Float32Array }).x1 = x1;
+  }
+
+  /** @internal Runs one pass and counts it. */
+  run(spec: KernelSpec, args: KernelArgs): void {
+    this.ctx.run(spec, args);
+    this.passes++;
+  }
+
+  /** @internal A filter (counted: its passes and the readback of its count). */
+  async filter(s: Stream, keep: string): Promise<{ stream: Stream | null; count: number }> {
+    this.passes += filterPasses(s.length);
+    this.roundTrips++;
+    const r = await filter(this.ctx, s, { keep });
+    return { stream: r.stream, count: r.count };
+  }
+
+  /** @internal The BVTT gathers and uniforms every traversal kernel takes. */
+  bvttArgs(): KernelArgs {
+    return { nodes: this.nodes, nodeObject: this.nodeObject, boxLo: this.boxLo, boxHi: this.boxHi, tris: this.tris, selfTest: this.scene.self === false ? 0 : 1 };
+  }
+
+  /** Refits the boxes bottom-up, one pass per level. */
+  refit(): void {
+    for (let level = this.bvh.depth - 1; level >= 0; level--) {
+      const lo = this.boxLo, hi = this.boxHi;
+      this.run(CCD_REFIT, { node: this.nodes, loIn: lo, hiIn: hi, boxLo: lo, boxHi: hi, tris: this.tris, x0: this.x0, x1: this.x1, level, lo, hi });
+    }
+  }
+
+  /** @internal Concatenates int4 chunks into one stream (the chunks are disposed). */
+  concat(chunks: Array<{ stream: Stream; count: number }>): { stream: Stream | null; count: number } {
+    if (chunks.length === 0) return { stream: null, count: 0 };
+    let acc = chunks[0]!;
+    for (let k = 1; k < chunks.length; k++) {
+      const next = chunks[k]!;
+      const out = this.ctx.scratch('int4', acc.count + next.count);
+      this.run(CCD_CONCAT, { a: acc.stream, b: next.stream, na: acc.count, joined: out });
+      acc.stream.dispose();
+      next.stream.dispose();
+      acc = { stream: out, count: acc.count + next.count };
+    }
+    return acc;
+  }
+
+  /** The static method: one pass per step over the compacted work list. */
+  private async traverseStatic(start: Stream, count: number, timing: { balancing: number }): Promise<{ front: Stream | null; frontCount: number; iterations: number; nodes: number }> {
+    const chunks: Array<{ stream: Stream; count: number }> = [];
+    let work = start, w = count, iterations = 0, nodes = 0;
+    while (w > 0) {
+      iterations++;
+      nodes += w;
+      const out = this.ctx.scratch('int4', 3 * w);
+      this.run(CCD_TRAVERSE, { work, ...this.bvttArgs(), child: out });
+      if (work !== start) work.dispose();
+      const t0 = performance.now();
+      const next = await this.filter(out, 'x.z == 1');
+      const front = await this.filter(out, 'x.z >= 2');
+      timing.balancing += performance.now() - t0;
+      out.dispose();
+      if (front.stream) chunks.push({ stream: front.stream, count: front.count });
+      if (!next.stream) break;
+      work = next.stream;
+      w = next.count;
+    }
+    const f = this.concat(chunks);
+    return { front: f.stream, frontCount: f.count, iterations, nodes };
+  }
+
+  /** One frame: refit, traversal from the front (or the root), elementary tests. */
+  async step(options: StepOptions = {}): Promise<StepResult> {
+    check(!this.disposed, 'Ccd.step: this Ccd was disposed');
+    const balance = options.balance ?? 'static';
+    check(balance === 'static', () => `Ccd.step: balance must be 'static', got ${String(balance)}`);
+    const ctx = this.ctx;
+    this.passes = 0;
+    this.roundTrips = 0;
+    const fence = async () => {
+      await ctx.queries.fence();
+      this.roundTrips++;
+    };
+    const t0 = performance.now();
+    this.refit();
+    await fence();
+    const t1 = performance.now();
+
+    // start list: the saved front, unless stale or absent
+    const fromRoot = options.fromRoot === true || !this.front || this.frontCount > this.rebuildGrowth * this.rootFrontCount;
+    let start: Stream, startCount: number;
+    if (fromRoot) {
+      start = ctx.scratch('int4', 1);
+      start.write(new Int32Array([0, 0, 1, 0]));
+      startCount = 1;
+      this.front?.dispose();
+    } else {
+      start = this.front!;
+      startCount = this.frontCount;
+    }
+    this.front = null;
+    const t2 = performance.now();
+    const timing = { balancing: 0 };
+    const r: { front: Stream | null; frontCount: number; iterations: number; nodes: number; lanes?: number } = await this.traverseStatic(start, startCount, timing);
+    start.dispose();
+    await fence();
+    const t3 = performance.now();
+    this.front = r.front;
+    this.frontCount = r.frontCount;
+    if (fromRoot) this.rootFrontCount = r.frontCount;
+
+    // elementary tests: the candidates' 15 feature pairs and the orphan sets
+    const found = new Set<string>();
+    let candidates = 0;
+    const collect = async (hits: Stream) => {
+      const kept = await this.filter(hits, 'x.x >= 0');
+      hits.dispose();
+      if (!kept.stream) return;
+      const recs = (await kept.stream.read()) as Int32Array;
+      this.roundTrips++;
+      kept.stream.dispose();
+      for (let i = 0; i < kept.count; i++) {
+        const x = recs.subarray(i * 4, i * 4 + 4);
+        found.add(x[2] === -1 ? `vf ${x[0]} ${x[1]}` : `ee ${x[0]} ${x[1]} ${x[2]} ${x[3]}`);
+      }
+    };
+    if (this.front) {
+      const cand = await this.filter(this.front, 'x.z == 3');
+      if (cand.stream) {
+        candidates = cand.count;
+        const hits = ctx.scratch('int4', 15 * cand.count);
+        this.run(CCD_PAIR_TESTS, { cand: cand.stream, nodes: this.nodes, tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits });
+        cand.stream.dispose();
+        await collect(hits);
+      }
+    }
+    if (this.orphans) {
+      const hits = ctx.scratch('int4', this.orphanCount);
+      this.run(CCD_ORPHAN_TESTS, { rec: this.orphans, tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits });
+      await collect(hits);
+    }
+    const t4 = performance.now();
+    const lanes = r.lanes ?? 0;
+    const stats: CcdStats = {
+      balance,
+      refitMs: t1 - t0,
+      frontMs: t2 - t1,
+      traversalMs: t3 - t2 - timing.balancing,
+      balancingMs: timing.balancing,
+      elementaryMs: t4 - t3,
+      totalMs: t4 - t0,
+      passes: this.passes,
+      roundTrips: this.roundTrips,
+      iterations: r.iterations,
+      nodesProcessed: r.nodes,
+      utilisation: lanes > 0 ? r.nodes / (lanes * r.iterations) : r.iterations > 0 ? 1 : 0,
+      frontStart: fromRoot ? 1 : startCount,
+      frontSize: r.frontCount,
+      fromRoot,
+      candidates,
+      orphans: this.orphanCount,
+      tests: 15 * candidates + this.orphanCount,
+      pairs: found.size,
+    };
+    return { pairs: [...found].sort(), stats };
+  }
+
+  /** The saved front as (a, b, kind) triples (a readback, for tests and demos). */
+  async readFront(): Promise<Int32Array> {
+    if (!this.front) return new Int32Array(0);
+    const recs = (await this.front.read()) as Int32Array;
+    const out = new Int32Array(this.frontCount * 3);
+    for (let i = 0; i < this.frontCount; i++) out.set(recs.subarray(i * 4, i * 4 + 3), i * 3);
+    return out;
+  }
+
+  /** Forgets the saved front: the next step traverses from the root. */
+  resetFront(): void {
+    this.front?.dispose();
+    this.front = null;
+    this.frontCount = 0;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const s of [this.x0, this.x1, this.tris, this.nodes, this.nodeObject, this.boxLo, this.boxHi, this.orphans, this.front]) s?.dispose();
+    this.front = null;
+  }
+}
+
+/** A CCD pipeline for a deforming scene; see the module comment. */
+export function createCcd(ctx: BrookContext, scene: CcdScene, options?: CcdOptions): Ccd {
+  return new Ccd(ctx, scene, options);
+}

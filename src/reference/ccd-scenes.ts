@@ -1,0 +1,237 @@
+/**
+ * Scenes for continuous collision detection (plain TypeScript, no GPU): a PLY reader for the
+ * cloth-funnel frames, BART-like moving objects (the paper's BART64 ... BART4096: rigid objects
+ * flying through each other, inter-object collisions only), and a mass-spring cloth falling on
+ * a ball (the paper's Cloth/Ball, self-collision), each producing the two frames of a step.
+ */
+import type { CcdScene } from './ccd-bvh';
+
+/** Reads a PLY mesh (ASCII or binary little-endian; vertex x, y, z float or double; faces as lists). */
+export function parsePly(data: ArrayBuffer): { positions: Float64Array; tris: Int32Array } {
+  const bytes = new Uint8Array(data);
+  const headerEnd = findHeaderEnd(bytes);
+  const header = new TextDecoder().decode(bytes.subarray(0, headerEnd)).split('\n').map((l) => l.trim());
+  const format = header.find((l) => l.startsWith('format '))?.split(' ')[1];
+  let nv = 0, nf = 0, current = '';
+  const vprops: string[] = [];
+  let listCount = 'uchar', listItem = 'int';
+  for (const l of header) {
+    const w = l.split(/\s+/);
+    if (w[0] === 'element') (current = w[1]!), current === 'vertex' ? (nv = Number(w[2])) : current === 'face' ? (nf = Number(w[2])) : 0;
+    else if (w[0] === 'property' && current === 'vertex') vprops.push(w[1]!);
+    else if (w[0] === 'property' && current === 'face' && w[1] === 'list') (listCount = w[2]!), (listItem = w[3]!);
+  }
+  const positions = new Float64Array(nv * 3);
+  const tris: number[] = [];
+  if (format === 'ascii') {
+    const lines = new TextDecoder().decode(bytes.subarray(headerEnd)).split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+    for (let i = 0; i < nv; i++) lines[i]!.split(/\s+/).slice(0, 3).forEach((x, c) => (positions[i * 3 + c] = Number(x)));
+    for (let f = 0; f < nf; f++) {
+      const w = lines[nv + f]!.split(/\s+/).map(Number);
+      for (let k = 2; k < w[0]!; k++) tris.push(w[1]!, w[k]!, w[k + 1]!);
+    }
+    return { positions, tris: Int32Array.from(tris) };
+  }
+  if (format !== 'binary_little_endian') throw new Error(`parsePly: unsupported format ${format}`);
+  const view = new DataView(data, headerEnd);
+  const size: Record<string, number> = { char: 1, uchar: 1, int8: 1, uint8: 1, short: 2, ushort: 2, int16: 2, uint16: 2, int: 4, uint: 4, int32: 4, uint32: 4, float: 4, float32: 4, double: 8, float64: 8 };
+  const read = (type: string, at: number): number => {
+    switch (type) {
+      case 'double': case 'float64': return view.getFloat64(at, true);
+      case 'float': case 'float32': return view.getFloat32(at, true);
+      case 'uchar': case 'uint8': return view.getUint8(at);
+      case 'char': case 'int8': return view.getInt8(at);
+      case 'ushort': case 'uint16': return view.getUint16(at, true);
+      case 'short': case 'int16': return view.getInt16(at, true);
+      case 'uint': case 'uint32': return view.getUint32(at, true);
+      default: return view.getInt32(at, true);
+    }
+  };
+  let at = 0;
+  for (let i = 0; i < nv; i++) {
+    for (let p = 0; p < vprops.length; p++) {
+      if (p < 3) positions[i * 3 + p] = read(vprops[p]!, at);
+      at += size[vprops[p]!]!;
+    }
+  }
+  for (let f = 0; f < nf; f++) {
+    const n = read(listCount, at);
+    at += size[listCount]!;
+    const ids: number[] = [];
+    for (let k = 0; k < n; k++, at += size[listItem]!) ids.push(read(listItem, at));
+    for (let k = 1; k + 1 < n; k++) tris.push(ids[0]!, ids[k]!, ids[k + 1]!);
+  }
+  return { positions, tris: Int32Array.from(tris) };
+}
+
+function findHeaderEnd(b: Uint8Array): number {
+  const tag = 'end_header';
+  for (let i = 0; i + tag.length < b.length; i++) {
+    let ok = true;
+    for (let k = 0; k < tag.length && ok; k++) ok = b[i + k] === tag.charCodeAt(k);
+    if (ok) {
+      let j = i + tag.length;
+      while (b[j] !== 10) j++;
+      return j + 1;
+    }
+  }
+  throw new Error('parsePly: no end_header');
+}
+
+/** A unit sphere as an octahedron subdivided `levels` times (8 * 4^levels triangles). */
+export function octasphere(levels: number): { positions: number[]; tris: number[] } {
+  const positions = [1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1];
+  let tris = [0, 2, 4, 2, 1, 4, 1, 3, 4, 3, 0, 4, 2, 0, 5, 1, 2, 5, 3, 1, 5, 0, 3, 5];
+  for (let l = 0; l < levels; l++) {
+    const mid = new Map<string, number>();
+    const m = (a: number, b: number) => {
+      const key = a < b ? `${a},${b}` : `${b},${a}`;
+      let v = mid.get(key);
+      if (v === undefined) {
+        const p = [0, 1, 2].map((c) => (positions[a * 3 + c]! + positions[b * 3 + c]!) / 2);
+        const len = Math.hypot(p[0]!, p[1]!, p[2]!);
+        v = positions.length / 3;
+        positions.push(p[0]! / len, p[1]! / len, p[2]! / len);
+        mid.set(key, v);
+      }
+      return v;
+    };
+    const next: number[] = [];
+    for (let t = 0; t < tris.length; t += 3) {
+      const [a, b, c] = [tris[t]!, tris[t + 1]!, tris[t + 2]!];
+      const ab = m(a, b), bc = m(b, c), ca = m(c, a);
+      next.push(a, ab, ca, ab, b, bc, ca, bc, c, ab, bc, ca);
+    }
+    tris = next;
+  }
+  return { positions, tris };
+}
+
+/** The BART-like scene's triangle counts, as the paper's benchmarks. */
+export const BART_SIZES = [64, 256, 1024, 4096] as const;
+
+/**
+ * BART-like moving objects: `triangles` (64, 256, 1024 or 4096) split over 2 or 8 spheres that
+ * fly on crossing Lissajous paths and spin, passing through each other (inter-object
+ * collisions; self-collision off, as the objects are rigid). Frame f to f + 1 is one step.
+ */
+export function bartScene(triangles: number, frame: number, dt = 1 / 60): CcdScene {
+  const objects = triangles <= 64 ? 2 : 8;
+  const levels = Math.round(Math.log(triangles / objects / 8) / Math.log(4));
+  const sphere = octasphere(levels);
+  const nvObj = sphere.positions.length / 3, ntObj = sphere.tris.length / 3;
+  const x0 = new Float32Array(objects * nvObj * 3), x1 = new Float32Array(objects * nvObj * 3);
+  const tris = new Int32Array(objects * ntObj * 3), objs = new Int32Array(objects * ntObj);
+  const radius = 0.28;
+  const place = (o: number, t: number, out: Float32Array) => {
+    const ph = o * 2.399963;
+    const c = [0.7 * Math.sin(1.1 * t + ph), 0.6 * Math.sin(1.7 * t + 2 * ph), 0.7 * Math.cos(1.3 * t + ph)];
+    const ang = t * (0.8 + 0.1 * o);
+    const cs = Math.cos(ang), sn = Math.sin(ang);
+    for (let v = 0; v < nvObj; v++) {
+      const p = [sphere.positions[v * 3]! * radius, sphere.positions[v * 3 + 1]! * radius * 0.8, sphere.positions[v * 3 + 2]! * radius];
+      const x = cs * p[0]! + sn * p[2]!, z = -sn * p[0]! + cs * p[2]!;
+      out.set([c[0]! + x, c[1]! + p[1]!, c[2]! + z], (o * nvObj + v) * 3);
+    }
+  };
+  for (let o = 0; o < objects; o++) {
+    place(o, frame * dt * 6, x0);
+    place(o, (frame + 1) * dt * 6, x1);
+    for (let t = 0; t < ntObj; t++) {
+      for (let k = 0; k < 3; k++) tris[(o * ntObj + t) * 3 + k] = o * nvObj + sphere.tris[t * 3 + k]!;
+      objs[o * ntObj + t] = o;
+    }
+  }
+  return { x0, x1, tris, objects: objs, self: false };
+}
+
+/**
+ * A mass-spring cloth (grid x grid vertices, 2 (grid - 1)^2 triangles) falling onto a ball
+ * (an octasphere of 8 * 4^ballLevels triangles), as the paper's Cloth/Ball scene: Verlet
+ * integration, structural, shear and bending springs relaxed as distance constraints, the cloth
+ * kept out of the ball by projection. `frames()` gives the step's two frames; `advance()` moves
+ * on by one step. Cloth and ball are objects 0 and 1; self-collision on.
+ */
+export class ClothBall {
+  readonly grid: number;
+  readonly tris: Int32Array;
+  readonly objects: Int32Array;
+  readonly vertices: number;
+  private pos: Float32Array;
+  private prev: Float32Array;
+  private readonly clothVerts: number;
+  private readonly springs: Array<[number, number, number]> = [];
+  readonly ballRadius = 0.5;
+  frame = 0;
+
+  constructor(grid = 32, ballLevels = 3) {
+    this.grid = grid;
+    const ball = octasphere(ballLevels);
+    this.clothVerts = grid * grid;
+    this.vertices = this.clothVerts + ball.positions.length / 3;
+    this.pos = new Float32Array(this.vertices * 3);
+    const size = 1.6;
+    for (let i = 0; i < grid; i++) for (let j = 0; j < grid; j++) {
+      const v = i * grid + j;
+      // slightly tilted and jittered so the cloth is never exactly planar
+      this.pos.set([(j / (grid - 1) - 0.5) * size + 0.05, 0.75 + 0.05 * (i / (grid - 1)) + 1e-3 * Math.sin(v * 12.9898), (i / (grid - 1) - 0.5) * size + 0.03], v * 3);
+    }
+    for (let v = 0; v < ball.positions.length / 3; v++) for (let c = 0; c < 3; c++) this.pos[(this.clothVerts + v) * 3 + c] = ball.positions[v * 3 + c]! * this.ballRadius;
+    this.prev = this.pos.slice();
+    const tris: number[] = [], objs: number[] = [];
+    for (let i = 0; i + 1 < grid; i++) for (let j = 0; j + 1 < grid; j++) {
+      const a = i * grid + j, b = a + 1, c = a + grid, d = c + 1;
+      tris.push(a, c, b, b, c, d);
+      objs.push(0, 0);
+    }
+    for (let t = 0; t < ball.tris.length; t += 3) {
+      tris.push(this.clothVerts + ball.tris[t]!, this.clothVerts + ball.tris[t + 1]!, this.clothVerts + ball.tris[t + 2]!);
+      objs.push(1);
+    }
+    this.tris = Int32Array.from(tris);
+    this.objects = Int32Array.from(objs);
+    const rest = (a: number, b: number) => Math.hypot(this.pos[a * 3]! - this.pos[b * 3]!, this.pos[a * 3 + 1]! - this.pos[b * 3 + 1]!, this.pos[a * 3 + 2]! - this.pos[b * 3 + 2]!);
+    for (let i = 0; i < grid; i++) for (let j = 0; j < grid; j++) {
+      const a = i * grid + j;
+      for (const [di, dj] of [[0, 1], [1, 0], [1, 1], [1, -1], [0, 2], [2, 0]] as const) {
+        const i2 = i + di, j2 = j + dj;
+        if (i2 < grid && j2 >= 0 && j2 < grid) this.springs.push([a, i2 * grid + j2, rest(a, i2 * grid + j2)]);
+      }
+    }
+  }
+
+  /** Advances the cloth by one step of dt seconds. */
+  advance(dt = 1 / 60): void {
+    const p = this.pos, q = this.prev;
+    const next = p.slice();
+    for (let v = 0; v < this.clothVerts; v++) {
+      for (let c = 0; c < 3; c++) next[v * 3 + c] = p[v * 3 + c]! + 0.99 * (p[v * 3 + c]! - q[v * 3 + c]!) + (c === 1 ? -9.8 * dt * dt : 0);
+    }
+    for (let it = 0; it < 8; it++) {
+      for (const [a, b, r] of this.springs) {
+        const d = [0, 1, 2].map((c) => next[b * 3 + c]! - next[a * 3 + c]!);
+        const len = Math.hypot(d[0]!, d[1]!, d[2]!) || 1;
+        const k = (0.5 * (len - r)) / len;
+        for (let c = 0; c < 3; c++) (next[a * 3 + c]! += k * d[c]!), (next[b * 3 + c]! -= k * d[c]!);
+      }
+      for (let v = 0; v < this.clothVerts; v++) {
+        const x = next[v * 3]!, y = next[v * 3 + 1]!, z = next[v * 3 + 2]!;
+        const len = Math.hypot(x, y, z), min = this.ballRadius * 1.03;
+        if (len < min) for (let c = 0; c < 3; c++) next[v * 3 + c] = (next[v * 3 + c]! * min) / len;
+      }
+    }
+    this.prev = p;
+    this.pos = next;
+    this.frame++;
+  }
+
+  /** The current step as a scene: the last position (t = 0) and the next (t = 1), without advancing. */
+  scene(dt = 1 / 60): CcdScene {
+    const x0 = this.pos.slice();
+    const saved = { pos: this.pos, prev: this.prev, frame: this.frame };
+    this.advance(dt);
+    const x1 = this.pos.slice();
+    Object.assign(this, saved);
+    return { x0, x1, tris: this.tris, objects: this.objects, self: true };
+  }
+}

@@ -1,0 +1,152 @@
+import { expect } from 'chai';
+import { BrookContext, createCcd, reference } from '../../src/index';
+
+type CcdScene = reference.CcdScene;
+import { expectNoGLError, newContext } from '../helpers';
+import { report } from './ccd-data';
+
+/** The funnel's two frames (float32-exact doubles) and the ground-truth colliding features. */
+async function loadFunnel(): Promise<{ scene: CcdScene; truth: string[] }> {
+  const ply = async (f: number) => reference.parsePly(await (await fetch(`/data/ccd/cloth-funnel/frames/${f}.ply`)).arrayBuffer());
+  const f0 = await ply(227), f1 = await ply(228);
+  const scene: CcdScene = { x0: Float32Array.from(f0.positions), x1: Float32Array.from(f1.positions), tris: f0.tris };
+  // the queries name their features by coordinates: find the vertex with both positions
+  const key = (a: ArrayLike<number>, i: number, b: ArrayLike<number>, j: number) => `${a[i]},${a[i + 1]},${a[i + 2]}|${b[j]},${b[j + 1]},${b[j + 2]}`;
+  const vertex = new Map<string, number>();
+  for (let v = 0; v < f0.positions.length / 3; v++) vertex.set(key(f0.positions, v * 3, f1.positions, v * 3), v);
+  const face = new Map<string, number>();
+  for (let t = 0; t < f0.tris.length / 3; t++) face.set(Array.from(f0.tris.subarray(t * 3, t * 3 + 3)).sort((a, b) => a - b).join(','), t);
+  const truth: string[] = [];
+  for (const kind of ['vf', 'ee'] as const) {
+    const q = reference.parseCcdQueries(await (await fetch(`/data/ccd/cloth-funnel/queries/227${kind}.csv`)).text());
+    const hit = (await (await fetch(`/data/ccd/cloth-funnel/mma_bool/227${kind}_mma_bool.json`)).json()) as boolean[];
+    for (let i = 0; i < q.count; i++) {
+      if (!hit[i]) continue;
+      const ids = [0, 1, 2, 3].map((k) => vertex.get(key(q.coords, i * 24 + k * 3, q.coords, i * 24 + (k + 4) * 3))!);
+      expect(ids.every((v) => v !== undefined), `query ${kind} ${i}: its vertices are in the frames`).to.equal(true);
+      if (kind === 'vf') truth.push(reference.featureKey([ids[0]!, face.get(ids.slice(1).sort((a, b) => a - b).join(','))!, -1, 0]));
+      else {
+        const e = [Math.min(ids[0]!, ids[1]!), Math.max(ids[0]!, ids[1]!)], g = [Math.min(ids[2]!, ids[3]!), Math.max(ids[2]!, ids[3]!)];
+        truth.push(reference.featureKey(e[0]! < g[0]! || (e[0] === g[0] && e[1]! < g[1]!) ? [...e, ...g] : [...g, ...e]));
+      }
+    }
+  }
+  return { scene, truth };
+}
+
+/** The triangles of `scene` whose three vertices lie within `radius` of vertex `centre`, reindexed. */
+function crop(scene: CcdScene, centre: number, radius: number): CcdScene {
+  const near = (v: number) => Math.hypot(...[0, 1, 2].map((c) => scene.x0[v * 3 + c]! - scene.x0[centre * 3 + c]!)) < radius;
+  const remap = new Map<number, number>();
+  const tris: number[] = [];
+  for (let t = 0; t < scene.tris.length / 3; t++) {
+    const vs = Array.from(scene.tris.subarray(t * 3, t * 3 + 3));
+    if (!vs.every(near)) continue;
+    for (const v of vs) {
+      if (!remap.has(v)) remap.set(v, remap.size);
+      tris.push(remap.get(v)!);
+    }
+  }
+  const x0 = new Float32Array(remap.size * 3), x1 = new Float32Array(remap.size * 3);
+  for (const [v, i] of remap) for (let c = 0; c < 3; c++) (x0[i * 3 + c] = scene.x0[v * 3 + c]!), (x1[i * 3 + c] = scene.x1[v * 3 + c]!);
+  return { x0, x1, tris: Int32Array.from(tris) };
+}
+
+describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary tests)', () => {
+  let ctx: BrookContext;
+  let funnel: { scene: CcdScene; truth: string[] };
+  before(async () => {
+    ctx = newContext();
+    funnel = await loadFunnel();
+  });
+  after(() => ctx.dispose());
+
+  it('refit on the GPU gives the CPU boxes bit for bit', async () => {
+    const scene = reference.bartScene(256, 40);
+    const ccd = createCcd(ctx, scene);
+    ccd.refit();
+    const box = reference.refitBvh(ccd.bvh, scene);
+    const lo = (await ccd.boxLo.read()) as Float32Array, hi = (await ccd.boxHi.read()) as Float32Array;
+    for (let i = 0; i < ccd.bvh.count * 4; i++) {
+      if (i % 4 === 3) continue;
+      expect(lo[i], `lo[${i}]`).to.equal(box.lo[i]);
+      expect(hi[i], `hi[${i}]`).to.equal(box.hi[i]);
+    }
+    ccd.dispose();
+  });
+
+  // The elementary tests on the CPU in float32, as the GPU runs them (conservative).
+  const f32 = (kind: 'vf' | 'ee', q: Float64Array) => reference.ccdInclusion(kind, q, 'float32').hit;
+  // BART's objects have no near misses: the GPU's pairs are exactly the double reference's. The
+  // funnel patch is full of near misses (the cloth rests on itself): there the GPU's pairs hold
+  // every double pair and equal the float32 conservative test's on the CPU.
+  const small: Array<[string, () => CcdScene, boolean]> = [
+    ['BART-like 256 triangles (inter-object)', () => reference.bartScene(256, 40), true],
+    ['a patch of the funnel (self-collision)', () => crop(funnel.scene, Number(funnel.truth[0]!.split(' ')[1]), 0.05), false],
+  ];
+  for (const [name, make, noNearMisses] of small) {
+    it(`${name}: the GPU finds the CPU reference's pairs and front, from the root and from the front`, async function () {
+      this.timeout(120_000);
+      const scene = make();
+      const before = ctx.stats().textures;
+      const ccd = createCcd(ctx, scene);
+      const orphans = reference.orphanSets(scene);
+      const cpu = reference.ccdReferenceStep(scene, ccd.bvh, orphans, reference.ccdProvot);
+      expect(cpu.pairs.length, 'the scene has colliding pairs').to.be.greaterThan(0);
+      const gpu = await ccd.step({ fromRoot: true });
+      if (noNearMisses) expect(gpu.pairs, 'colliding pairs').to.deep.equal(cpu.pairs);
+      else {
+        const got = new Set(gpu.pairs);
+        expect(cpu.pairs.filter((k) => !got.has(k)), 'double pairs the GPU missed').to.deep.equal([]);
+        expect(gpu.pairs, 'pairs of the float32 test on the CPU').to.deep.equal(reference.ccdReferenceStep(scene, ccd.bvh, orphans, f32).pairs);
+        report(`${name}: ${cpu.pairs.length} pairs in double, ${gpu.pairs.length} by the conservative float32 test (near misses)`);
+      }
+      expect(reference.frontKeys(await ccd.readFront()), 'front').to.deep.equal(reference.frontKeys(cpu.front));
+      expect(gpu.stats.iterations).to.equal(cpu.steps.length);
+      // the next frame from the saved front: same pairs as from the root, on the GPU and the CPU
+      const reuse = await ccd.step();
+      expect(reuse.stats.fromRoot).to.equal(false);
+      expect(reuse.stats.frontStart).to.equal(gpu.stats.frontSize);
+      expect(reuse.pairs, 'pairs from the front').to.deep.equal(gpu.pairs);
+      const cpuReuse = reference.ccdReferenceStep(scene, ccd.bvh, orphans, reference.ccdProvot, cpu.front);
+      expect(cpuReuse.pairs).to.deep.equal(cpu.pairs);
+      expect(reference.frontKeys(await ccd.readFront())).to.deep.equal(reference.frontKeys(cpuReuse.front));
+      report(`${name}: ${scene.tris.length / 3} triangles, ${ccd.bvh.count} nodes, ${orphans.length / 4} orphan tests, front ${gpu.stats.frontSize}, ${gpu.stats.candidates} candidates, ${gpu.pairs.length} colliding pairs, ${gpu.stats.passes} passes, ${gpu.stats.roundTrips} round trips`);
+      ccd.dispose();
+      expect(ctx.stats().textures - ctx.stats().pooledTextures, 'no texture left behind').to.be.at.most(before);
+      expectNoGLError(ctx);
+    });
+  }
+
+  it('front reuse after motion: a moved scene gives the same pairs from the front as from the root', async function () {
+    this.timeout(120_000);
+    const ccd = createCcd(ctx, reference.bartScene(256, 30));
+    await ccd.step({ fromRoot: true });
+    let frames = 0;
+    for (const f of [34, 38, 42]) {
+      const s = reference.bartScene(256, f);
+      ccd.setPositions(s.x0, s.x1);
+      const fromFront = await ccd.step();
+      const fromRoot = await ccd.step({ fromRoot: true });
+      expect(fromFront.pairs, `frame ${f}`).to.deep.equal(fromRoot.pairs);
+      if (!fromFront.stats.fromRoot) frames++;
+      // the CPU agrees
+      const cpu = reference.ccdReferenceStep(s, ccd.bvh, reference.orphanSets(s), reference.ccdProvot);
+      expect(fromRoot.pairs).to.deep.equal(cpu.pairs);
+    }
+    expect(frames, 'frames that started from the saved front').to.be.greaterThan(0);
+    ccd.dispose();
+  });
+
+  it('the funnel step 227 -> 228 through the whole GPU pipeline finds every colliding pair of the ground truth', async function () {
+    this.timeout(600_000);
+    const ccd = createCcd(ctx, funnel.scene);
+    const { pairs, stats } = await ccd.step();
+    const found = new Set(pairs);
+    const missed = funnel.truth.filter((k) => !found.has(k));
+    expect(missed, 'ground-truth pairs not found').to.deep.equal([]);
+    expect(funnel.truth.length).to.equal(134);
+    report(`funnel: ${stats.frontSize} front nodes, ${stats.candidates} candidate triangle pairs, ${stats.orphans} orphan tests, ${pairs.length} pairs reported (all 134 of the ground truth), ${stats.iterations} iterations, ${stats.passes} passes, ${stats.totalMs.toFixed(0)} ms`);
+    ccd.dispose();
+  });
+});
