@@ -25,4 +25,5 @@ import './apps/collide.test';
 import './apps/subdivide.test';
 import './apps/ccd-elementary.test';
 import './apps/ccd-pipeline.test';
+import './apps/ccd-lws.test';
 import './readme.test';

@@ -18,6 +18,9 @@
  *   list, each BVTT node writing its up to three children to three slots, then brookgl's filter
  *   compacts the children into the next list — an even redistribution at every step, paid with
  *   one readback of the count per step.
+ * - `'lws'`: lazy work stealing (./lws.ts): B blocks of T fragments with stacks and deques in
+ *   textures, steals and lazy transfers as passes, ended by occlusion queries.
+ * Both give the same front and the same pairs (tested).
  *
  * Front staleness: the front is rebuilt from the root when it has grown past `rebuildGrowth`
  * (default 1.5) times its size when last built from the root, or on request; otherwise each
@@ -33,6 +36,7 @@ import { check } from '../../core/errors';
 import type { KernelArgs, KernelSpec } from '../../core/kernel';
 import type { Stream } from '../../core/stream';
 import { filter } from '../../idioms/filter';
+import { traverseLws, type LwsOptions, type LwsStats } from './lws';
 import { buildBvh, orphanSets, triangleCount, type Bvh, type CcdScene } from '../../reference/ccd-bvh';
 
 /** One level of the refit (glsl/apps/ccd/refit.glsl). */
@@ -99,17 +103,21 @@ export const CCD_ORPHAN_TESTS: KernelSpec = {
   body: 'hit = ccdTestFeature(rec);',
 };
 
-export type Balance = 'static';
+export type Balance = 'static' | 'lws';
 
 export interface CcdOptions {
   /** Rebuild the front from the root when it has grown past this factor. Default 1.5. */
   rebuildGrowth?: number;
+  /** Lazy work stealing parameters (blocks B, threads T, stack and deque sizes). */
+  lws?: LwsOptions;
 }
 
 export interface StepOptions {
   balance?: Balance;
   /** Traverse from the root, ignoring the saved front. */
   fromRoot?: boolean;
+  /** Lazy work stealing parameters for this step (over the ones given at creation). */
+  lws?: LwsOptions;
 }
 
 /** Per-frame measurements (Table 1's breakdown and the balancing counters). */
@@ -141,6 +149,8 @@ export interface CcdStats {
   /** Feature tests run (15 per candidate, plus the orphans). */
   tests: number;
   pairs: number;
+  /** lws only: nodes pushed to deques, nodes stolen, steal rounds, extra iterations. */
+  lws?: LwsStats;
 }
 
 export interface StepResult {
@@ -176,6 +186,7 @@ export class Ccd {
   private roundTrips = 0;
   private disposed = false;
   readonly rebuildGrowth: number;
+  readonly lwsOptions: LwsOptions;
 
   constructor(
     readonly ctx: BrookContext,
@@ -187,6 +198,7 @@ export class Ccd {
     check(scene.x0.length % 3 === 0 && scene.x1.length === scene.x0.length, 'createCcd: scene.x0 and scene.x1 must hold 3 coordinates per vertex, the same count');
     for (let i = 0; i < scene.tris.length; i++) check(scene.tris[i]! >= 0 && scene.tris[i]! < nv, () => `createCcd: scene.tris[${i}] = ${scene.tris[i]} is not a vertex id (${nv} vertices)`);
     this.rebuildGrowth = options.rebuildGrowth ?? 1.5;
+    this.lwsOptions = options.lws ?? {};
     check(this.rebuildGrowth >= 1, 'createCcd: rebuildGrowth must be >= 1');
     this.scene = scene;
     this.triangles = triangleCount(scene);
@@ -291,7 +303,7 @@ export class Ccd {
   async step(options: StepOptions = {}): Promise<StepResult> {
     check(!this.disposed, 'Ccd.step: this Ccd was disposed');
     const balance = options.balance ?? 'static';
-    check(balance === 'static', () => `Ccd.step: balance must be 'static', got ${String(balance)}`);
+    check(balance === 'static' || balance === 'lws', () => `Ccd.step: balance must be 'static' or 'lws', got ${String(balance)}`);
     const ctx = this.ctx;
     this.passes = 0;
     this.roundTrips = 0;
@@ -319,7 +331,16 @@ export class Ccd {
     this.front = null;
     const t2 = performance.now();
     const timing = { balancing: 0 };
-    const r: { front: Stream | null; frontCount: number; iterations: number; nodes: number; lanes?: number } = await this.traverseStatic(start, startCount, timing);
+    let lwsStats: LwsStats | undefined;
+    let r: { front: Stream | null; frontCount: number; iterations: number; nodes: number; lanes?: number };
+    if (balance === 'static') r = await this.traverseStatic(start, startCount, timing);
+    else {
+      const l = await traverseLws(this, start, startCount, { ...this.lwsOptions, ...options.lws });
+      this.passes += l.passes;
+      this.roundTrips += l.roundTrips;
+      lwsStats = l.stats;
+      r = l;
+    }
     start.dispose();
     await fence();
     const t3 = performance.now();
@@ -379,6 +400,7 @@ export class Ccd {
       orphans: this.orphanCount,
       tests: 15 * candidates + this.orphanCount,
       pairs: found.size,
+      ...(lwsStats ? { lws: lwsStats } : {}),
     };
     return { pairs: [...found].sort(), stats };
   }

@@ -1,0 +1,32 @@
+// Pass E, the block's pointers after the iteration: the stack loses what level 1 popped and
+// gains the children; when it is nearly full (more than stackCap - 3 threads) all but
+// `threads` of it, oldest first, are pushed to the bottom of the deque (pushWork). push =
+// (stack left after the pop, children, nodes pushed to the deque, deque bottom before the push).
+// Counters: nodes processed, pushed to the deque, stolen (claimed from other blocks' deques),
+// steal rounds that found work. Flag 1: a deque ring would overwrite a live node (overflow).
+ivec4 s = bstate(brook_index);
+stateOut = s;
+push = ivec4(0);
+counters = counterIn;
+if (brook_index < blocks) {
+  ivec4 p = plan(brook_index);
+  int s1 = s.x - (p.x == 1 ? p.w : 0);
+  int bot = s.z - (p.x == 2 ? p.w : 0);
+  int total = prefix(brook_index * threads).y;
+  int s2 = s1 + total;
+  int m = s2 > stackCap - 3 * threads ? s2 - threads : 0;
+  int live = s.y;
+  int stolen = 0;
+  bool stole = false;
+  for (int x = 0; x <= blocks; x++) {
+    ivec4 c = claims(x * (blocks + 1) + brook_index);
+    if (x < blocks && c.y > 0) live = min(live, c.x);
+    ivec4 mine = claims(brook_index * (blocks + 1) + x);
+    if (mine.z == 1) { stole = true; if (x < blocks) stolen += mine.y; }
+  }
+  int flags = s.w;
+  if (bot + m - live > dequeCap) flags = 1;
+  stateOut = ivec4(s2 - m, s.y, bot + m, flags);
+  push = ivec4(s1, total, m, bot);
+  counters = counterIn + ivec4(p.w, m, stolen, stole ? 1 : 0);
+}

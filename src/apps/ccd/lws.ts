@@ -1,0 +1,269 @@
+/**
+ * Lazy work stealing (da Silva, Esperança & Marroquim 2014, section 4, Algorithms 1-4) as
+ * WebGL2 passes. CUDA's B resident blocks of T threads become B x T fragments of a pass; each
+ * block owns a stack (the paper's shared-memory stack) and a deque (global memory), both
+ * textures. One traversal iteration (Algorithm 1's loop body) is a fixed sequence of passes:
+ *
+ *   A  steal round: every thief (empty stack, empty deque, no claim left) claims, from one
+ *      snapshot of all deques, the k-th slice of every deque with nodes — the k-th thief by
+ *      index takes the k-th slice, where CUDA's threads would race with atomicMin;
+ *   B  popTop: each deque's top moves past what was claimed from it;
+ *   P  popWork (Algorithms 2-3): each block's source this iteration — level 1 its stack,
+ *      level 2 its deque's bottom, level 3 its lowest-indexed claim (the first claim is taken
+ *      now, the others lazily, when the block runs dry again: the lazy transfer);
+ *   C  evalCollision: every thread steps one BVTT node (children, or a front node);
+ *   D  compact: the block's prefix sum over its threads' children;
+ *   E  pointers and counters; F  claims consumed by level-3 pops;
+ *   H, G  pushWork: the new stack (left-over stack, then the children), its oldest part moved to
+ *      the deque's bottom when the stack is nearly full.
+ * The loop ends without a readback per iteration: brookgl's occlusion-query loop draws a pass
+ * that discards finished blocks and stops at the first query with no sample (a few iterations
+ * may run past the end; they find no work and change nothing).
+ *
+ * What the emulation keeps: per-block stacks and deques with batch pops and pushes, the
+ * three-level pop, greedy steals from all deques at once, lazy transfer of all but the first
+ * claim, never-reset deques (positions only grow; a ring of `dequeCap` slots, with an overflow
+ * check that makes the traversal rerun with larger rings), termination on the GPU. What it
+ * cannot keep: there is no shared memory (the "shared" stack is a texture like the deque, so
+ * the paper's motive for lazy transfer — saving shared-memory room — is only mimicked), every
+ * pass is a grid-wide barrier (blocks advance in lockstep, one node per thread per iteration,
+ * where CUDA blocks run at their own pace), and atomics are replaced by deterministic choices
+ * from one snapshot. Front nodes go to one chunk per iteration, gathered and compacted after
+ * the loop, instead of per-block front deques.
+ */
+import CLAIMS from '../../../glsl/apps/ccd/lws-claims.glsl';
+import CONSUME from '../../../glsl/apps/ccd/lws-consume.glsl';
+import EVAL from '../../../glsl/apps/ccd/lws-eval.glsl';
+import LIVE from '../../../glsl/apps/ccd/lws-live.glsl';
+import PLAN from '../../../glsl/apps/ccd/lws-plan.glsl';
+import PREFIX from '../../../glsl/apps/ccd/lws-prefix.glsl';
+import PUSH from '../../../glsl/apps/ccd/lws-push.glsl';
+import STATE from '../../../glsl/apps/ccd/lws-state.glsl';
+import THIEVES from '../../../glsl/apps/ccd/lws-thieves.glsl';
+import TOPS from '../../../glsl/apps/ccd/lws-tops.glsl';
+import BVTT from '../../../glsl/apps/ccd/bvtt.glsl';
+import { BrookError, check } from '../../core/errors';
+import type { KernelSpec } from '../../core/kernel';
+import type { Stream } from '../../core/stream';
+import { occlusionLoop } from '../../idioms/flow';
+import type { Ccd } from './pipeline';
+
+export interface LwsOptions {
+  /** Blocks B (the resident CUDA blocks; the paper's GPUs had 1 and 4 SMs). Default 4, at most 32. */
+  blocks?: number;
+  /** Threads (fragments) per block T. Default 64. */
+  threads?: number;
+  /** Stack capacity per block, at least 4 T. Default 8 T. */
+  stackCap?: number;
+  /** Deque ring per block. Default 64 T (grown 4x on overflow, four times at most). */
+  dequeCap?: number;
+  /** Occlusion queries in flight. Default 4. */
+  inFlight?: number;
+}
+
+/** Counters of one lazy-work-stealing traversal. */
+export interface LwsStats {
+  blocks: number;
+  threads: number;
+  /** Nodes pushed from stacks to deques, nodes stolen from other blocks' deques, steal rounds that found work. */
+  moved: number;
+  stolen: number;
+  steals: number;
+  /** Iterations issued past the end (the occlusion loop's queries in flight). */
+  extraIterations: number;
+  /** Traversals rerun with larger deque rings after an overflow. */
+  reruns: number;
+}
+
+const U = { blocks: 'int', threads: 'int' } as const;
+
+const LWS_CLAIMS: KernelSpec = { name: 'LwsStealClaims', gathers: { bstate: 'int4', claims: 'int4' }, uniforms: U, outputs: { claimOut: 'int4' }, helpers: THIEVES, body: CLAIMS };
+const LWS_TOPS: KernelSpec = { name: 'LwsPopTop', gathers: { bstate: 'int4', claims: 'int4' }, uniforms: U, outputs: { stateOut: 'int4' }, helpers: THIEVES, body: TOPS };
+const LWS_PLAN: KernelSpec = { name: 'LwsPopWork', gathers: { bstate: 'int4', claims: 'int4' }, uniforms: U, outputs: { plan: 'int4' }, body: PLAN };
+const LWS_EVAL: KernelSpec = {
+  name: 'LwsEvalCollision',
+  gathers: { plan: 'int4', stack: 'int4', deque: 'int4', start: 'int4', nodes: 'int4', nodeObject: 'int', boxLo: 'float4', boxHi: 'float4', tris: 'int4' },
+  uniforms: { ...U, stackCap: 'int', dequeCap: 'int', selfTest: 'int' },
+  outputs: { kidsA: 'int4', kidsB: 'int4', fr: 'int4' },
+  helpers: BVTT,
+  body: EVAL,
+};
+const LWS_PREFIX: KernelSpec = { name: 'LwsCompact', gathers: { kidsB: 'int4' }, uniforms: U, outputs: { prefix: 'int2' }, body: PREFIX };
+const LWS_STATE: KernelSpec = {
+  name: 'LwsPointers',
+  inputs: { counterIn: 'int4' },
+  gathers: { bstate: 'int4', plan: 'int4', prefix: 'int2', claims: 'int4' },
+  uniforms: { ...U, stackCap: 'int', dequeCap: 'int' },
+  outputs: { stateOut: 'int4', push: 'int4', counters: 'int4' },
+  body: STATE,
+};
+const LWS_CONSUME: KernelSpec = { name: 'LwsLazyTransfer', gathers: { claims: 'int4', plan: 'int4' }, uniforms: U, outputs: { claimOut: 'int4' }, body: CONSUME };
+const PUSH_GATHERS = { stack: 'int4', kidsA: 'int4', kidsB: 'int4', prefix: 'int2', push: 'int4' } as const;
+const LWS_STACK: KernelSpec = {
+  name: 'LwsPushStack',
+  gathers: PUSH_GATHERS,
+  uniforms: { threads: 'int', stackCap: 'int' },
+  outputs: { stackOut: 'int4' },
+  helpers: PUSH,
+  body: [
+    'int b = brook_index / stackCap, k = brook_index - b * stackCap;',
+    'ivec4 u = push(b);',
+    'stackOut = k < u.x + u.y - u.z ? lwsElement(b, k + u.z) : stack(brook_index);',
+  ].join('\n'),
+};
+const LWS_DEQUE: KernelSpec = {
+  name: 'LwsPushDeque',
+  inputs: { old: 'int4' },
+  gathers: PUSH_GATHERS,
+  uniforms: { threads: 'int', stackCap: 'int', dequeCap: 'int' },
+  outputs: { dequeOut: 'int4' },
+  helpers: PUSH,
+  body: [
+    'int b = brook_index / dequeCap, r = brook_index - b * dequeCap;',
+    'ivec4 u = push(b);',
+    'int off = (r - u.w % dequeCap + dequeCap) % dequeCap;',
+    'dequeOut = off < u.z ? lwsElement(b, off) : old;',
+  ].join('\n'),
+};
+const LWS_LIVE: KernelSpec = { name: 'LwsLive', gathers: { bstate: 'int4', claims: 'int4' }, uniforms: U, outputs: { alive: 'int' }, body: LIVE };
+
+/** Eight chunks of `len` records one after another (the per-iteration front chunks). */
+const LWS_GATHER8: KernelSpec = {
+  name: 'LwsGatherChunks',
+  gathers: { c0: 'int4', c1: 'int4', c2: 'int4', c3: 'int4', c4: 'int4', c5: 'int4', c6: 'int4', c7: 'int4' },
+  uniforms: { len: 'int' },
+  outputs: { joined: 'int4' },
+  body: [
+    'int k = brook_index / len, i = brook_index - k * len;',
+    'joined = k == 0 ? c0(i) : k == 1 ? c1(i) : k == 2 ? c2(i) : k == 3 ? c3(i) : k == 4 ? c4(i) : k == 5 ? c5(i) : k == 6 ? c6(i) : c7(i);',
+  ].join('\n'),
+};
+
+export interface LwsResult {
+  front: Stream | null;
+  frontCount: number;
+  iterations: number;
+  nodes: number;
+  lanes: number;
+  passes: number;
+  roundTrips: number;
+  balancingMs: number;
+  stats: LwsStats;
+}
+
+/** Traverses the BVTT from `start` (count records of (a, b, kind, 0)) by lazy work stealing. */
+export async function traverseLws(ccd: Ccd, start: Stream, count: number, options: LwsOptions = {}): Promise<LwsResult> {
+  const B = options.blocks ?? 4, T = options.threads ?? 64;
+  check(Number.isInteger(B) && B >= 1 && B <= 32, () => `lws: blocks must be an integer in [1, 32], got ${B}`);
+  check(Number.isInteger(T) && T >= 1 && T <= 1024, () => `lws: threads must be an integer in [1, 1024], got ${T}`);
+  const S = options.stackCap ?? 8 * T;
+  check(Number.isInteger(S) && S >= 4 * T, () => `lws: stackCap must be at least 4 x threads (${4 * T}), got ${S}`);
+  let Q = options.dequeCap ?? 64 * T;
+  check(Number.isInteger(Q) && Q >= T, () => `lws: dequeCap must be at least threads, got ${Q}`);
+  let passes = 0, roundTrips = 0;
+  for (let reruns = 0; ; reruns++) {
+    const r = await attempt(ccd, start, count, B, T, S, Q, options.inFlight ?? 4);
+    passes += r.passes;
+    roundTrips += r.roundTrips;
+    if (!r.overflow) return { ...r, passes, roundTrips, stats: { ...r.stats, reruns } };
+    r.front?.dispose();
+    if (reruns >= 4) throw new BrookError(`lws: a deque ring of ${Q} slots overflowed five times; pass a larger dequeCap`);
+    Q *= 4;
+  }
+}
+
+async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: number, S: number, Q: number, inFlight: number): Promise<LwsResult & { overflow: boolean }> {
+  const ctx = ccd.ctx;
+  let passes = 0;
+  const run = (spec: KernelSpec, args: Parameters<typeof ctx.run>[1]) => {
+    ctx.run(spec, args);
+    passes++;
+  };
+  const streams: Stream[] = [];
+  const make = (type: 'int4' | 'int2' | 'int', n: number, data?: Int32Array) => {
+    const s = ctx.scratch(type, n);
+    if (data) s.write(data);
+    streams.push(s);
+    return s;
+  };
+  const initState = new Int32Array((B + 1) * 4);
+  initState[B * 4 + 2] = count; // the start list: top 0, bottom count
+  const bstate = make('int4', B + 1, initState), bstate1 = make('int4', B + 1);
+  const claims = make('int4', B * (B + 1), new Int32Array(B * (B + 1) * 4)), claims1 = make('int4', B * (B + 1));
+  const counters = make('int4', B + 1, new Int32Array((B + 1) * 4));
+  const plan = make('int4', B), push = make('int4', B + 1);
+  const kidsA = make('int4', B * T), kidsB = make('int4', B * T), prefix = make('int2', B * T);
+  const stack = make('int4', B * S, new Int32Array(B * S * 4)), deque = make('int4', B * Q, new Int32Array(B * Q * 4));
+  const alive = make('int', B + 1);
+  const chunks: Stream[] = [];
+  const u = { blocks: B, threads: T };
+  try {
+    const loop = await occlusionLoop(ctx, {
+      maxIterations: 1 << 20,
+      inFlight,
+      iterate: () => {
+        run(LWS_CLAIMS, { bstate, claims, ...u, claimOut: claims1 });
+        run(LWS_TOPS, { bstate, claims, ...u, stateOut: bstate1 });
+        run(LWS_PLAN, { bstate: bstate1, claims: claims1, ...u, plan });
+        const fr = ctx.scratch('int4', B * T);
+        chunks.push(fr);
+        run(LWS_EVAL, { plan, stack, deque, start, ...ccd.bvttArgs(), ...u, stackCap: S, dequeCap: Q, kidsA, kidsB, fr });
+        run(LWS_PREFIX, { kidsB, ...u, prefix });
+        run(LWS_STATE, { counterIn: counters, bstate: bstate1, plan, prefix, claims: claims1, ...u, stackCap: S, dequeCap: Q, stateOut: bstate, push, counters });
+        run(LWS_CONSUME, { claims: claims1, plan, ...u, claimOut: claims });
+        run(LWS_DEQUE, { old: deque, stack, kidsA, kidsB, prefix, push, threads: T, stackCap: S, dequeCap: Q, dequeOut: deque });
+        run(LWS_STACK, { stack, kidsA, kidsB, prefix, push, threads: T, stackCap: S, stackOut: stack });
+      },
+      terminate: () => {
+        ctx.run(LWS_LIVE, { bstate, claims, ...u, alive });
+        passes++;
+      },
+    });
+    // counters and flags: one readback
+    const [st, cn] = (await Promise.all([bstate.read(), counters.read()])) as [Int32Array, Int32Array];
+    let overflow = false, nodes = 0, moved = 0, stolen = 0, steals = 0;
+    for (let b = 0; b < B; b++) {
+      if (st[b * 4 + 3] !== 0) overflow = true;
+      nodes += cn[b * 4]!;
+      moved += cn[b * 4 + 1]!;
+      stolen += cn[b * 4 + 2]!;
+      steals += cn[b * 4 + 3]!;
+    }
+    // the front: every iteration's chunk, gathered eight at a time, then compacted
+    let level = chunks.splice(0);
+    let len = B * T;
+    while (level.length > 1) {
+      const next: Stream[] = [];
+      for (let i = 0; i < level.length; i += 8) {
+        const group = level.slice(i, i + 8);
+        const out = ctx.scratch('int4', len * group.length);
+        const args: Record<string, Stream | number> = { len, joined: out };
+        for (let k = 0; k < 8; k++) args[`c${k}`] = group[Math.min(k, group.length - 1)]!;
+        run(LWS_GATHER8, args);
+        group.forEach((s) => s.dispose());
+        next.push(out);
+      }
+      // a short last group reads zeros past its end: kind 0, dropped by the filter
+      level = next;
+      len *= 8;
+    }
+    const all = level[0]!;
+    const kept = await ccd.filter(all, 'x.z >= 2');
+    all.dispose();
+    return {
+      front: kept.stream,
+      frontCount: kept.count,
+      iterations: loop.iterations,
+      nodes,
+      lanes: B * T,
+      passes,
+      roundTrips: loop.iterations + 1, // the occlusion queries waited on, and the counters
+      balancingMs: 0,
+      overflow,
+      stats: { blocks: B, threads: T, moved, stolen, steals, extraIterations: loop.issued - loop.iterations, reruns: 0 },
+    };
+  } finally {
+    chunks.forEach((s) => s.dispose());
+    streams.forEach((s) => s.dispose());
+  }
+}
