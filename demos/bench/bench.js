@@ -11,6 +11,7 @@ export const SUITES = {
   branch: () => import('./suites/branch.js'),
   binning: () => import('./suites/binning.js'),
   'horn-apps': () => import('./suites/horn-apps.js'),
+  ccd: () => import('./suites/ccd.js'),
 };
 
 const $ = (id) => document.getElementById(id);

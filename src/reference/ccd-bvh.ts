@@ -192,37 +192,36 @@ export function traverseBvtt(bvh: Bvh, box: { lo: Float32Array; hi: Float32Array
  * (v, face, -1, 0), edge-edge (a0, a1, b0, b1) with a0 < a1, b0 < b1 and (a0, a1) < (b0, b1).
  */
 export function orphanSets(scene: CcdScene): Int32Array {
-  const n = triangleCount(scene);
-  const byVertex = new Map<number, number[]>();
+  const n = triangleCount(scene), nv = scene.x0.length / 3;
+  const byVertex: number[][] = Array.from({ length: nv }, () => []);
+  for (let t = 0; t < n; t++) for (let k = 0; k < 3; k++) byVertex[scene.tris[t * 3 + k]!]!.push(t);
+  // edge ids, so a pair of edges has a numeric key
+  const edgeId = new Map<number, number>();
   for (let t = 0; t < n; t++) for (let k = 0; k < 3; k++) {
-    const v = scene.tris[t * 3 + k]!;
-    let list = byVertex.get(v);
-    if (!list) byVertex.set(v, (list = []));
-    list.push(t);
+    const [a, b] = edge(scene, t, k);
+    if (!edgeId.has(a * nv + b)) edgeId.set(a * nv + b, edgeId.size);
   }
+  const ne = edgeId.size;
   const self = scene.self ?? true;
-  const seen = new Set<string>();
+  const seenVf = new Set<number>(), seenEe = new Set<number>(), pairDone = new Set<number>();
   const out: number[] = [];
-  const add = (r: number[]) => {
-    const key = r.join(',');
-    if (!seen.has(key)) seen.add(key), out.push(...r);
-  };
-  const pairDone = new Set<number>();
-  for (const list of byVertex.values()) {
+  for (const list of byVertex) {
     for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) {
       const a = Math.min(list[i]!, list[j]!), b = Math.max(list[i]!, list[j]!);
       if (pairDone.has(a * n + b)) continue;
       pairDone.add(a * n + b);
-      if (!self && scene.objects && scene.objects[a] === scene.objects[b]) continue;
-      if (!self && !scene.objects) continue;
+      if (!self && (!scene.objects || scene.objects[a] === scene.objects[b])) continue;
       for (const [p, f] of [[a, b], [b, a]] as const) for (let k = 0; k < 3; k++) {
         const v = scene.tris[p * 3 + k]!;
-        if (v !== scene.tris[f * 3] && v !== scene.tris[f * 3 + 1] && v !== scene.tris[f * 3 + 2]) add([v, f, -1, 0]);
+        if (v === scene.tris[f * 3] || v === scene.tris[f * 3 + 1] || v === scene.tris[f * 3 + 2]) continue;
+        if (!seenVf.has(v * n + f)) seenVf.add(v * n + f), out.push(v, f, -1, 0);
       }
       for (let i2 = 0; i2 < 3; i2++) for (let j2 = 0; j2 < 3; j2++) {
         const e = edge(scene, a, i2), g = edge(scene, b, j2);
         if (e[0] === g[0] || e[0] === g[1] || e[1] === g[0] || e[1] === g[1]) continue;
-        add(canonicalEdges(e, g));
+        const r = canonicalEdges(e, g);
+        const key = edgeId.get(r[0]! * nv + r[1]!)! * ne + edgeId.get(r[2]! * nv + r[3]!)!;
+        if (!seenEe.has(key)) seenEe.add(key), out.push(...r);
       }
     }
   }

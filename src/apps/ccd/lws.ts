@@ -53,7 +53,8 @@ export interface LwsOptions {
   blocks?: number;
   /** Threads (fragments) per block T. Default 64. */
   threads?: number;
-  /** Stack capacity per block, at least 4 T. Default 8 T. */
+  /** Stack capacity per block, at least 4 T. Default 4 T: a block keeps T nodes and pushes the
+   * rest to its deque, where others can steal them (the paper: the best size is model dependent). */
   stackCap?: number;
   /** Deque ring per block. Default 64 T (grown 4x on overflow, four times at most). */
   dequeCap?: number;
@@ -148,6 +149,8 @@ export interface LwsResult {
   passes: number;
   roundTrips: number;
   balancingMs: number;
+  /** Gathering the per-iteration front chunks and compacting them (wall clock). */
+  frontMs: number;
   stats: LwsStats;
 }
 
@@ -156,7 +159,7 @@ export async function traverseLws(ccd: Ccd, start: Stream, count: number, option
   const B = options.blocks ?? 4, T = options.threads ?? 64;
   check(Number.isInteger(B) && B >= 1 && B <= 32, () => `lws: blocks must be an integer in [1, 32], got ${B}`);
   check(Number.isInteger(T) && T >= 1 && T <= 1024, () => `lws: threads must be an integer in [1, 1024], got ${T}`);
-  const S = options.stackCap ?? 8 * T;
+  const S = options.stackCap ?? 4 * T;
   check(Number.isInteger(S) && S >= 4 * T, () => `lws: stackCap must be at least 4 x threads (${4 * T}), got ${S}`);
   let Q = options.dequeCap ?? 64 * T;
   check(Number.isInteger(Q) && Q >= T, () => `lws: dequeCap must be at least threads, got ${Q}`);
@@ -230,6 +233,7 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
       steals += cn[b * 4 + 3]!;
     }
     // the front: every iteration's chunk, gathered eight at a time, then compacted
+    const tf = performance.now();
     let level = chunks.splice(0);
     let len = B * T;
     while (level.length > 1) {
@@ -251,6 +255,7 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
     const kept = await ccd.filter(all, 'x.z >= 2');
     all.dispose();
     return {
+      frontMs: performance.now() - tf,
       front: kept.stream,
       frontCount: kept.count,
       iterations: loop.iterations,

@@ -125,10 +125,12 @@ export interface CcdStats {
   balance: Balance;
   /** Milliseconds (wall clock, each stage ended by a fence). */
   refitMs: number;
-  /** Building the start list (root, or the saved front) and concatenating the new front. */
+  /** Front update: assembling the new front from the nodes where the traversal ended (static:
+   * concatenating the per-step chunks; lws: gathering the per-iteration chunks and compacting). */
   frontMs: number;
   traversalMs: number;
-  /** Compaction and redistribution (static: the filters; lws: the stealing passes). */
+  /** Compaction and redistribution (static: the filters between steps). 0 for lws, whose
+   * balancing passes run inside the traversal loop (counted there; wall clock cannot split them). */
   balancingMs: number;
   elementaryMs: number;
   totalMs: number;
@@ -276,7 +278,7 @@ export class Ccd {
   }
 
   /** The static method: one pass per step over the compacted work list. */
-  private async traverseStatic(start: Stream, count: number, timing: { balancing: number }): Promise<{ front: Stream | null; frontCount: number; iterations: number; nodes: number }> {
+  private async traverseStatic(start: Stream, count: number, timing: { balancing: number; front: number }): Promise<{ front: Stream | null; frontCount: number; iterations: number; nodes: number }> {
     const chunks: Array<{ stream: Stream; count: number }> = [];
     let work = start, w = count, iterations = 0, nodes = 0;
     while (w > 0) {
@@ -295,7 +297,11 @@ export class Ccd {
       work = next.stream;
       w = next.count;
     }
+    const t1 = performance.now();
     const f = this.concat(chunks);
+    await this.ctx.queries.fence();
+    this.roundTrips++;
+    timing.front += performance.now() - t1;
     return { front: f.stream, frontCount: f.count, iterations, nodes };
   }
 
@@ -330,7 +336,7 @@ export class Ccd {
     }
     this.front = null;
     const t2 = performance.now();
-    const timing = { balancing: 0 };
+    const timing = { balancing: 0, front: 0 };
     let lwsStats: LwsStats | undefined;
     let r: { front: Stream | null; frontCount: number; iterations: number; nodes: number; lanes?: number };
     if (balance === 'static') r = await this.traverseStatic(start, startCount, timing);
@@ -339,6 +345,7 @@ export class Ccd {
       this.passes += l.passes;
       this.roundTrips += l.roundTrips;
       lwsStats = l.stats;
+      timing.front += l.frontMs;
       r = l;
     }
     start.dispose();
@@ -383,8 +390,8 @@ export class Ccd {
     const stats: CcdStats = {
       balance,
       refitMs: t1 - t0,
-      frontMs: t2 - t1,
-      traversalMs: t3 - t2 - timing.balancing,
+      frontMs: t2 - t1 + timing.front,
+      traversalMs: t3 - t2 - timing.balancing - timing.front,
       balancingMs: timing.balancing,
       elementaryMs: t4 - t3,
       totalMs: t4 - t0,

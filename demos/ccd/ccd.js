@@ -1,0 +1,124 @@
+// The CCD page: a scene stepped every frame through createCcd (refit, BVTT front, balancing,
+// elementary tests on the GPU), drawn on a 2D canvas with the colliding faces highlighted.
+import { createContext, createCcd, reference } from '../../dist/brookgl.js';
+
+const $ = (id) => document.getElementById(id);
+const ctx = createContext();
+$('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
+const soft = ctx.caps.software;
+const view = $('view').getContext('2d');
+
+let sim = null;
+let ccd = null;
+let funnel = null;
+
+async function loadFunnel() {
+  if (funnel) return funnel;
+  const ply = async (f) => reference.parsePly(await (await fetch(`../../data/ccd/cloth-funnel/frames/${f}.ply`)).arrayBuffer());
+  const f0 = await ply(227), f1 = await ply(228);
+  funnel = { x0: Float32Array.from(f0.positions), x1: Float32Array.from(f1.positions), tris: f0.tris };
+  return funnel;
+}
+
+async function reset() {
+  ccd?.dispose();
+  const kind = $('scene').value;
+  if (kind === 'cloth') {
+    const cloth = new reference.ClothBall(soft ? 16 : 48, soft ? 1 : 3);
+    for (let i = 0; i < 20; i++) cloth.advance();
+    sim = { next: () => { const s = cloth.scene(); cloth.advance(); return s; }, frame: 0 };
+  } else if (kind === 'bart') {
+    let f = 30;
+    sim = { next: () => reference.bartScene(soft ? 256 : 1024, f++) };
+  } else {
+    const s = await loadFunnel();
+    sim = { next: () => s };
+  }
+  const first = sim.next();
+  ccd = createCcd(ctx, first);
+  sim.first = first;
+}
+$('reset').onclick = () => reset();
+$('scene').onchange = () => reset();
+
+function draw(scene, pairs) {
+  const { x0, tris } = scene;
+  const hot = new Set();
+  for (const p of pairs) {
+    const w = p.split(' ').slice(1).map(Number);
+    if (p.startsWith('vf')) { hot.add(`f${w[1]}`); hot.add(`v${w[0]}`); } else w.forEach((v) => hot.add(`v${v}`));
+  }
+  // a fixed camera: rotate about y, then an orthographic view fitted to the scene
+  let lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < x0.length; i += 3) for (let c = 0; c < 3; c++) (lo[c] = Math.min(lo[c], x0[i + c])), (hi[c] = Math.max(hi[c], x0[i + c]));
+  const ctr = lo.map((l, c) => (l + hi[c]) / 2), size = Math.max(...hi.map((h, c) => h - lo[c])) || 1;
+  const a = 0.6, cs = Math.cos(a), sn = Math.sin(a), el = 0.35, ce = Math.cos(el), se = Math.sin(el);
+  const W = 640, H = 480, k = 420 / size;
+  const proj = (v) => {
+    const x = x0[v * 3] - ctr[0], y = x0[v * 3 + 1] - ctr[1], z = x0[v * 3 + 2] - ctr[2];
+    const xr = cs * x + sn * z, zr = -sn * x + cs * z;
+    const yr = ce * y - se * zr, zz = se * y + ce * zr;
+    return [W / 2 + xr * k, H / 2 - yr * k, zz];
+  };
+  const n = tris.length / 3;
+  const order = [];
+  const pts = new Array(x0.length / 3);
+  for (let v = 0; v < pts.length; v++) pts[v] = proj(v);
+  for (let t = 0; t < n; t++) order.push([t, pts[tris[t * 3]][2] + pts[tris[t * 3 + 1]][2] + pts[tris[t * 3 + 2]][2]]);
+  order.sort((p, q) => p[1] - q[1]);
+  view.fillStyle = '#111';
+  view.fillRect(0, 0, W, H);
+  for (const [t] of order) {
+    const [p, q, r] = [pts[tris[t * 3]], pts[tris[t * 3 + 1]], pts[tris[t * 3 + 2]]];
+    const isHot = hot.has(`f${t}`) || hot.has(`v${tris[t * 3]}`) || hot.has(`v${tris[t * 3 + 1]}`) || hot.has(`v${tris[t * 3 + 2]}`);
+    // shade by the facing of the projected triangle
+    const area = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]);
+    const shade = 90 + Math.round(70 * Math.min(1, Math.abs(area) / 60));
+    view.fillStyle = isHot ? '#2ecc40' : `rgb(${shade},${shade},${shade + 25})`;
+    view.strokeStyle = isHot ? '#1a8f2a' : '#333';
+    view.beginPath();
+    view.moveTo(p[0], p[1]);
+    view.lineTo(q[0], q[1]);
+    view.lineTo(r[0], r[1]);
+    view.closePath();
+    view.fill();
+    view.stroke();
+  }
+}
+
+function showStats(s, pairs) {
+  const rows = [
+    ['triangles', ccd.triangles], ['front nodes (start → end)', `${s.frontStart} → ${s.frontSize}${s.fromRoot ? ' (from the root)' : ''}`],
+    ['refit ms', s.refitMs.toFixed(1)], ['front update ms', s.frontMs.toFixed(1)], ['traversal ms', s.traversalMs.toFixed(1)],
+    ['balancing ms', s.balancingMs.toFixed(1)], ['elementary tests ms', s.elementaryMs.toFixed(1)], ['total ms', s.totalMs.toFixed(1)],
+    ['iterations', s.iterations], ['passes', s.passes], ['CPU round trips', s.roundTrips], ['utilisation', s.utilisation.toFixed(2)],
+    ['candidate pairs / orphan tests', `${s.candidates} / ${s.orphans}`], ['colliding pairs', pairs.length],
+  ];
+  if (s.lws) rows.push(['moved to deques / stolen / steal rounds', `${s.lws.moved} / ${s.lws.stolen} / ${s.lws.steals}`]);
+  $('breakdown').innerHTML = rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('');
+}
+
+async function frame() {
+  try {
+    const scene = sim.first ?? sim.next();
+    if (!sim.first) ccd.setPositions(scene.x0, scene.x1);
+    sim.first = null;
+    const { pairs, stats } = await ccd.step({ balance: $('balance').value, lws: { blocks: Number($('blocks').value), threads: soft ? 32 : 256 } });
+    draw(scene, pairs);
+    showStats(stats, pairs);
+  } catch (e) {
+    $('error').textContent = e.message;
+    return false;
+  }
+  return true;
+}
+
+async function loop() {
+  if (await frame()) requestAnimationFrame(loop);
+}
+
+await reset();
+await frame();
+await ctx.queries.fence();
+window.__demoReady = true;
+requestAnimationFrame(loop);
