@@ -1,6 +1,6 @@
 // The CCD page: a scene stepped every frame through createCcd (refit, BVTT front, balancing,
 // elementary tests on the GPU), drawn on a 2D canvas with the colliding faces highlighted.
-import { createContext, createCcd, reference } from '../../dist/brookgl.js';
+import { createContext, createCcd, parsePly, reference } from '../../dist/brookgl.js';
 
 const $ = (id) => document.getElementById(id);
 const ctx = createContext();
@@ -14,9 +14,9 @@ let funnel = null;
 
 async function loadFunnel() {
   if (funnel) return funnel;
-  const ply = async (f) => reference.parsePly(await (await fetch(`../../data/ccd/cloth-funnel/frames/${f}.ply`)).arrayBuffer());
+  const ply = async (f) => parsePly(await (await fetch(`../../data/ccd/cloth-funnel/frames/${f}.ply`)).arrayBuffer());
   const f0 = await ply(227), f1 = await ply(228);
-  funnel = { x0: Float32Array.from(f0.positions), x1: Float32Array.from(f1.positions), tris: f0.tris };
+  funnel = { x0: f0.positions, x1: f1.positions, tris: Int32Array.from(f0.indices) };
   return funnel;
 }
 

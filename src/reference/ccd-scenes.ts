@@ -1,82 +1,10 @@
 /**
- * Scenes for continuous collision detection (plain TypeScript, no GPU): a PLY reader for the
- * cloth-funnel frames, BART-like moving objects (the paper's BART64 ... BART4096: rigid objects
+ * Scenes for continuous collision detection (plain TypeScript, no GPU; the cloth-funnel frames
+ * are read with the library's parsePly): BART-like moving objects (the paper's BART64 ... BART4096: rigid objects
  * flying through each other, inter-object collisions only), and a mass-spring cloth falling on
  * a ball (the paper's Cloth/Ball, self-collision), each producing the two frames of a step.
  */
 import type { CcdScene } from './ccd-bvh';
-
-/** Reads a PLY mesh (ASCII or binary little-endian; vertex x, y, z float or double; faces as lists). */
-export function parsePly(data: ArrayBuffer): { positions: Float64Array; tris: Int32Array } {
-  const bytes = new Uint8Array(data);
-  const headerEnd = findHeaderEnd(bytes);
-  const header = new TextDecoder().decode(bytes.subarray(0, headerEnd)).split('\n').map((l) => l.trim());
-  const format = header.find((l) => l.startsWith('format '))?.split(' ')[1];
-  let nv = 0, nf = 0, current = '';
-  const vprops: string[] = [];
-  let listCount = 'uchar', listItem = 'int';
-  for (const l of header) {
-    const w = l.split(/\s+/);
-    if (w[0] === 'element') (current = w[1]!), current === 'vertex' ? (nv = Number(w[2])) : current === 'face' ? (nf = Number(w[2])) : 0;
-    else if (w[0] === 'property' && current === 'vertex') vprops.push(w[1]!);
-    else if (w[0] === 'property' && current === 'face' && w[1] === 'list') (listCount = w[2]!), (listItem = w[3]!);
-  }
-  const positions = new Float64Array(nv * 3);
-  const tris: number[] = [];
-  if (format === 'ascii') {
-    const lines = new TextDecoder().decode(bytes.subarray(headerEnd)).split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
-    for (let i = 0; i < nv; i++) lines[i]!.split(/\s+/).slice(0, 3).forEach((x, c) => (positions[i * 3 + c] = Number(x)));
-    for (let f = 0; f < nf; f++) {
-      const w = lines[nv + f]!.split(/\s+/).map(Number);
-      for (let k = 2; k < w[0]!; k++) tris.push(w[1]!, w[k]!, w[k + 1]!);
-    }
-    return { positions, tris: Int32Array.from(tris) };
-  }
-  if (format !== 'binary_little_endian') throw new Error(`parsePly: unsupported format ${format}`);
-  const view = new DataView(data, headerEnd);
-  const size: Record<string, number> = { char: 1, uchar: 1, int8: 1, uint8: 1, short: 2, ushort: 2, int16: 2, uint16: 2, int: 4, uint: 4, int32: 4, uint32: 4, float: 4, float32: 4, double: 8, float64: 8 };
-  const read = (type: string, at: number): number => {
-    switch (type) {
-      case 'double': case 'float64': return view.getFloat64(at, true);
-      case 'float': case 'float32': return view.getFloat32(at, true);
-      case 'uchar': case 'uint8': return view.getUint8(at);
-      case 'char': case 'int8': return view.getInt8(at);
-      case 'ushort': case 'uint16': return view.getUint16(at, true);
-      case 'short': case 'int16': return view.getInt16(at, true);
-      case 'uint': case 'uint32': return view.getUint32(at, true);
-      default: return view.getInt32(at, true);
-    }
-  };
-  let at = 0;
-  for (let i = 0; i < nv; i++) {
-    for (let p = 0; p < vprops.length; p++) {
-      if (p < 3) positions[i * 3 + p] = read(vprops[p]!, at);
-      at += size[vprops[p]!]!;
-    }
-  }
-  for (let f = 0; f < nf; f++) {
-    const n = read(listCount, at);
-    at += size[listCount]!;
-    const ids: number[] = [];
-    for (let k = 0; k < n; k++, at += size[listItem]!) ids.push(read(listItem, at));
-    for (let k = 1; k + 1 < n; k++) tris.push(ids[0]!, ids[k]!, ids[k + 1]!);
-  }
-  return { positions, tris: Int32Array.from(tris) };
-}
-
-function findHeaderEnd(b: Uint8Array): number {
-  const tag = 'end_header';
-  for (let i = 0; i + tag.length < b.length; i++) {
-    let ok = true;
-    for (let k = 0; k < tag.length && ok; k++) ok = b[i + k] === tag.charCodeAt(k);
-    if (ok) {
-      let j = i + tag.length;
-      while (b[j] !== 10) j++;
-      return j + 1;
-    }
-  }
-  throw new Error('parsePly: no end_header');
-}
 
 /** A unit sphere as an octahedron subdivided `levels` times (8 * 4^levels triangles). */
 export function octasphere(levels: number): { positions: number[]; tris: number[] } {

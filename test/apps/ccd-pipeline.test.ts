@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, createCcd, reference } from '../../src/index';
+import { BrookContext, createCcd, parsePly, reference } from '../../src/index';
 
 type CcdScene = reference.CcdScene;
 import { expectNoGLError, newContext } from '../helpers';
@@ -7,15 +7,16 @@ import { report } from './ccd-data';
 
 /** The funnel's two frames (float32-exact doubles) and the ground-truth colliding features. */
 async function loadFunnel(): Promise<{ scene: CcdScene; truth: string[] }> {
-  const ply = async (f: number) => reference.parsePly(await (await fetch(`/data/ccd/cloth-funnel/frames/${f}.ply`)).arrayBuffer());
+  const ply = async (f: number) => parsePly(await (await fetch(`/data/ccd/cloth-funnel/frames/${f}.ply`)).arrayBuffer());
   const f0 = await ply(227), f1 = await ply(228);
-  const scene: CcdScene = { x0: Float32Array.from(f0.positions), x1: Float32Array.from(f1.positions), tris: f0.tris };
+  // the frames' doubles are float32 values (the query sets from them are float32-exact)
+  const scene: CcdScene = { x0: f0.positions, x1: f1.positions, tris: Int32Array.from(f0.indices) };
   // the queries name their features by coordinates: find the vertex with both positions
   const key = (a: ArrayLike<number>, i: number, b: ArrayLike<number>, j: number) => `${a[i]},${a[i + 1]},${a[i + 2]}|${b[j]},${b[j + 1]},${b[j + 2]}`;
   const vertex = new Map<string, number>();
   for (let v = 0; v < f0.positions.length / 3; v++) vertex.set(key(f0.positions, v * 3, f1.positions, v * 3), v);
   const face = new Map<string, number>();
-  for (let t = 0; t < f0.tris.length / 3; t++) face.set(Array.from(f0.tris.subarray(t * 3, t * 3 + 3)).sort((a, b) => a - b).join(','), t);
+  for (let t = 0; t < f0.indices.length / 3; t++) face.set(Array.from(f0.indices.subarray(t * 3, t * 3 + 3)).sort((a, b) => a - b).join(','), t);
   const truth: string[] = [];
   for (const kind of ['vf', 'ee'] as const) {
     const q = reference.parseCcdQueries(await (await fetch(`/data/ccd/cloth-funnel/queries/227${kind}.csv`)).text());

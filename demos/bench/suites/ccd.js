@@ -7,7 +7,7 @@
 // per step over a compacted list) beside lazy work stealing with B = 4 blocks of T threads; the
 // iteration ratio of B = 1 to B = 4 stands in for the paper's GT 520 (1 SM) vs GTS 450 (4 SMs)
 // speedups. On a software renderer the big scenes are scaled down (the tables say so).
-import { createCcd, reference } from '../../../dist/brookgl.js';
+import { createCcd, parsePly, reference } from '../../../dist/brookgl.js';
 
 // The paper's numbers (ms per frame; Table 3: K front nodes per frame).
 const PAPER = {
@@ -26,9 +26,9 @@ const median = (xs) => {
 const spread = (xs) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;
 
 async function funnelScene() {
-  const ply = async (f) => reference.parsePly(await (await fetch(`../../data/ccd/cloth-funnel/frames/${f}.ply`)).arrayBuffer());
+  const ply = async (f) => parsePly(await (await fetch(`../../data/ccd/cloth-funnel/frames/${f}.ply`)).arrayBuffer());
   const f0 = await ply(227), f1 = await ply(228);
-  return { x0: Float32Array.from(f0.positions), x1: Float32Array.from(f1.positions), tris: f0.tris };
+  return { x0: f0.positions, x1: f1.positions, tris: Int32Array.from(f0.indices) };
 }
 
 /** Scene descriptions: a name, the paper's row, and frames (scenes) to step through. */
