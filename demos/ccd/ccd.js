@@ -43,11 +43,15 @@ $('scene').onchange = () => reset();
 
 function draw(scene, pairs) {
   const { x0, tris } = scene;
-  const hot = new Set();
+  // the faces of the colliding pairs: the face of a vertex-face pair, the faces along the edges
+  // of an edge-edge pair; the vertices of vertex-face pairs as dots
+  const hotFaces = new Set(), hotEdges = new Set(), hotVerts = [];
   for (const p of pairs) {
     const w = p.split(' ').slice(1).map(Number);
-    if (p.startsWith('vf')) { hot.add(`f${w[1]}`); hot.add(`v${w[0]}`); } else w.forEach((v) => hot.add(`v${v}`));
+    if (p.startsWith('vf')) (hotFaces.add(w[1]), hotVerts.push(w[0]));
+    else hotEdges.add(`${w[0]} ${w[1]}`), hotEdges.add(`${w[2]} ${w[3]}`);
   }
+  const edgeKey = (a, b) => (a < b ? `${a} ${b}` : `${b} ${a}`);
   // a fixed camera: rotate about y, then an orthographic view fitted to the scene
   let lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < x0.length; i += 3) for (let c = 0; c < 3; c++) (lo[c] = Math.min(lo[c], x0[i + c])), (hi[c] = Math.max(hi[c], x0[i + c]));
@@ -70,7 +74,8 @@ function draw(scene, pairs) {
   view.fillRect(0, 0, W, H);
   for (const [t] of order) {
     const [p, q, r] = [pts[tris[t * 3]], pts[tris[t * 3 + 1]], pts[tris[t * 3 + 2]]];
-    const isHot = hot.has(`f${t}`) || hot.has(`v${tris[t * 3]}`) || hot.has(`v${tris[t * 3 + 1]}`) || hot.has(`v${tris[t * 3 + 2]}`);
+    const [i, j, k2] = [tris[t * 3], tris[t * 3 + 1], tris[t * 3 + 2]];
+    const isHot = hotFaces.has(t) || hotEdges.has(edgeKey(i, j)) || hotEdges.has(edgeKey(j, k2)) || hotEdges.has(edgeKey(k2, i));
     // shade by the facing of the projected triangle
     const area = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]);
     const shade = 90 + Math.round(70 * Math.min(1, Math.abs(area) / 60));
@@ -83,6 +88,12 @@ function draw(scene, pairs) {
     view.closePath();
     view.fill();
     view.stroke();
+  }
+  view.fillStyle = '#2ecc40';
+  for (const v of hotVerts) {
+    view.beginPath();
+    view.arc(pts[v][0], pts[v][1], 3, 0, 2 * Math.PI);
+    view.fill();
   }
 }
 

@@ -137,15 +137,26 @@ export class ClothBall {
     }
     for (let it = 0; it < 8; it++) {
       for (const [a, b, r] of this.springs) {
-        const d = [0, 1, 2].map((c) => next[b * 3 + c]! - next[a * 3 + c]!);
-        const len = Math.hypot(d[0]!, d[1]!, d[2]!) || 1;
+        const dx = next[b * 3]! - next[a * 3]!, dy = next[b * 3 + 1]! - next[a * 3 + 1]!, dz = next[b * 3 + 2]! - next[a * 3 + 2]!;
+        const len = Math.sqrt(dx * dx + dy * dy + dz * dz) || 1;
         const k = (0.5 * (len - r)) / len;
-        for (let c = 0; c < 3; c++) (next[a * 3 + c]! += k * d[c]!), (next[b * 3 + c]! -= k * d[c]!);
+        next[a * 3]! += k * dx;
+        next[a * 3 + 1]! += k * dy;
+        next[a * 3 + 2]! += k * dz;
+        next[b * 3]! -= k * dx;
+        next[b * 3 + 1]! -= k * dy;
+        next[b * 3 + 2]! -= k * dz;
       }
+      const min = this.ballRadius * 1.03;
       for (let v = 0; v < this.clothVerts; v++) {
         const x = next[v * 3]!, y = next[v * 3 + 1]!, z = next[v * 3 + 2]!;
-        const len = Math.hypot(x, y, z), min = this.ballRadius * 1.03;
-        if (len < min) for (let c = 0; c < 3; c++) next[v * 3 + c] = (next[v * 3 + c]! * min) / len;
+        const len = Math.sqrt(x * x + y * y + z * z);
+        if (len < min) {
+          const f = min / len;
+          next[v * 3] = x * f;
+          next[v * 3 + 1] = y * f;
+          next[v * 3 + 2] = z * f;
+        }
       }
     }
     this.prev = p;

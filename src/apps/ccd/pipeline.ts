@@ -202,7 +202,7 @@ export class Ccd {
     this.rebuildGrowth = options.rebuildGrowth ?? 1.5;
     this.lwsOptions = options.lws ?? {};
     check(this.rebuildGrowth >= 1, 'createCcd: rebuildGrowth must be >= 1');
-    this.scene = scene;
+    this.scene = { ...scene }; // setPositions replaces x0 and x1 in this copy, not in the caller's scene
     this.triangles = triangleCount(scene);
     this.bvh = buildBvh(scene);
     const tris = new Int32Array(this.triangles * 4);
