@@ -80,9 +80,11 @@ describe('core/stream', () => {
         expectArrayEqual(back, data, `${type}[${n}] read`);
         expect(await bytesRead(() => (back = s.readSync())), `${type}[${n}] readSync`).to.be.at.most(limit);
         expectArrayEqual(back, data, `${type}[${n}] readSync`);
-        if (c <= 2) {
-          expect(await bytesRead(async () => (back = await s.read({ method: 'native' }))), `${type}[${n}] native`).to.be.at.most(limit);
-          expectArrayEqual(back, data, `${type}[${n}] native`);
+        for (const method of ['pack', 'native'] as const) {
+          expect(await bytesRead(async () => (back = await s.read({ method }))), `${type}[${n}] ${method}`).to.be.at.most(limit);
+          expectArrayEqual(back, data, `${type}[${n}] ${method}`);
+          expect(await bytesRead(() => (back = s.readSync({ method }))), `${type}[${n}] ${method} sync`).to.be.at.most(limit);
+          expectArrayEqual(back, data, `${type}[${n}] ${method} sync`);
         }
         s.dispose();
       }
@@ -90,7 +92,7 @@ describe('core/stream', () => {
     });
   }
 
-  it('reads float bit patterns back exactly through the pack pass (NaN payloads, denormals, -0)', async () => {
+  it('reads float bit patterns back exactly, packed or not (NaN payloads, denormals, -0)', async () => {
     const bits = Uint32Array.from([0x7fc00001, 0xffc12345, 0x00000001, 0x807fffff, 0x80000000, 0x7f800000, 0xff800000, 0x3f800000, 0x00800000]);
     const data = new Float32Array(bits.buffer);
     for (const type of ['float', 'float2', 'float3'] as ElementType[]) {
@@ -99,8 +101,10 @@ describe('core/stream', () => {
       const all = new Float32Array(n * c);
       for (let i = 0; i < all.length; i++) all[i] = data[i % data.length]!;
       const s = ctx.stream(type, n, all);
-      const back = await s.read();
-      expectArrayEqual(new Uint32Array(back.buffer, back.byteOffset, back.length), new Uint32Array(all.buffer), `${type} bits`);
+      for (const method of ['pack', 'native'] as const) {
+        const back = await s.read({ method });
+        expectArrayEqual(new Uint32Array(back.buffer, back.byteOffset, back.length), new Uint32Array(all.buffer), `${type} bits (${method})`);
+      }
       s.dispose();
     }
   });
