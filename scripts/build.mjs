@@ -25,6 +25,10 @@ await Promise.all([
     ? esbuild.build({ ...common, entryPoints: ['test/all.ts'], format: 'iife', outfile: 'dist/test/specs.js' })
     : null,
 ]);
+if (fs.existsSync(path.join(root, 'node_modules/@tensorflow/tfjs-backend-webgl'))) {
+  // TensorFlow.js (devDependencies) for the `peers` benchmark page only: never part of brookgl.
+  await esbuild.build({ ...common, sourcemap: false, minify: true, entryPoints: ['demos/bench/tfjs-entry.js'], format: 'esm', outfile: 'dist/vendor/tfjs.js' });
+}
 if (args.has('--tests')) {
   // mocha's browser build, served next to the specs so a run needs dist/ but not node_modules
   for (const f of ['mocha.js', 'mocha.css']) fs.copyFileSync(path.join(root, 'node_modules/mocha', f), path.join(root, 'dist/test', f));

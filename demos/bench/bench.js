@@ -12,6 +12,7 @@ export const SUITES = {
   binning: () => import('./suites/binning.js'),
   'horn-apps': () => import('./suites/horn-apps.js'),
   ccd: () => import('./suites/ccd.js'),
+  peers: () => import('./suites/peers.js'),
 };
 
 const $ = (id) => document.getElementById(id);
