@@ -33,6 +33,8 @@ try {
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
   page.on('error', (e) => console.error(`page crashed: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && console.error(`[browser] ${m.text()}`));
+  const t0 = Date.now();
+  await page.exposeFunction('__benchProgress', (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${m}`));
   await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}${maxK}`);
   await page.waitForFunction(() => window.__benchResult !== undefined, { timeout: 0, polling: 500 });
   const result = await page.evaluate(() => window.__benchResult);

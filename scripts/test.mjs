@@ -6,6 +6,60 @@ import path from 'node:path';
 import { serve, root } from './serve.mjs';
 import { launch, checkRenderer } from './browser.mjs';
 
+/**
+ * What the demo run does on each page after it is ready: ['select', id, value] sets a control
+ * and fires its change event, ['click', id], ['check', id, bool], ['hold', id, ms] presses a
+ * button down for a while, ['frames', k] waits for k more frames of a page's frame loop, and
+ * every action waits for the page's runs (window.__demoBusy) to end. ['expect', js, what]
+ * evaluates an expression in the page and fails unless it is true.
+ */
+const EXERCISE = {
+  'dem/index.html': [
+    ['frames', 2], ['click', 'reset'], ['frames', 1], ['click', 'reset'], ['click', 'reset'], ['frames', 2],
+    ['select', 'n', '32768'], ['frames', 1], ['select', 'n', '4096'], ['frames', 1], ['hold', 'push', 600], ['frames', 2],
+  ],
+  'agents/index.html': [
+    ['frames', 2], ['click', 'reset'], ['frames', 1], ['click', 'reset'], ['click', 'reset'], ['frames', 2],
+    ['select', 'n', '256'], ['frames', 1], ['select', 'n', '1024'], ['frames', 2],
+  ],
+  'nbody/index.html': [
+    ['frames', 2], ['click', 'reset'], ['frames', 1], ['select', 'n', '4096'], ['frames', 1], ['select', 'n', '1024'],
+    ['select', 'preset', 'plummer'], ['frames', 2], ['click', 'pause'], ['click', 'pause'], ['frames', 2],
+  ],
+  'fluid/index.html': [
+    ['frames', 2], ['select', 'size', '256'], ['frames', 1], ['select', 'size', '128'], ['frames', 2], ['check', 'zcull', false], ['frames', 2], ['check', 'zcull', true],
+    ['click', 'compare'], ['expect', "document.querySelectorAll('#comparison tbody tr').length === 5", 'the idiom timings are compared'],
+  ],
+  'filter/index.html': [
+    ['expect', "document.getElementById('method').value === 'pyramid'", 'the page opens on the default method, pyramid'],
+    ['select', 'method', 'bitonic'],
+    ['expect', "document.querySelectorAll('#passes figure').length > 10", 'bitonic draws its passes'],
+    ['select', 'method', 'scan-multipass'], ['select', 'method', 'scan-loop'], ['click', 'cpu'],
+  ],
+  'playground/index.html': [
+    ['select', 'example', 'Blur (gathers)'],
+    ['expect', "![...document.querySelectorAll('#streams figcaption')].some((c) => c.textContent.includes('(output)') && c.textContent.includes('non-finite'))", 'the blur output has no infinite records'],
+    ['select', 'example', 'Mandelbrot (iterator, uniforms, loop)'],
+    ['expect', "document.getElementById('glsl').textContent.includes('void main')", 'the generated GLSL is shown'],
+    ['value', 'uniform-zoom', '4'],
+    ['expect', "![...document.querySelectorAll('#streams figcaption')].some((c) => c.textContent.includes('constant'))", 'zoom 4 is not a flat image'],
+    ['value', 'source', 'kernel void broken(out float o<>) { o = undefinedName; }'],
+    ['click', 'run'],
+    ['expectError', "document.getElementById('streams').children.length === 0 && document.getElementById('trace').textContent === ''", 'an error clears the old output'],
+    ['select', 'example', 'Blur (gathers)'],
+  ],
+  'bench/index.html': [
+    ['expect', "document.querySelectorAll('#recorded img.plot').length >= 2", 'the recorded plots are shown'],
+    ['select', 'suite', 'filter'],
+    ['expect', "document.querySelectorAll('#recorded img.plot').length >= 2", 'the recorded filter plots are shown'],
+  ],
+  'fractal/index.html': [
+    ['expect', "document.getElementById('summary').textContent.includes('ended the loop')", 'the default view ends the loop early by the query'],
+    ['select', 'view', 'whole'], ['select', 'per', '16'],
+    ['expect', "document.querySelectorAll('#runs tbody tr').length === 3", 'earlier runs are kept'],
+  ],
+};
+
 const grepAt = process.argv.indexOf('--grep');
 const grep = grepAt > 0 ? process.argv[grepAt + 1] : '';
 const started = Date.now();
@@ -59,28 +113,51 @@ process.exit(exitCode);
 
 /**
  * Opens every page of the gallery in the test page (one page for the whole run: see
- * browser.mjs); a page passes when it sets window.__demoReady without errors.
+ * browser.mjs) with ?test=1 (reduced sizes), waits for window.__demoReady, then exercises its
+ * controls (EXERCISE below: Restart, new counts, methods, examples) and waits for the frames or
+ * runs they start. A page fails on any console error, page error or text in its .error box.
+ * Each page is saved as screenshots/<page>.png (git-ignored); with --pictures the run also
+ * writes the small JPEG thumbnails the gallery and README show (demos/img/<page>.jpg).
  */
 async function loadDemos(page, url) {
-  console.log('demos (every page in demos/ loads and runs)');
+  console.log('demos (every page in demos/ loads, runs and has its controls exercised)');
   const pages = fs
     .readdirSync(path.join(root, 'demos'), { recursive: true })
     .filter((f) => f.endsWith('index.html'))
+    .map((f) => f.split(path.sep).join('/'))
     .sort();
+  const shots = path.join(root, 'screenshots');
+  fs.mkdirSync(shots, { recursive: true });
+  await page.setViewport({ width: 1100, height: 900 });
   for (const file of pages) {
     const errors = [];
     const onError = (e) => errors.push(e.message);
-    const onConsole = (m) => m.type() === 'error' && errors.push(m.text());
+    // errors, and WebGL's warnings (a use of a deleted object is only a warning)
+    const onConsole = (m) => (m.type() === 'error' || (m.type() === 'warn' && m.text().startsWith('WebGL'))) && errors.push(m.text());
     page.on('pageerror', onError);
     page.on('console', onConsole);
     const t0 = Date.now();
+    const name = file === 'index.html' ? 'gallery' : file.replace(/\/index\.html$/, '').replaceAll('/', '-');
+    let steps = 0;
     try {
-      await page.goto(`${url}/demos/${file}`);
+      await page.goto(`${url}/demos/${file}?test=1`);
       await page.waitForFunction(() => window.__demoReady === true, { timeout: 120_000 });
-      const shown = await page.evaluate(() => document.querySelector('.error')?.textContent ?? '');
+      const actions = EXERCISE[file] ?? [];
+      for (const [i, action] of actions.entries()) {
+        await act(page, action);
+        steps++;
+        if (action[0] === 'expectError' || actions[i + 1]?.[0] === 'expectError') continue; // an error expected here
+        const shown = await page.evaluate(() => [...document.querySelectorAll('.error')].map((e) => e.textContent).join('\n').trim());
+        if (shown) throw new Error(`after ${JSON.stringify(action)}: ${shown}`);
+      }
+      await settle(page, 2);
+      const shown = await page.evaluate(() => [...document.querySelectorAll('.error')].map((e) => e.textContent).join('\n').trim());
       if (shown) errors.push(shown);
+      await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
+      if (process.argv.includes('--pictures')) await thumbnail(page, path.join(root, 'demos', 'img', `${name}.jpg`));
     } catch (e) {
       errors.push(String(e.message ?? e));
+      await page.screenshot({ path: path.join(shots, `${name}.png`) }).catch(() => {});
     }
     page.off('pageerror', onError);
     page.off('console', onConsole);
@@ -89,9 +166,84 @@ async function loadDemos(page, url) {
       console.log(`  ✗ demos/${file}\n${indent(errors.join('\n'), 3)}`);
     } else {
       passed++;
-      console.log(`  ✓ demos/${file} (${Date.now() - t0} ms)`);
+      console.log(`  ✓ demos/${file} (${steps} control steps, ${Date.now() - t0} ms)`);
     }
   }
+}
+
+async function act(page, [kind, a, b]) {
+  const before = await page.evaluate(() => window.__demoFrames ?? 0);
+  if (kind === 'frames') {
+    await waitFrames(page, before + a);
+    return;
+  }
+  if (kind === 'expect' || kind === 'expectError') {
+    const ok = await page.evaluate(a);
+    if (!ok) throw new Error(`expected: ${b}`);
+    if (kind === 'expectError' && !(await page.evaluate(() => document.getElementById('error').textContent))) throw new Error(`expected an error shown: ${b}`);
+    return;
+  }
+  if (kind === 'hold') {
+    await page.evaluate((id) => document.getElementById(id).dispatchEvent(new PointerEvent('pointerdown', { bubbles: true })), a);
+    await new Promise((r) => setTimeout(r, b));
+    await page.evaluate(() => window.dispatchEvent(new PointerEvent('pointerup', { bubbles: true })));
+  } else {
+    await page.evaluate(
+      (kind, id, value) => {
+        const el = document.getElementById(id);
+        if (!el) throw new Error(`no control #${id}`);
+        if (kind === 'click') el.click();
+        else if (kind === 'check') {
+          el.checked = value;
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        } else if (kind === 'value') {
+          el.value = value;
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        } else if (kind === 'select') {
+          if (![...el.options].some((o) => o.value === value)) throw new Error(`#${id} has no option ${value}`);
+          el.value = value;
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        } else throw new Error(`unknown action ${kind}`);
+      },
+      kind,
+      a,
+      b,
+    );
+  }
+  await settle(page, 0);
+}
+
+/** Waits until no run is in progress and, on a page with a frame loop, `k` more frames. */
+async function settle(page, k) {
+  await new Promise((r) => setTimeout(r, 50));
+  await page.waitForFunction(() => !window.__demoBusy, { timeout: 300_000, polling: 50 });
+  const before = await page.evaluate(() => window.__demoFrames ?? 0);
+  if (k && before > 0) await waitFrames(page, before + k);
+}
+
+/** Waits for frame `n` of the page's frame loop, or for an error shown on the page (the loop stops). */
+async function waitFrames(page, n) {
+  const done = (n) => window.__demoFrames >= n || [...document.querySelectorAll('.error')].some((e) => e.textContent.trim());
+  await page.waitForFunction(done, { timeout: 120_000, polling: 50 }, n);
+}
+
+/** A small JPEG of the page's [data-shot] element (else its first canvas), 480 px wide. */
+async function thumbnail(page, file) {
+  const el = (await page.$('[data-shot]')) ?? (await page.$('canvas'));
+  const png = await (el ?? page).screenshot({ encoding: 'base64' });
+  const jpeg = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const w = Math.min(480, img.width);
+    const c = document.createElement('canvas');
+    c.width = w;
+    c.height = Math.round((img.height * w) / img.width);
+    c.getContext('2d').drawImage(img, 0, 0, c.width, c.height);
+    return c.toDataURL('image/jpeg', 0.8).split(',')[1];
+  }, png);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, Buffer.from(jpeg, 'base64'));
 }
 
 function indent(text, depth) {

@@ -1,21 +1,38 @@
-// The agents page: a brookgl Agents crowd stepped every frame and drawn from its state texture.
+// The agents page: a brookgl Agents crowd stepped every frame and drawn from its state texture,
+// one colour per crowd (agent i belongs to crowd i mod 4: a small gather kernel splits the state
+// into four streams), with the crowds' goal strips drawn on an overlay.
 import { createContext, createAgents, createPointRenderer } from '../../dist/brookgl.js';
+import { $, animate, testMode, paperBox } from '../lib/demo.js';
+import { PAPERS } from '../papers/papers.js';
 
-const $ = (id) => document.getElementById(id);
 const canvas = $('view');
 const ctx = createContext({ canvas });
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
-if (ctx.caps.software) $('n').value = '1024';
+$('paper').replaceWith(paperBox({ ...PAPERS.oat, quote: PAPERS.oat.quotes.agents }));
+if (ctx.caps.software || testMode) $('n').value = '1024';
 const renderer = createPointRenderer(ctx);
 // [0, 1]^2 onto the canvas; z (the state's velocity x) ignored
 const square = new Float32Array([2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, -1, -1, 0, 1]);
+const CROWDS = [
+  { name: 'left → right', rgb: [1.0, 0.45, 0.35], goal: [0.85, 0.2, 0.15, 0.6] },
+  { name: 'right → left', rgb: [0.35, 0.8, 1.0], goal: [0.0, 0.2, 0.15, 0.6] },
+  { name: 'bottom → top', rgb: [0.5, 1.0, 0.4], goal: [0.2, 0.85, 0.6, 0.15] },
+  { name: 'top → bottom', rgb: [1.0, 0.85, 0.3], goal: [0.2, 0.0, 0.6, 0.15] },
+];
+/** Records k, k + 4, k + 8, ... of the state: crowd k. */
+const CROWD = { name: 'Crowd', gathers: { a: 'float4' }, uniforms: { k: 'float' }, outputs: { p: 'float4' }, body: 'p = a(brook_index * 4 + int(k));' };
 let crowd = null;
+let parts = [];
 let stats = { steps: 0, ms: 0, since: performance.now() };
 
-function reset() {
+function setup() {
   crowd?.dispose();
+  parts.forEach((s) => s.dispose());
+  crowd = null;
+  parts = [];
   crowd = createAgents(ctx, { count: Number($('n').value), radius: 0.004 });
   crowd.weight = Number($('w').value);
+  parts = CROWDS.map(() => ctx.stream('float4', crowd.count / 4));
   stats = { steps: 0, ms: 0, since: performance.now() };
 }
 $('w').oninput = () => {
@@ -23,29 +40,42 @@ $('w').oninput = () => {
   if (crowd) crowd.weight = Number($('w').value);
 };
 $('w').oninput();
-$('reset').onclick = reset;
-$('n').onchange = reset;
+const loop = animate({ setup, frame });
+$('reset').onclick = () => loop.restart();
+$('n').onchange = () => loop.restart();
 
 async function frame() {
-  try {
-    const t0 = performance.now();
-    await crowd.step(1 / 60);
-    stats.ms += performance.now() - t0;
-    stats.steps++;
-    renderer.draw(crowd.state, crowd.count, square, { pointSize: 4, color: [0.4, 0.9, 1.0, 1.0] });
-    const secs = (performance.now() - stats.since) / 1000;
-    if (secs > 1) {
-      $('readout').textContent = `${crowd.count} agents, ${crowd.grid.cells[0]}² bins · ${(stats.steps / secs).toFixed(1)} steps/s · ${(stats.ms / stats.steps).toFixed(1)} ms per step (wall)`;
-      stats = { steps: 0, ms: 0, since: performance.now() };
-    }
-  } catch (e) {
-    $('error').textContent = e.message;
-    return;
+  const t0 = performance.now();
+  await crowd.step(1 / 60);
+  stats.ms += performance.now() - t0;
+  stats.steps++;
+  CROWDS.forEach((c, k) => {
+    ctx.run(CROWD, { a: crowd.state, k, p: parts[k] });
+    renderer.draw(parts[k], parts[k].length, square, { pointSize: 4, color: [...c.rgb, 1], clear: k === 0 });
+  });
+  const secs = (performance.now() - stats.since) / 1000;
+  if (secs > 1) {
+    $('readout').textContent = `${crowd.count} agents, ${crowd.grid.cells[0]}² bins · ${(stats.steps / secs).toFixed(1)} steps/s · ${(stats.ms / stats.steps).toFixed(1)} ms per step (wall)`;
+    stats = { steps: 0, ms: 0, since: performance.now() };
   }
-  requestAnimationFrame(frame);
 }
 
-reset();
-await frame();
+// goal strips (where each crowd's goals lie; agents turn round there) and the legend
+const g = $('goals').getContext('2d');
+const S = $('goals').width;
+g.font = '12px sans-serif';
+for (const c of CROWDS) {
+  const [x, y, w, h] = c.goal;
+  const rgb = c.rgb.map((v) => Math.round(v * 255));
+  g.fillStyle = `rgba(${rgb}, 0.15)`;
+  g.strokeStyle = `rgba(${rgb}, 0.8)`;
+  g.setLineDash([4, 4]);
+  g.fillRect(x * S, (1 - y - h) * S, w * S, h * S);
+  g.strokeRect(x * S, (1 - y - h) * S, w * S, h * S);
+}
+$('legend').innerHTML = CROWDS.map((c) => `<span style="color: rgb(${c.rgb.map((v) => Math.round(v * 255))})">■</span> ${c.name}`).join(' &nbsp; ') +
+  ' &nbsp; (dashed strips: each crowd\'s goals, where its agents turn round)';
+
+await new Promise((r) => { const f = () => (window.__demoFrames >= 2 || $('error').textContent ? r() : requestAnimationFrame(f)); f(); });
 await ctx.queries.fence();
 window.__demoReady = true;

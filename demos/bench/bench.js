@@ -3,6 +3,7 @@
 import { createContext } from '../../dist/brookgl.js';
 import { htmlTable } from '../lib/table.js';
 import { linePlot } from '../lib/plot.js';
+import { busyRunner, showError } from '../lib/demo.js';
 
 export const SUITES = {
   core: () => import('./suites/core.js'),
@@ -23,13 +24,18 @@ if (params.get('quick') === '1') $('quick').checked = true;
 const ctx = createContext();
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
 
-async function runSuite(name) {
+/** Runs a suite; `progress` (from busyRunner) shows each measurement and throws once cancelled. */
+async function runSuite(name, progress = () => {}) {
   const suite = await SUITES[name]();
   $('out').innerHTML = '';
-  $('status').textContent = 'running…';
+  $('status').textContent = '';
   const started = performance.now();
   const maxK = Number(params.get('maxK') || $('maxK')?.value || 0) || undefined;
-  const { tables, plots, results } = await suite.run(ctx, { quick: $('quick').checked, maxK, log: (m) => ($('status').textContent = m) });
+  const log = (m) => {
+    window.__benchProgress?.(m); // the headless driver prints it
+    progress(m);
+  };
+  const { tables, plots, results } = await suite.run(ctx, { quick: $('quick').checked, maxK, log });
   const svgs = plots.map(linePlot);
   $('out').innerHTML = tables.map(htmlTable).join('') + svgs.join('');
   $('status').textContent = `done in ${((performance.now() - started) / 1000).toFixed(1)} s`;
@@ -48,7 +54,7 @@ async function runSuite(name) {
 }
 
 // Results committed in bench-results/: NAME.json from SwiftShader (the CI machine), NAME-h100.json
-// from an NVIDIA H100 (see ../shared/gpu or README), so a reader can compare with their own.
+// from an NVIDIA H100 (README, "On a real GPU"), so a reader can compare with their own.
 const RECORDED = [
   ['', 'SwiftShader (software, 2 CPU cores)'],
   ['-h100', 'NVIDIA H100 through ANGLE/Vulkan'],
@@ -63,7 +69,12 @@ async function showRecorded(name) {
       const res = await fetch(`../../bench-results/${name}${suffix}.json`, { cache: 'no-store' });
       if (!res.ok) continue;
       const rec = await res.json();
-      parts.push(`<h3>${label}</h3><p class="meta">${rec.renderer}<br>${rec.browser ?? rec.userAgent} — ${rec.date}</p>` + rec.tables.map(htmlTable).join(''));
+      // the plots bench.mjs wrote beside the JSON: NAME[-label].svg, or NAME[-label]-i.svg when several
+      const count = rec.plots?.length ?? 0;
+      const imgs = Array.from({ length: count }, (_, i) => `../../bench-results/${name}${suffix}${count > 1 ? `-${i + 1}` : ''}.svg`)
+        .map((src) => `<a href="${src}"><img class="plot" src="${src}" alt="plot: ${src.split('/').pop()}" loading="lazy"></a>`)
+        .join('');
+      parts.push(`<h3>${label}</h3><p class="meta">${rec.renderer}<br>${rec.browser ?? rec.userAgent} — ${rec.date}</p>` + `<div class="plots">${imgs}</div>` + rec.tables.map(htmlTable).join(''));
     } catch {
       // no recording of this kind
     }
@@ -71,8 +82,15 @@ async function showRecorded(name) {
   $('recorded').innerHTML = parts.length ? parts.join('') : `No recorded results for '${name}' yet.`;
 }
 
-$('run').onclick = () => runSuite($('suite').value).catch((e) => ($('status').textContent = e.message));
-$('suite').onchange = () => showRecorded($('suite').value);
+const busy = busyRunner({ disable: ['run', 'suite', 'quick', 'maxK'], cancellable: true });
+$('run').onclick = () =>
+  busy(`running ${$('suite').value}`, ({ progress }) => runSuite($('suite').value, progress)).catch((e) =>
+    e.name === 'Cancelled' ? ($('status').textContent = 'Cancelled.') : showError(e),
+  );
+$('suite').onchange = () => {
+  window.__demoBusy++;
+  showRecorded($('suite').value).finally(() => window.__demoBusy--);
+};
 await showRecorded($('suite').value);
 
 if (params.get('auto') === '1') {

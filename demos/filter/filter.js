@@ -1,17 +1,36 @@
 // The filter page: runs brookgl's filter with every intermediate stream drawn (the `watch`
-// option), checks the result against the CPU reference, and times the CPU doing the same.
+// option) beside the code those passes run, checks the result against the CPU reference, and
+// times the CPU doing the same.
 import { createContext, filter, FILTER_METHODS, reference } from '../../dist/brookgl.js';
 import { drawStream } from '../lib/view.js';
 import { traceTable } from '../lib/trace.js';
+import { $, busyRunner, clearError, showError, testMode, paperBox } from '../lib/demo.js';
+import { PAPERS } from '../papers/papers.js';
 
-const $ = (id) => document.getElementById(id);
 const ctx = createContext();
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
+$('paper').replaceWith(paperBox({ ...PAPERS.horn, quote: PAPERS.horn.quotes.filter }));
 for (const m of FILTER_METHODS) $('method').add(new Option(m === 'pyramid' ? 'pyramid (default)' : m, m));
-$('method').value = new URLSearchParams(location.search).get('method') ?? 'scan-multipass';
+$('method').value = new URLSearchParams(location.search).get('method') ?? 'pyramid';
+if (testMode) $('n').value = '4096';
 const showDensity = () => ($('densityOut').textContent = Number($('density').value).toFixed(2));
 $('density').oninput = showDensity;
 showDensity();
+
+/** The code each method's passes run: the files in glsl/ the library imports. */
+const CODE = {
+  'scan-multipass': [['Listing 36-1: StartScan, Scan, GatherSearch, RelGather (glsl/idioms/horn-36-1.brook)', '../../glsl/idioms/horn-36-1.brook']],
+  'scan-loop': [
+    ['StartScan and Scan of Listing 36-1 (glsl/idioms/horn-36-1.brook)', '../../glsl/idioms/horn-36-1.brook'],
+    ['Listing 36-2: the looping search (glsl/idioms/horn-36-2.brook)', '../../glsl/idioms/horn-36-2.brook'],
+  ],
+  pyramid: [['one pyramid level: sums of 2×2 counts (glsl/idioms/pyramid-sum4.glsl)', '../../glsl/idioms/pyramid-sum4.glsl']],
+  bitonic: [['one bitonic merge pass (glsl/idioms/bitonic-step.glsl)', '../../glsl/idioms/bitonic-step.glsl']],
+};
+async function showCode(method) {
+  const parts = await Promise.all(CODE[method].map(async ([title, url]) => [title, await fetch(url).then((r) => (r.ok ? r.text() : `(${url}: ${r.status})`))]));
+  $('code').replaceChildren(...parts.flatMap(([title, text]) => [Object.assign(document.createElement('h4'), { textContent: title }), Object.assign(document.createElement('pre'), { className: 'code', textContent: text })]));
+}
 
 /** Random float4 records; x.x uniform in [0, 1), the rest a record id to watch move. */
 let cached = null;
@@ -34,15 +53,18 @@ function figure(label, canvas) {
   return f;
 }
 
-const MAX_DRAWN = 1 << 20; // larger streams are counted and checked, not drawn
+// Drawing a pass reads it back (and, for bitonic, there are 0.5 log2 n (log2 n + 1) of them),
+// so only smaller streams are drawn; larger ones are counted, timed and checked.
+const MAX_DRAWN = { pyramid: 1 << 20, 'scan-multipass': 1 << 20, 'scan-loop': 1 << 20, bitonic: 1 << 16 };
 
-async function runGpu() {
-  $('error').textContent = '';
+async function runGpu({ progress }) {
+  clearError();
   const n = Number($('n').value);
   const density = Number($('density').value);
   const method = $('method').value;
+  showCode(method).catch(showError);
   const { data, stream } = records(n);
-  const draw = n <= MAX_DRAWN;
+  const draw = n <= MAX_DRAWN[method];
   const shown = [];
   if (draw) {
     const c = document.createElement('canvas');
@@ -57,6 +79,7 @@ async function runGpu() {
         shown.push(figure(label, c));
       }
     : undefined;
+  progress(`${method}: compiling and timing on ${n} records`);
   // Timed without the watcher (its readbacks would dominate), then run again to draw.
   await filter(ctx, stream, { keep, method }).then((r) => r.stream?.dispose()); // compile
   await ctx.queries.fence();
@@ -65,6 +88,7 @@ async function runGpu() {
   await ctx.queries.fence();
   const ms = performance.now() - t0;
   timedRun.stream?.dispose();
+  progress(draw ? `${method}: running again, reading every pass back to draw it` : `${method}: running again with the trace`);
   ctx.trace.start();
   const r = await filter(ctx, stream, { keep, method, watch, indices: true });
   const passes = await ctx.trace.stop();
@@ -76,6 +100,10 @@ async function runGpu() {
   const want = reference.filterReference(data, 4, (rec) => rec[0] < Math.fround(density));
   const same = r.count === want.indices.length && want.indices.every((v, i) => gotIdx[i] === v) && want.values.every((v, i) => Object.is(got[i], Math.fround(v)));
   $('passes').replaceChildren(...shown);
+  $('notDrawn').textContent = draw
+    ? ''
+    : `${n} records: the passes are not drawn above ${MAX_DRAWN[method]} records for ${method} (drawing reads every pass back to the CPU, ` +
+      `${passes.length} readbacks of up to ${n} records here); the run was timed, traced below and checked against the CPU.`;
   $('trace').innerHTML = traceTable(passes);
   $('summary').innerHTML =
     `<b>${method}</b>: kept ${r.count} of ${n} records in ${passes.length} passes, ${ms.toFixed(2)} ms ` +
@@ -101,9 +129,10 @@ function runCpu() {
   $('summary').innerHTML = `<b>CPU</b> (a plain JavaScript loop over a Float32Array): kept ${m} of ${n} records in ${ms.toFixed(2)} ms (${((ms * 1000) / n).toFixed(4)} µs per record).`;
 }
 
-const guarded = (fn) => () => Promise.resolve().then(fn).catch((e) => ($('error').textContent = e.message));
-$('gpu').onclick = guarded(runGpu);
-$('cpu').onclick = guarded(runCpu);
-for (const id of ['n', 'density', 'method']) $(id).onchange = guarded(runGpu);
-await guarded(runGpu)();
+const busy = busyRunner({ disable: ['gpu', 'cpu', 'n', 'method', 'density'] });
+const gpu = () => busy('running on the GPU', runGpu).catch(showError);
+$('gpu').onclick = gpu;
+$('cpu').onclick = () => Promise.resolve().then(runCpu).catch(showError);
+for (const id of ['n', 'density', 'method']) $(id).onchange = gpu;
+await gpu();
 window.__demoReady = true;

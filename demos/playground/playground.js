@@ -1,10 +1,14 @@
-import { createContext, parseBrook, iter } from '../../dist/brookgl.js';
+// The playground: a Brook kernel parsed in the page, run on generated streams, its inputs and
+// outputs drawn, with the GLSL the runtime generated and the pass trace.
+import { createContext, parseBrook, iter, generateKernelSource } from '../../dist/brookgl.js';
+import { testMode } from '../lib/demo.js';
 import { drawStream } from '../lib/view.js';
 import { traceTable } from '../lib/trace.js';
 
 const EXAMPLES = {
   'Mandelbrot (iterator, uniforms, loop)': `kernel void mandelbrot(iter float2 uv<>, float zoom, out float escape<>) {
-  float2 c = (uv - float2(0.7, 0.5)) * 3 / zoom;
+  // zoom into the seahorse valley, where the set's boundary stays detailed at every zoom
+  float2 c = float2(-0.7436, 0.1318) + (uv - float2(0.5, 0.5)) * 3 / zoom;
   float2 z = float2(0, 0);
   escape = 0;
   for (int i = 0; i < 100; i++) {
@@ -14,14 +18,18 @@ const EXAMPLES = {
   }
 }`,
   'Blur (gathers)': `kernel void blur(float4 img[], iter float2 uv<>, float radius, out float4 result<>) {
+  // the input holds null records (x = +infinity, Horn's convention): leave them out of the mean
   float4 sum = float4(0, 0, 0, 0);
   float count = 0;
   for (int dy = -2; dy <= 2; dy++)
     for (int dx = -2; dx <= 2; dx++) {
-      sum += img(ivec2(brook_pos) + ivec2(dx, dy) * int(radius));
-      count += 1.0;
+      float4 s = img(ivec2(brook_pos) + ivec2(dx, dy) * int(radius));
+      if (!isinf(s.x)) {
+        sum += s;
+        count += 1.0;
+      }
     }
-  result = sum / count;
+  result = sum / max(count, 1.0);
 }`,
   'Two outputs (input stream)': `kernel void split(float4 pixel<>, out float luma<>, out float4 inverted<>) {
   luma = dot(pixel.xyz, float3(0.299, 0.587, 0.114));
@@ -36,6 +44,7 @@ const EXAMPLES = {
 
 const $ = (id) => document.getElementById(id);
 const ctx = createContext();
+if (testMode) $('size').value = '64';
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
 for (const name of Object.keys(EXAMPLES)) $('example').add(new Option(name, name));
 $('source').value = EXAMPLES[$('example').value];
@@ -63,6 +72,7 @@ function inputData(side, components) {
 }
 
 async function run() {
+  window.__demoBusy++;
   $('error').textContent = '';
   const side = Number($('size').value);
   const n = side * side;
@@ -88,6 +98,7 @@ async function run() {
       args[name] = s;
       shown.push([`${name} (output)`, s]);
     }
+    $('glsl').textContent = generateKernelSource(spec).source;
     ctx.trace.start();
     ctx.run(spec, args);
     const passes = await ctx.trace.stop();
@@ -96,18 +107,26 @@ async function run() {
       const fig = document.createElement('figure');
       const canvas = document.createElement('canvas');
       canvas.className = 'stream';
-      const { lo, hi } = drawStream(canvas, await s.read(), s.shape, components(s.type));
+      const data = await s.read();
+      const { lo, hi } = drawStream(canvas, data, s.shape, components(s.type));
       fig.append(canvas);
       const cap = document.createElement('figcaption');
-      cap.textContent = `${label}: ${s.type} [${s.shape.join('×')}], x in ${lo[0]?.toPrecision(3)}..${hi[0]?.toPrecision(3)}`;
+      let bad = 0;
+      for (const v of data) if (!Number.isFinite(v)) bad++;
+      const range = lo[0] === hi[0] ? `every x = ${lo[0]?.toPrecision(3)} (constant: drawn grey)` : `x in ${lo[0]?.toPrecision(3)}..${hi[0]?.toPrecision(3)}`;
+      cap.textContent = `${label}: ${s.type} [${s.shape.join('×')}], ${range}${bad ? `, ${bad} non-finite values (white)` : ''}`;
       fig.append(cap);
       $('streams').append(fig);
     }
     $('trace').innerHTML = traceTable(passes);
   } catch (e) {
+    // nothing of the previous run stays on the page next to the error
+    $('streams').innerHTML = '';
+    $('trace').innerHTML = '';
     $('error').textContent = e.message;
   } finally {
     owned.forEach((s) => s.dispose());
+    window.__demoBusy--;
     window.__demoReady = true;
   }
 }
@@ -123,6 +142,7 @@ function renderUniformFields(spec) {
     label.textContent = `${name} `;
     const input = document.createElement('input');
     input.type = 'number';
+    input.id = `uniform-${name}`;
     input.step = 'any';
     input.value = uniformValues.get(name) ?? 1;
     input.onchange = () => {

@@ -99,7 +99,7 @@ export async function filter(ctx: BrookContext, stream: Stream, options: FilterO
   const keep = options.keep ?? `!(${SENTINEL})`;
   const watch = options.watch ?? (() => {});
   if (method === 'pyramid') return pyramidFilter(ctx, stream, keep, !!options.indices, watch);
-  if (method === 'bitonic') return bitonicFilter(ctx, stream, keep, !!options.indices);
+  if (method === 'bitonic') return bitonicFilter(ctx, stream, keep, !!options.indices, watch);
   return hornFilter(ctx, stream, keep, method, !!options.sentinel && !options.indices, !!options.indices, watch);
 }
 
@@ -217,7 +217,7 @@ async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, in
 
 // ---- bitonic sort compaction ------------------------------------------------------------------
 
-async function bitonicFilter(ctx: BrookContext, stream: Stream, keep: string, indices: boolean): Promise<FilterResult> {
+async function bitonicFilter(ctx: BrookContext, stream: Stream, keep: string, indices: boolean, watch: Watcher): Promise<FilterResult> {
   const n = stream.length;
   const keys = ctx.scratch('float', n);
   const flags = ctx.scratch('uint', n);
@@ -227,11 +227,13 @@ async function bitonicFilter(ctx: BrookContext, stream: Stream, keep: string, in
       markKernel('sortkey', stream.type, keep, { key: 'float', flag: 'uint' }, 'key = keep ? 0.0 : 1.0;\nflag = keep ? 1u : 0u;'),
       { x: stream, key: keys, flag: flags },
     );
-    perm = bitonicOrder(ctx, keys);
+    watch('sort keys (0 = kept, 1 = null)', keys);
+    perm = bitonicOrder(ctx, keys, watch);
     const count = (await ctx.reduce(flags, 'sum'))[0]!;
     if (count === 0) return { stream: null, count, indices: null };
     const kept = ctx.scratch(stream.type, count);
     ctx.run(gatherByIndex(stream.type), { value: stream, order: perm, out_: kept });
+    watch('compacted', kept);
     let idx: Stream | null = null;
     if (indices) {
       idx = ctx.scratch('uint', count);

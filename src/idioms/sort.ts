@@ -87,9 +87,9 @@ export function bitonicPasses(n: number): number {
 /**
  * Sorts records by (key, index) and returns the permutation as a uint2 stream (key bits,
  * original index) of the padded length (a power of two); the first n entries are the sorted
- * records. The caller disposes it.
+ * records. The caller disposes it. `watch`, if given, sees the permutation after every pass.
  */
-export function bitonicOrder(ctx: BrookContext, keys: Stream): Stream {
+export function bitonicOrder(ctx: BrookContext, keys: Stream, watch?: (label: string, s: Stream) => void): Stream {
   checkKeys(keys);
   const n = keys.length;
   let padded = 1;
@@ -105,6 +105,7 @@ export function bitonicOrder(ctx: BrookContext, keys: Stream): Stream {
       ctx.run(step, { src, j, k, sorted: out });
       src.dispose();
       src = out;
+      watch?.(`bitonic stage k = ${k}, j = ${j}`, src);
     }
   }
   return src;

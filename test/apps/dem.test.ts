@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, createDem, reference } from '../../src/index';
+import { BrookContext, createDem, demParameters, reference, type Dem } from '../../src/index';
 import { newContext, rng } from '../helpers';
 
 describe('apps/dem (Oat et al. 2009, section 4.1)', () => {
@@ -47,6 +47,36 @@ describe('apps/dem (Oat et al. 2009, section 4.1)', () => {
       meanY += p[i * 4 + 1]! / 500;
     }
     expect(meanY, 'the block fell from y = 0.3 and more').to.be.lessThan(0.2);
+    dem.dispose();
+  });
+  /** Pairs closer than `limit` and the median height, read back from the GPU. */
+  function pile(dem: Dem, limit: number): { close: number; medianY: number } {
+    const p = dem.positions.readSync();
+    const n = dem.count;
+    let close = 0;
+    for (let i = 0; i < n; i++)
+      for (let j = i + 1; j < n; j++) {
+        const dx = p[i * 4]! - p[j * 4]!, dy = p[i * 4 + 1]! - p[j * 4 + 1]!, dz = p[i * 4 + 2]! - p[j * 4 + 2]!;
+        if (dx * dx + dy * dy + dz * dz < limit * limit) close++;
+      }
+    const ys = Array.from({ length: n }, (_, i) => p[i * 4 + 1]!).sort((a, b) => a - b);
+    return { close, medianY: ys[n >> 1]! };
+  }
+
+  it('a pushed pile keeps its particles apart with demParameters (no squashing)', async () => {
+    // 512 particles of d = 1/16: about 2.4 layers on the floor; fall, then push at 2 g
+    const n = 512, d = 1 / 16;
+    const { spring, damping, dt } = demParameters({ count: n, diameter: d });
+    expect(dt * Math.sqrt(12 * spring), 'stiffest mode inside the explicit bound').to.be.lessThan(2);
+    expect(12 * damping * dt, 'damping inside the explicit bound').to.be.lessThan(2);
+    const dem = createDem(ctx, { count: n, diameter: d, spring, damping });
+    const steps = (t: number) => Math.ceil(t / dt);
+    for (let s = 0; s < steps(0.3); s++) await dem.step(dt);
+    for (let s = 0; s < steps(0.2); s++) await dem.step(dt, { push: [0, -20, 0] });
+    const { close, medianY } = pile(dem, 0.5 * d);
+    expect(close, 'pairs closer than half a diameter while pushed').to.equal(0);
+    // 2.4 layers: the median particle sits more than a diameter up; a squashed pile sits at 0.5
+    expect(medianY / d, 'median height in diameters').to.be.greaterThan(0.9);
     dem.dispose();
   });
 });

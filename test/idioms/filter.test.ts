@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, FILTER_METHODS, FilterMethod, Stream, filter, reference } from '../../src/index';
+import { BrookContext, FILTER_METHODS, FilterMethod, Stream, bitonicPasses, filter, reference } from '../../src/index';
 import { expectArrayEqual, newContext, rng } from '../helpers';
 
 /** float4 records (i, density draw, -i, 1); kept when y < density (so density is the kept fraction). */
@@ -170,6 +170,18 @@ describe('idioms/filter', () => {
       expectArrayEqual(counts, want, label);
     });
     expect(seen.some(([label]) => label.startsWith('GatherSearch'))).to.equal(true);
+    const [lastLabel, last] = seen[seen.length - 1]!;
+    expect(lastLabel).to.equal('compacted');
+    expectArrayEqual(last, r.stream!.readSync(), 'the watched result is the result');
+    r.stream!.dispose();
+    s.dispose();
+  });
+  it('shows bitonic compaction to a watcher: every sort pass, and the result', async () => {
+    const n = 100;
+    const s = ctx.stream('float4', n, records(n, 9));
+    const seen: Array<[string, ArrayLike<number>]> = [];
+    const r = await filter(ctx, s, { keep: 'x.y < 0.4', method: 'bitonic', watch: (label, w) => seen.push([label, w.readSync()]) });
+    expect(seen.filter(([label]) => label.startsWith('bitonic stage')).length).to.equal(bitonicPasses(n));
     const [lastLabel, last] = seen[seen.length - 1]!;
     expect(lastLabel).to.equal('compacted');
     expectArrayEqual(last, r.stream!.readSync(), 'the watched result is the result');

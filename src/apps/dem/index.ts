@@ -1,2 +1,2 @@
-export { Dem, createDem, DEM_FORCE } from './dem';
-export type { DemOptions, DemParams } from './dem';
+export { Dem, createDem, demParameters, DEM_FORCE } from './dem';
+export type { DemOptions, DemParams, DemParameterOptions } from './dem';
