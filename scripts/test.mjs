@@ -60,6 +60,16 @@ const EXERCISE = {
   ],
 };
 
+/** A paper's page: its one-click reproduction at reduced size, its numbers checked by the page (papers/paper.js). */
+const REPRODUCE = [
+  ['click', 'repro-0'],
+  ['expect', 'window.__reproduced === 1', 'the reproduction finished'],
+  ['expect', 'window.__paperProblems.length === 0', 'the reproduced numbers are sane (tables, rows, finite and positive)'],
+];
+
+/** --pictures: frames to wait before a picture, so the simulations show more than their first state. */
+const PICTURE_FRAMES = { 'dem/index.html': 120, 'agents/index.html': 60, 'nbody/index.html': 60, 'fluid/index.html': 150 };
+
 const grepAt = process.argv.indexOf('--grep');
 const grep = grepAt > 0 ? process.argv[grepAt + 1] : '';
 const started = Date.now();
@@ -97,7 +107,8 @@ try {
   console.log(`renderer: ${renderer}`);
   checkRenderer(renderer, gpu);
   await done;
-  if (!grep || 'demos'.includes(grep)) await loadDemos(page, url);
+  // --grep demos runs every page; --grep demos/papers only the pages under demos/papers
+  if (!grep || 'demos'.includes(grep) || grep.startsWith('demos/')) await loadDemos(page, url, grep.startsWith('demos/') ? grep.slice(6) : '');
   exitCode = failed > 0 ? 1 : 0;
 } catch (e) {
   console.error(String(e?.stack ?? e));
@@ -119,12 +130,13 @@ process.exit(exitCode);
  * Each page is saved as screenshots/<page>.png (git-ignored); with --pictures the run also
  * writes the small JPEG thumbnails the gallery and README show (demos/img/<page>.jpg).
  */
-async function loadDemos(page, url) {
+async function loadDemos(page, url, only = '') {
   console.log('demos (every page in demos/ loads, runs and has its controls exercised)');
   const pages = fs
     .readdirSync(path.join(root, 'demos'), { recursive: true })
     .filter((f) => f.endsWith('index.html'))
     .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => f.startsWith(only))
     .sort();
   const shots = path.join(root, 'screenshots');
   fs.mkdirSync(shots, { recursive: true });
@@ -142,7 +154,7 @@ async function loadDemos(page, url) {
     try {
       await page.goto(`${url}/demos/${file}?test=1`);
       await page.waitForFunction(() => window.__demoReady === true, { timeout: 120_000 });
-      const actions = EXERCISE[file] ?? [];
+      const actions = EXERCISE[file] ?? (file.startsWith('papers/') ? REPRODUCE : []);
       for (const [i, action] of actions.entries()) {
         await act(page, action);
         steps++;
@@ -153,8 +165,11 @@ async function loadDemos(page, url) {
       await settle(page, 2);
       const shown = await page.evaluate(() => [...document.querySelectorAll('.error')].map((e) => e.textContent).join('\n').trim());
       if (shown) errors.push(shown);
-      await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
-      if (process.argv.includes('--pictures')) await thumbnail(page, path.join(root, 'demos', 'img', `${name}.jpg`));
+      await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+      if (process.argv.includes('--pictures')) {
+        await settle(page, PICTURE_FRAMES[file] ?? 0);
+        await thumbnail(page, path.join(root, 'demos', 'img', `${name}.jpg`));
+      }
     } catch (e) {
       errors.push(String(e.message ?? e));
       await page.screenshot({ path: path.join(shots, `${name}.png`) }).catch(() => {});
@@ -227,7 +242,7 @@ async function waitFrames(page, n) {
   await page.waitForFunction(done, { timeout: 120_000, polling: 50 }, n);
 }
 
-/** A small JPEG of the page's [data-shot] element (else its first canvas), 480 px wide. */
+/** A small JPEG of the page's [data-shot] element (else its first canvas): its top, 3:2, 480 px wide. */
 async function thumbnail(page, file) {
   const el = (await page.$('[data-shot]')) ?? (await page.$('canvas'));
   const png = await (el ?? page).screenshot({ encoding: 'base64' });
@@ -235,11 +250,13 @@ async function thumbnail(page, file) {
     const img = new Image();
     img.src = `data:image/png;base64,${b64}`;
     await img.decode();
+    // the top of the element, cropped to 3:2, 480 px wide
     const w = Math.min(480, img.width);
+    const srcH = Math.min(img.height, Math.round((img.width * 2) / 3));
     const c = document.createElement('canvas');
     c.width = w;
-    c.height = Math.round((img.height * w) / img.width);
-    c.getContext('2d').drawImage(img, 0, 0, c.width, c.height);
+    c.height = Math.round((srcH * w) / img.width);
+    c.getContext('2d').drawImage(img, 0, 0, img.width, srcH, 0, 0, c.width, c.height);
     return c.toDataURL('image/jpeg', 0.8).split(',')[1];
   }, png);
   fs.mkdirSync(path.dirname(file), { recursive: true });

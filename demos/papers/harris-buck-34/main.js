@@ -1,0 +1,79 @@
+// Harris & Buck, GPU Gems 2 ch. 34: Listings 34-1 and 34-2 (the z-cull mask of landlocked cells,
+// and the masked pass) run and checked cell by cell, and Figures 34-1/34-2 by the `branch` suite.
+import { LANDLOCKED } from '../../../dist/brookgl.js';
+import { paperPage } from '../paper.js';
+import { PRINTED } from './printed.js';
+
+/** A 48² obstacle grid (a disc and a bar): the mask of Listing 34-1, then a masked pass (Listing 34-2) marks the cells it shades. */
+async function runMask(ctx) {
+  const n = 48;
+  const obst = new Float32Array(n * n);
+  for (let y = 0; y < n; y++)
+    for (let x = 0; x < n; x++) if ((x - 20) ** 2 + (y - 24) ** 2 < 12 ** 2 || (x > 34 && x < 42 && y > 5 && y < 40)) obst[y * n + x] = 1;
+  const grid = ctx.stream('float', [n, n], obst);
+  const unused = ctx.stream('float', [n, n]);
+  const shaded = ctx.stream('float', [n, n]);
+  const mask = ctx.zmask(shaded);
+  try {
+    ctx.buildMask(mask, LANDLOCKED, { obstacleGrid: grid, unused });
+    ctx.run({ name: 'Shade', outputs: { o: 'float' }, body: 'o = 1.0;' }, { o: shaded }, { mask });
+    const got = shaded.readSync();
+    let landlocked = 0;
+    for (let y = 0; y < n; y++)
+      for (let x = 0; x < n; x++) {
+        // Listing 34-1 on the CPU: the four neighbours all solid (a gather outside the grid reads 0)
+        const at = (i, j) => (i >= 0 && j >= 0 && i < n && j < n ? obst[j * n + i] : 0);
+        const locked = at(x - 1, y) + at(x + 1, y) + at(x, y - 1) + at(x, y + 1) >= 4;
+        if (locked) landlocked++;
+        if ((got[y * n + x] === 1) === locked) throw new Error(`cell (${x}, ${y}): ${locked ? 'landlocked but shaded' : 'not landlocked but skipped'}`);
+      }
+    return `${n}×${n} cells, ${landlocked} landlocked: the masked pass shaded exactly the other ${n * n - landlocked}, as the CPU predicts.`;
+  } finally {
+    [grid, unused, shaded].forEach((s) => s.dispose());
+    mask.dispose();
+  }
+}
+
+const quickRows = (rows) => (opts) => (opts.quick ? rows : undefined);
+
+await paperPage({
+  paper: 'harris',
+  intro:
+    'Branching on a GPU, four ways: predication (compute both sides, select), static branch resolution (a quad over the interior, lines over the border), ' +
+    'precomputation (an offset texture), and z-cull (a depth mask that keeps fragments from being shaded), plus the occlusion-query loop of section 34.3. ' +
+    'The fluid demo switches each on and off; the occlusion-query loop has a page of its own.',
+  listings: [
+    {
+      title: 'Listing 34-1: the landlocked-cell mask',
+      printed: PRINTED['Listing 34-1: Cg code to set z-depth values for z-culling in subsequent passes'],
+      code: [['the GLSL body of LANDLOCKED in src/apps/fluid/fluid.ts', '../../../src/apps/fluid/fluid.ts', LANDLOCKED.body]],
+      run: runMask,
+    },
+    {
+      title: 'Listing 34-2: the passes that skip landlocked cells',
+      printed: PRINTED['Listing 34-2: application pseudocode'],
+      code: [['src/core/zmask.ts (buildMask, and the masked pass state)', '../../../src/core/zmask.ts']],
+      run: runMask,
+    },
+  ],
+  reproductions: [
+    {
+      title: 'Figures 34-1 and 34-2',
+      suite: 'branch',
+      paper:
+        '<p>The figures are plots (GeForce 6800, 2004): the time of a pass against the probability of the expensive branch, random and spatially coherent. ' +
+        '“As you can see from Figure 34-1, z-cull is most effective if there is plenty of locality in the branch. […] If locality is not present, z-cull is not much better than predication.” ' +
+        'Figure 34-2 shows the same with Pixel Shader 3.0 branch instructions: “the same spatial locality caveat applies to branching efficiency. However, as with z-cull, if the branch has either a very low or a very high probability, branching instructions are quite effective.”</p>',
+      options: (ctx, { quick }) => ({ quick }),
+      expect: [
+        { title: 'Random condition', rows: quickRows(3) },
+        { title: 'Coherent (rectangle) condition', rows: quickRows(3) },
+        { title: 'Occlusion query latency', rows: 1 },
+      ],
+    },
+  ],
+  webgl2:
+    '<ul><li>Depth-tested full-screen passes give z-cull in WebGL2 too: a mask is a depth renderbuffer built by a discarding kernel (Listing 34-1) and attached to later passes at depth 0.5 with writes off (Listing 34-2). Whether the hardware culls early is up to the driver; SwiftShader runs the fragment and then discards it.</li>' +
+    '<li>Every WebGL2 GPU has real branch instructions, so “predication” here is the bit-blend select the chapter describes, measured beside them.</li>' +
+    '<li>Occlusion queries are only ANY_SAMPLES_PASSED (no counts), and their answers come a frame or more late: the loop keeps several iterations in flight instead of waiting on each.</li></ul>',
+});

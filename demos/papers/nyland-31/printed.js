@@ -1,0 +1,5 @@
+// Listings 31-1 and 31-2 as printed in GPU Gems 3 ch. 31 (the online edition, as converted: its FLOP annotations and one garbled `&lt;` kept).
+export const PRINTED = {
+  "31-1": "__device__ float3 bodyBodyInteraction(float4 bi, float4 bj, float3 ai) {\nfloat3 r;\n// r_ij\n[3 FLOPS] r.x = bj.x - bi.x;\nr.y = bj.y - bi.y;\nr.z = bj.z - bi.z;\n// distSqr = dot(r_ij, r_ij) + EPS^2\n[6 FLOPS] float distSqr = r.x * r.x + r.y * r.y + r.z * r.z + EPS2;\n// invDistCube =1/distSqr^(3/2)\n[4 FLOPS(2 mul, 1 sqrt, 1 inv)] float distSixth = distSqr * distSqr * distSqr;\nfloat invDistCube = 1.0f / sqrtf(distSixth);\n// s = m_j * invDistCube [1 FLOP]\nfloat s = bj.w * invDistCube;\n// a_i =\na_i + s *r_ij[6 FLOPS] ai.x += r.x * s;\nai.y += r.y * s;\nai.z += r.z * s;\nreturn ai;\n}",
+  "31-2": "__device__ float3 tile_calculation(float4 myPosition, float3 accel) {\nint i;\nextern __shared__ float4[] shPosition;\nfor (i = 0; i & lt; blockDim.x; i++) {\naccel = bodyBodyInteraction(myPosition, shPosition[i], accel);\n}\nreturn accel;\n}"
+};
