@@ -71,7 +71,7 @@ function frame() {
       }
       timing.frames++;
     }
-    renderer.draw(sys.positions, sys.count, camera.viewProjection(canvas.width / canvas.height), { pointSize: sys.count > 20000 ? 10 : 18 });
+    renderer.draw(sys.positions, sys.count, camera.viewProjection(canvas.width / canvas.height), { pointSize: sys.count > 20000 ? 10 : 18, color: sys.count > 4096 ? undefined : [1.0, 0.8, 0.55, 1.0] }); // fewer bodies: brighter points
     const wall = (performance.now() - timing.wall0) / 1000;
     if (wall > 0.5 && timing.frames) {
       const G = (perStepS) => `${(sys.interactions / perStepS / 1e9).toFixed(2)} G interactions/s, ${((sys.interactions * NBODY_FLOPS) / perStepS / 1e9).toFixed(1)} GFLOP/s`;

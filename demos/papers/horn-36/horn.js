@@ -1,7 +1,7 @@
 // Horn, GPU Gems 2 ch. 36: the scan and search listings run through brookgl's filter (which
 // compiles glsl/idioms/horn-36-1.brook and horn-36-2.brook as they are), and Table 36-1 by the
 // `filter` benchmark suite.
-import { filter, reference } from '../../../dist/brookgl.js';
+import { filter, reference, parsePly, weldVertices, buildObbTree, collide, subdivide } from '../../../dist/brookgl.js';
 import { paperPage } from '../paper.js';
 import { PRINTED } from './printed.js';
 import { BOOK, SIZES_K } from '../../bench/suites/filter.js';
@@ -33,6 +33,40 @@ async function runHorn(ctx, method) {
   }
 }
 
+const loadModel = async (name) => parsePly(await (await fetch(`../../../data/models/${name}.ply`)).arrayBuffer());
+/** A rigid pose: rotation by `degrees` about z, then a translation (column-major 4x4). */
+function poseZ(degrees, t = [0, 0, 0]) {
+  const c = Math.cos((degrees * Math.PI) / 180), s = Math.sin((degrees * Math.PI) / 180);
+  return [c, s, 0, 0, -s, c, 0, 0, 0, 0, 1, 0, t[0], t[1], t[2], 1];
+}
+
+/** Two interpenetrating cubes: the GPU's breadth-first traversal against the CPU's and brute force. */
+async function runCollide(ctx) {
+  const m = await loadModel('cube');
+  const tree = buildObbTree(m.positions, m.indices);
+  const pose = poseZ(30, [5, 3, 1]);
+  const got = await collide(ctx, tree, poseZ(0), tree, pose);
+  const rel = reference.relativePose(poseZ(0), pose);
+  const bfs = reference.collideBreadthFirst(tree, tree, rel);
+  const brute = reference.collideBruteForce(tree, tree, rel);
+  const key = (pairs) => pairs.map(([a, b]) => `${a}:${b}`).sort().join(' ');
+  const gpuPairs = [];
+  for (let i = 0; i < got.count; i++) gpuPairs.push([got.pairs[2 * i], got.pairs[2 * i + 1]]);
+  if (key(gpuPairs) !== key(brute)) throw new Error(`collision: the GPU found ${got.count} pairs, brute force ${brute.length}`);
+  if (JSON.stringify(got.levels) !== JSON.stringify(bfs.levels)) throw new Error('collision: the per-level counts differ from the CPU breadth-first traversal');
+  return `cube against a copy turned 30° and moved: ${got.levels.length} levels, ${got.count} colliding triangle pairs — the same pairs as brute force, the same per-level counts as the CPU traversal.`;
+}
+
+/** Adaptive subdivision of the cube: the GPU's rounds and triangles against the CPU patch algorithm. */
+async function runSubdivide(ctx) {
+  const mesh = weldVertices(await loadModel('cube'));
+  const options = { epsilon: 0.3, maxDepth: 2, adaptive: true };
+  const got = await subdivide(ctx, mesh, options);
+  const cpu = reference.subdividePatches(reference.buildPatches(mesh), options);
+  if (got.count !== cpu.count || JSON.stringify(got.rounds) !== JSON.stringify(cpu.rounds)) throw new Error(`subdivision: GPU ${got.count} triangles, CPU ${cpu.count}, or other rounds`);
+  return `cube, epsilon 0.3, 2 rounds: ${mesh.indices.length / 3} → ${got.count} triangles (rounds ${got.rounds.map((r) => JSON.stringify(r)).join(', ')}), as the CPU's patch algorithm.`;
+}
+
 const bookTable = htmlTable({
   title: 'Table 36-1. Timing of compaction methods (the book labels it ms, but µs per record is meant: 0.138 ms × 64k records would be 9 s)',
   columns: ['', ...SIZES_K.map((k) => `${k}k`)],
@@ -56,6 +90,18 @@ await paperPage({
       printed: PRINTED['Listing 36-2: the looping search'],
       code: [['glsl/idioms/horn-36-2.brook', '../../../glsl/idioms/horn-36-2.brook']],
       run: (ctx) => runHorn(ctx, 'scan-loop'),
+    },
+    {
+      title: 'Listings 36-3 and 36-4: collision detection (made breadth-first, the filter between levels)',
+      printed: `${PRINTED['Listing 36-3: data structures for collision detection']}\n\n${PRINTED['Listing 36-4: collision pseudocode']}`,
+      code: [['glsl/apps/collide/collide.brook', '../../../glsl/apps/collide/collide.brook']],
+      run: runCollide,
+    },
+    {
+      title: 'Listing 36-5: adaptive subdivision',
+      printed: PRINTED['Listing 36-5: data structures for subdivision'],
+      code: [['glsl/apps/subdivide/loop.brook', '../../../glsl/apps/subdivide/loop.brook']],
+      run: runSubdivide,
     },
   ],
   reproductions: [
