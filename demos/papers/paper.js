@@ -91,7 +91,7 @@ export async function paperPage({ paper, intro, listings = [], reproductions = [
           const problems = check(r, res, opts);
           mine.replaceChildren(
             el('p', { className: 'meta', textContent: `${ctx.caps.renderer} — ${((performance.now() - t0) / 1000).toFixed(1)} s${testMode ? ' (reduced sizes: test run)' : opts.quick ? ' (quick: fewer sizes)' : ''}` }),
-            el('div', { innerHTML: res.plots.map(linePlot).join('') }),
+            scalable(el('div', { innerHTML: res.plots.map(linePlot).join('') })),
             el('div', { innerHTML: res.tables.map(htmlTable).join('') }),
           );
           status.textContent = problems.length ? '' : `numbers checked: every expected table present with its rows, all finite and non-negative.`;
@@ -141,6 +141,12 @@ function check(r, res, opts) {
   return problems;
 }
 
+/** Gives the plots' SVGs a viewBox, so they scale to their column instead of being cut off. */
+function scalable(box) {
+  for (const svg of box.querySelectorAll('svg')) svg.setAttribute('viewBox', `0 0 ${svg.getAttribute('width')} ${svg.getAttribute('height')}`);
+  return box;
+}
+
 const RECORDED = [
   ['', 'SwiftShader (software, 2 CPU cores)'],
   ['-h100', 'NVIDIA H100 through ANGLE/Vulkan'],
@@ -157,7 +163,7 @@ async function showRecorded(name, box) {
     const imgs = Array.from({ length: count }, (_, i) => `../../../bench-results/${name}${suffix}${count > 1 ? `-${i + 1}` : ''}.svg`)
       .map((src) => `<a href="${src}"><img class="plot" src="${src}" alt="${src.split('/').pop()}" loading="lazy"></a>`)
       .join('');
-    parts.push(`<details><summary><b>${label}</b> — ${rec.renderer}, ${rec.date?.slice(0, 10) ?? ''}</summary>${imgs}${rec.tables.map(htmlTable).join('')}</details>`);
+    parts.push(`<details open><summary><b>${label}</b> — ${rec.renderer}, ${rec.date?.slice(0, 10) ?? ''}</summary>${imgs}${rec.tables.map(htmlTable).join('')}</details>`);
   }
   box.innerHTML = parts.length ? parts.join('') : `<p>No recording of '${name}' in bench-results/ yet.</p>`;
 }
