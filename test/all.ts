@@ -26,4 +26,8 @@ import './apps/subdivide.test';
 import './apps/ccd-elementary.test';
 import './apps/ccd-pipeline.test';
 import './apps/ccd-lws.test';
+import './reliability/foreign.test';
+import './reliability/values.test';
+import './reliability/options.test';
+import './reliability/async.test';
 import './readme.test';

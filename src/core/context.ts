@@ -25,6 +25,7 @@ import { ZMask } from './zmask';
 import { ReduceOp, reduceStream } from './reduce';
 import { Tracer } from './trace';
 import { Queries } from './queries';
+import { checkOptions, checkOwner, checkStream, describeValue } from './validate';
 
 export interface Capabilities {
   /** The renderer string (unmasked where the browser allows), e.g. "ANGLE (NVIDIA, Vulkan ...)". */
@@ -84,6 +85,14 @@ export function createContext(options: ContextOptions = {}): BrookContext {
   return new BrookContext(options);
 }
 
+/**
+ * Textures of at least this many bytes are checked for GL_OUT_OF_MEMORY and context loss right
+ * after they are allocated (gl.getError is a round trip to the GPU process, so small ones are
+ * not). MAX_TEXTURE_SIZE bounds a texture's shape, not the memory the device can give.
+ */
+export const MEMORY_CHECK_BYTES = 64 * 2 ** 20;
+
+
 export class BrookContext {
   readonly gl: WebGL2RenderingContext;
   readonly canvas: HTMLCanvasElement | OffscreenCanvas;
@@ -96,6 +105,8 @@ export class BrookContext {
 
   private lost = false;
   private disposed = false;
+  /** The canvas was made here (not the user's): dispose() may give its GL context back. */
+  private readonly ownCanvas: boolean;
   private readonly vao: WebGLVertexArrayObject;
   private readonly vertexShader: WebGLShader;
   private readonly programs = new Map<string, ProgramRecord>();
@@ -111,9 +122,21 @@ export class BrookContext {
   private nextTextureId = 1;
 
   constructor(options: ContextOptions = {}) {
-    this.debug = options.debug ?? false;
+    const o = checkOptions(options, 'createContext: options');
+    if (o.canvas !== undefined) {
+      const ok = (typeof HTMLCanvasElement !== 'undefined' && o.canvas instanceof HTMLCanvasElement) ||
+        (typeof OffscreenCanvas !== 'undefined' && o.canvas instanceof OffscreenCanvas);
+      if (!ok) {
+        throw new BrookError(`createContext: options.canvas must be an HTMLCanvasElement or an OffscreenCanvas, got ${describeValue(o.canvas)}; leave it out to get an OffscreenCanvas of its own`);
+      }
+    }
+    if (o.debug !== undefined && typeof o.debug !== 'boolean') {
+      throw new BrookError(`createContext: options.debug must be true or false, got ${describeValue(o.debug)}`);
+    }
+    this.debug = o.debug ?? false;
+    this.ownCanvas = o.canvas === undefined;
     const canvas =
-      options.canvas ??
+      o.canvas ??
       (typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(1, 1) : document.createElement('canvas'));
     this.canvas = canvas;
     const gl = canvas.getContext('webgl2', {
@@ -176,7 +199,14 @@ export class BrookContext {
   stream(type: ElementType, shape: StreamShape, data?: ArrayLike<number>): Stream {
     this.guard();
     const s = new Stream(this, type, shape);
-    if (data) s.write(data);
+    if (data !== undefined) {
+      try {
+        s.write(data);
+      } catch (e) {
+        s.dispose(); // a refused write leaves nothing behind
+        throw e;
+      }
+    }
     return s;
   }
 
@@ -202,13 +232,13 @@ export class BrookContext {
    */
   run(kernel: Kernel | KernelSpec, args: KernelArgs, options: RunOptions = {}): void {
     this.guard();
-    const k = kernel instanceof Kernel ? kernel : compileKernel(this, kernel);
-    runKernel(this, k, args, options);
+    runKernel(this, kernel, args, checkOptions(options, `kernel ${kernel?.name}: run options`));
   }
 
   /** A z mask (see zmask.ts) for streams laid out like `like` (same texture size). */
   zmask(like: Stream): ZMask {
     this.guard();
+    checkStream(this, like, 'zmask: like');
     const m = new ZMask(this, like.layout.width, like.layout.height);
     this.masks.add(m);
     return m;
@@ -221,14 +251,16 @@ export class BrookContext {
    */
   buildMask(mask: ZMask, builder: Kernel | KernelSpec, args: KernelArgs): void {
     this.guard();
-    const k = builder instanceof Kernel ? builder : compileKernel(this, builder);
-    runKernel(this, k, args, { build: mask });
+    check(mask instanceof ZMask, () => `buildMask: mask must be a z mask (ctx.zmask(stream)), got ${describeValue(mask)}`);
+    checkOwner(this, mask.ctx, 'buildMask: mask', 'z mask');
+    runKernel(this, builder, args, { build: mask });
     mask.builds++;
   }
 
   /** Reduces a whole stream to one record (Brook `reduce`), returned as a stream of length 1. */
   reduceToStream(stream: Stream, op: ReduceOp): Stream {
     this.guard();
+    checkStream(this, stream, 'reduce: stream');
     return reduceStream(this, stream, op);
   }
 
@@ -274,6 +306,7 @@ export class BrookContext {
   /** Releases every stream, program, framebuffer and pooled texture. Idempotent. */
   dispose(): void {
     if (this.disposed) return;
+    this.queries.dispose(); // pending reads, fences and queries reject with a BrookError
     for (const s of [...this.streams]) s.dispose();
     for (const m of [...this.masks]) m.dispose();
     this.trimPool();
@@ -285,8 +318,10 @@ export class BrookContext {
     this.rawPrograms.clear();
     gl.deleteShader(this.vertexShader);
     gl.deleteVertexArray(this.vao);
-    this.queries.dispose();
     this.disposed = true;
+    // Browsers keep ~16 WebGL contexts and then lose the oldest, which may be one in use: give
+    // back the GL context of a canvas made here now, rather than when it is garbage-collected.
+    if (this.ownCanvas && !gl.isContextLost()) gl.getExtension('WEBGL_lose_context')?.loseContext();
   }
 
   // ---- internals used by the other core modules --------------------------------------------
@@ -313,9 +348,37 @@ export class BrookContext {
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
     gl.bindTexture(gl.TEXTURE_2D, null);
+    const bytes = width * height * info.texelBytes;
+    this.checkAllocation(tex, bytes, `a ${width}x${height} ${info.type} texture`);
     this.textureIds.set(tex, this.nextTextureId++);
-    this.textureBytes.set(tex, width * height * info.texelBytes);
+    this.textureBytes.set(tex, bytes);
     return tex;
+  }
+
+  /**
+   * @internal After an allocation of `bytes` >= MEMORY_CHECK_BYTES: GL_OUT_OF_MEMORY or a lost
+   * context becomes a BrookError here, where it happened, instead of a failed compile or a lost
+   * context a few passes later; `object` (just allocated) is deleted first.
+   */
+  checkAllocation(object: WebGLTexture | WebGLBuffer | WebGLRenderbuffer, bytes: number, what: string): void {
+    if (bytes < MEMORY_CHECK_BYTES) return;
+    const gl = this.gl;
+    let error = gl.getError();
+    // drain older errors (getError reports one flag per call) looking for the allocation's
+    for (let i = 0; i < 8 && error !== gl.NO_ERROR && error !== gl.OUT_OF_MEMORY && error !== gl.CONTEXT_LOST_WEBGL; i++) error = gl.getError();
+    if (error !== gl.OUT_OF_MEMORY && error !== gl.CONTEXT_LOST_WEBGL && !gl.isContextLost()) return;
+    if (!gl.isContextLost()) {
+      if (object instanceof WebGLTexture) gl.deleteTexture(object);
+      else if (object instanceof WebGLBuffer) gl.deleteBuffer(object);
+      else gl.deleteRenderbuffer(object);
+    } else {
+      this.lost = true;
+    }
+    throw new BrookError(
+      `out of GPU memory: allocating ${what} (${(bytes / 2 ** 20).toFixed(0)} MiB) ${gl.isContextLost() ? 'lost the WebGL context' : 'failed with GL_OUT_OF_MEMORY'}. ` +
+        'caps.maxRecords and MAX_TEXTURE_SIZE bound a stream\'s shape, not the memory this device can give: use fewer or smaller streams, or dispose() others first' +
+        (gl.isContextLost() ? '; then create a new context' : ''),
+    );
   }
 
   /** @internal Deletes a texture and every cached framebuffer that draws into it. */

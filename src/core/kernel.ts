@@ -30,12 +30,13 @@
  * as in Brook, no pass reads and writes the same texture.
  */
 import PRELUDE from '../../glsl/core/prelude.glsl';
-import type { ZMask } from './zmask';
+import { ZMask } from './zmask';
 import * as twgl from 'twgl.js';
 import { BrookError, check, numberLines } from './errors';
 import type { BrookContext, ProgramRecord } from './context';
 import { Stream } from './stream';
 import { ElementType, TypeInfo, typeInfo } from './types';
+import { checkOwner, describeValue as describeAny } from './validate';
 
 /** Uniform types: element types and the square float matrices. */
 export type UniformType = ElementType | 'mat2' | 'mat3' | 'mat4' | 'bool';
@@ -74,7 +75,17 @@ export class Iter {
   constructor(
     readonly start: number | readonly number[],
     readonly end: number | readonly number[],
-  ) {}
+  ) {
+    const ok = (v: unknown) =>
+      (typeof v === 'number' && Number.isFinite(v)) ||
+      (Array.isArray(v) && v.length >= 2 && v.length <= 4 && v.every((x) => typeof x === 'number' && Number.isFinite(x)));
+    check(ok(start), () => `iter(start, end): start must be a finite number or an array of 2 to 4 finite numbers, got ${describeAny(start)}`);
+    check(ok(end), () => `iter(start, end): end must be a finite number or an array of 2 to 4 finite numbers, got ${describeAny(end)}`);
+    check(
+      typeof start === typeof end && (typeof start === 'number' || (start as readonly number[]).length === (end as readonly number[]).length),
+      () => 'iter(start, end): start and end must both be numbers or both arrays of the same length',
+    );
+  }
 }
 
 /**
@@ -124,6 +135,8 @@ export class Kernel {
     readonly spec: KernelSpec,
     readonly source: string,
     readonly program: ProgramRecord,
+    /** The context whose GL program this is: a kernel runs only there. */
+    readonly owner?: BrookContext,
   ) {}
   get name(): string {
     return this.spec.name;
@@ -141,7 +154,7 @@ export function compileKernel(ctx: BrookContext, spec: KernelSpec): Kernel {
   validateSpec(spec, ctx);
   const { source, bodyStart } = generateKernelSource(spec);
   const program = ctx.program(source, (log) => describeCompileError(spec, source, bodyStart, log));
-  const kernel = new Kernel(spec, source, program);
+  const kernel = new Kernel(spec, source, program, ctx);
   perContext.set(spec, kernel);
   return kernel;
 }
@@ -351,7 +364,7 @@ interface Bound {
 }
 
 /** Checks every argument against the kernel's parameters before any GL call. */
-function bindArguments(kernel: Kernel, args: KernelArgs): Bound {
+function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, args: KernelArgs): Bound {
   const spec = kernel.spec;
   const where = (name: string) => `kernel ${spec.name}, argument '${name}'`;
   check(args && typeof args === 'object', () => `kernel ${spec.name}: pass the arguments as an object { name: value }`);
@@ -364,6 +377,7 @@ function bindArguments(kernel: Kernel, args: KernelArgs): Bound {
     check(s !== undefined, () => `${where(name)} is missing: pass a ${type} stream (${role})`);
     check(s instanceof Stream, () => `${where(name)}: expected a ${type} stream (${role}), got ${describeValue(s)}`);
     check(!s.disposed, () => `${where(name)}: the stream was disposed`);
+    checkOwner(ctx, s.ctx, where(name), s.describe());
     check(s.type === type, () => `${where(name)}: expected a ${type} stream, got a ${s.describe()}`);
     return s;
   };
@@ -437,21 +451,33 @@ function bindArguments(kernel: Kernel, args: KernelArgs): Bound {
 
 function uniformValue(where: string, type: UniformType, v: KernelArg): unknown {
   const size = type === 'bool' ? 1 : type.startsWith('mat') ? Number(type[3]) ** 2 : typeInfo(type).components;
-  const values = typeof v === 'number' || typeof v === 'boolean' ? [Number(v)] : ArrayBuffer.isView(v) || Array.isArray(v) ? Array.from(v as ArrayLike<number>) : null;
-  check(values !== null, () => `${where}: expected ${size === 1 ? 'a number' : `${size} numbers`} for a ${type}, got ${describeValue(v)}`);
-  check(values.length === size, () => `${where}: a ${type} takes ${size} number(s), got ${values.length}`);
+  const raw: unknown[] | null =
+    typeof v === 'number' || typeof v === 'boolean' ? [v] : ArrayBuffer.isView(v) || Array.isArray(v) ? Array.from(v as ArrayLike<unknown>) : null;
+  check(raw !== null, () => `${where}: expected ${size === 1 ? 'a number' : `${size} numbers`} for a ${type}, got ${describeValue(v)}`);
+  check(raw.length === size, () => `${where}: a ${type} takes ${size} number(s), got ${raw.length}`);
+  raw.forEach((x, i) =>
+    check(
+      typeof x === 'number' || (typeof x === 'boolean' && (type === 'bool' || size === 1)),
+      () => `${where}: a ${type} takes numbers, got ${describeAny(x)}${size > 1 ? ` at [${i}]` : ''}`,
+    ),
+  );
+  const values = raw.map(Number);
   const kind = type === 'bool' || type.startsWith('mat') ? 'float' : typeInfo(type).kind;
   if (kind !== 'float') {
-    check(values.every((x) => Number.isInteger(x)), () => `${where}: a ${type} takes integers, got ${values.join(', ')}`);
+    // GL would wrap them silently (2^31 -> -2^31, -1 -> 2^32 - 1): refuse instead
+    const [lo, hi] = kind === 'int' ? [-0x80000000, 0x7fffffff] : [0, 0xffffffff];
+    values.forEach((x, i) =>
+      check(
+        Number.isInteger(x) && x >= lo && x <= hi,
+        () => `${where}: a ${type} takes integers in [${lo}, ${hi}], got ${x}${size > 1 ? ` at [${i}]` : ''}`,
+      ),
+    );
   }
   return size === 1 ? values[0] : values;
 }
 
 function describeValue(v: unknown): string {
-  if (v instanceof Stream) return `a ${v.describe()}`;
-  if (v instanceof Iter) return 'an iterator';
-  if (Array.isArray(v)) return `an array of ${v.length}`;
-  return v === null ? 'null' : typeof v === 'object' ? (v.constructor?.name ?? 'an object') : `${typeof v} ${String(v)}`;
+  return v instanceof Iter ? 'an iterator' : describeAny(v);
 }
 
 /** (length, width, log2 width or -1, height) of a stream's layout, for brook_texel in the prelude. */
@@ -480,15 +506,25 @@ export interface RunOptions {
   build?: ZMask;
 }
 
-/** Runs one pass of `kernel` with `args` (validated first, then drawn). */
-export function runKernel(ctx: BrookContext, kernel: Kernel, args: KernelArgs, options: RunOptions = {}): void {
-  const bound = bindArguments(kernel, args);
+/**
+ * Runs one pass of `kernel` with `args` (validated first, then drawn). A description is
+ * compiled only once its arguments have passed, so a refused call compiles nothing.
+ */
+export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions = {}): void {
+  let compiled = given instanceof Kernel ? given : kernelCache.get(ctx)?.get(given);
+  if (given instanceof Kernel && given.owner) checkOwner(ctx, given.owner, `kernel ${given.name}`, 'compiled kernel');
+  if (!compiled) validateSpec(given as KernelSpec, ctx);
+  const spec = given instanceof Kernel ? given.spec : given;
+  const kernel = { name: spec.name, spec };
+  const bound = bindArguments(ctx, kernel, args);
   const gl = ctx.gl;
   const { outputs, reads, uniforms } = bound;
   const domain = outputs[0]!.layout;
   const region = options.region ?? 'all';
   const mask = options.build ?? options.mask ?? null;
   if (mask) {
+    check(mask instanceof ZMask, () => `kernel ${kernel.name}: options.mask must be a z mask (ctx.zmask(stream)), got ${describeAny(mask)}`);
+    checkOwner(ctx, mask.ctx, `kernel ${kernel.name}: options.mask`, 'z mask');
     check(!mask.disposed, () => `kernel ${kernel.name}: the z mask was disposed`);
     check(
       mask.width === domain.width && mask.height === domain.height,
@@ -502,6 +538,7 @@ export function runKernel(ctx: BrookContext, kernel: Kernel, args: KernelArgs, o
     check(domain.dims === 2, () => `kernel ${kernel.name}: region '${region}' needs a 2D output ([height, width]); this one is 1D`);
     check(domain.width >= 3 && domain.height >= 3, () => `kernel ${kernel.name}: region '${region}' needs an output of at least 3x3 texels`);
   }
+  compiled ??= compileKernel(ctx, spec); // every argument checked: compile (cached), then allocate
   // A pass that leaves some texels unwritten (masked or a region) must start its ping-pong
   // target from the old contents.
   const partial = options.mask !== undefined || region !== 'all';
@@ -550,8 +587,8 @@ export function runKernel(ctx: BrookContext, kernel: Kernel, args: KernelArgs, o
     gl.enable(gl.SCISSOR_TEST);
     gl.scissor(1, 1, domain.width - 2, domain.height - 2);
   }
-  gl.useProgram(kernel.program.info.program);
-  twgl.setUniforms(kernel.program.info, uniforms);
+  gl.useProgram(compiled.program.info.program);
+  twgl.setUniforms(compiled.program.info, uniforms);
   gl.bindVertexArray(ctx.passVertexArray);
   if (region === 'boundary') gl.drawArrays(gl.LINES, 0, 8);
   else gl.drawArrays(gl.TRIANGLES, 0, 3);

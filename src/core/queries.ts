@@ -13,6 +13,7 @@
  * ```
  */
 import { BrookError } from './errors';
+import { checkFunction } from './validate';
 import type { BrookContext } from './context';
 
 const TIME_ELAPSED_EXT = 0x88bf;
@@ -20,8 +21,15 @@ const GPU_DISJOINT_EXT = 0x8fbb;
 /** Event-loop turns polled without a timer's clamp before falling back to setTimeout. */
 const FAST_TURNS = 200;
 
+interface Waiter {
+  /** Polls once: true when settled. */
+  step: () => boolean;
+  /** Rejects with `error` and releases the GL object (context disposed). */
+  fail: (error: Error) => void;
+}
+
 export class Queries {
-  private readonly waiting: Array<() => boolean> = [];
+  private readonly waiting: Waiter[] = [];
   private scheduled = false;
   private turns = 0;
   private channel: MessageChannel | null = null;
@@ -51,15 +59,18 @@ export class Queries {
    */
   occlusion(draw: () => void): Promise<boolean> {
     this.ctx.guard();
+    checkFunction(draw, 'queries.occlusion: draw', '() => ctx.run(kernel, args)');
     const gl = this.ctx.gl;
     const query = gl.createQuery()!;
     this.ctx.countQuery(1);
     gl.beginQuery(gl.ANY_SAMPLES_PASSED, query);
     try {
       draw();
-    } finally {
-      gl.endQuery(gl.ANY_SAMPLES_PASSED);
+    } catch (e) {
+      this.abandon(query, gl.ANY_SAMPLES_PASSED);
+      throw e;
     }
+    gl.endQuery(gl.ANY_SAMPLES_PASSED);
     gl.flush();
     return this.settleQuery(query, () => Boolean(gl.getQueryParameter(query, gl.QUERY_RESULT)));
   }
@@ -71,13 +82,26 @@ export class Queries {
    */
   time(draw: () => void): Promise<number | null> {
     this.ctx.guard();
+    checkFunction(draw, 'queries.time: draw', '() => ctx.run(kernel, args)');
     const query = this.beginTimer();
     try {
       draw();
-    } finally {
-      if (query) this.ctx.gl.endQuery(TIME_ELAPSED_EXT);
+    } catch (e) {
+      if (query) this.abandon(query, TIME_ELAPSED_EXT);
+      throw e;
     }
+    if (query) this.ctx.gl.endQuery(TIME_ELAPSED_EXT);
     return query ? this.timerResult(query) : Promise.resolve(null);
+  }
+
+  /** Ends and deletes a query whose draw threw (nothing will wait for it). */
+  private abandon(query: WebGLQuery, target: number): void {
+    const gl = this.ctx.gl;
+    if (!this.ctx.isLost) {
+      gl.endQuery(target);
+      gl.deleteQuery(query);
+    }
+    this.ctx.countQuery(-1);
   }
 
   /** @internal Starts a TIME_ELAPSED query (null when the extension is missing). */
@@ -100,9 +124,10 @@ export class Queries {
     });
   }
 
-  /** @internal Forgets what is waiting (on dispose). */
+  /** @internal Rejects everything waiting with a BrookError and releases its GL objects (on dispose). */
   dispose(): void {
-    this.waiting.length = 0;
+    const error = new BrookError('the brookgl context was disposed while a read, fence or query was pending: its result is gone');
+    for (const w of this.waiting.splice(0)) w.fail(error);
     this.channel?.port1.close();
     this.channel = null;
   }
@@ -122,18 +147,24 @@ export class Queries {
   /** Polls `ready` once per event-loop turn; then resolves with `value()`. `cleanup` always runs. */
   private poll<T>(ready: () => boolean, value: () => T, cleanup: () => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push(() => {
-        try {
-          if (this.ctx.isLost) throw new BrookError('the WebGL context was lost while waiting for the GPU: create a new context');
-          if (!ready()) return false;
-          const v = value();
-          cleanup();
-          resolve(v);
-        } catch (e) {
+      this.waiting.push({
+        step: () => {
+          try {
+            if (this.ctx.isLost) throw new BrookError('the WebGL context was lost while waiting for the GPU: create a new context');
+            if (!ready()) return false;
+            const v = value();
+            cleanup();
+            resolve(v);
+          } catch (e) {
+            cleanup();
+            reject(e);
+          }
+          return true;
+        },
+        fail: (e) => {
           cleanup();
           reject(e);
-        }
-        return true;
+        },
       });
       this.schedule();
     });
@@ -151,7 +182,7 @@ export class Queries {
     const turn = () => {
       this.scheduled = false;
       const items = this.waiting.splice(0);
-      for (const item of items) if (!item()) this.waiting.push(item);
+      for (const item of items) if (!item.step()) this.waiting.push(item);
       if (this.waiting.length) this.schedule();
       else this.turns = 0;
     };

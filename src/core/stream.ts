@@ -108,6 +108,7 @@ function packKernel(type: ElementType): KernelSpec {
   }
   return spec;
 }
+import { checkOptions, describeValue } from './validate';
 
 /** A 1D length or a 2D `[height, width]` shape. */
 export type StreamShape = number | readonly [number, number];
@@ -139,7 +140,10 @@ export function layoutFor(shape: StreamShape, maxTextureSize: number): Layout {
     width = Math.min(width, maxTextureSize);
     return { length: n, dims: 1, shape: [n], width, height: Math.ceil(n / width) };
   }
-  check(Array.isArray(shape) && shape.length === 2, 'a 2D stream shape is [height, width]');
+  check(
+    Array.isArray(shape) && shape.length === 2,
+    () => `a stream shape is a length n or a 2D [height, width], got ${describeValue(shape)}`,
+  );
   const [h, w] = shape;
   check(
     Number.isInteger(h) && Number.isInteger(w) && h >= 1 && w >= 1,
@@ -233,7 +237,7 @@ export class Stream {
   readSync(options: ReadOptions = {}): StreamData {
     this.ctx.guard();
     const gl = this.ctx.gl;
-    const plan = this.planRead(options.method ?? 'native');
+    const plan = this.planRead(checkOptions(options, 'read(): options').method ?? 'native');
     try {
       const raw = allocate(plan.format === RGBA_INTEGER && plan.glType === UNSIGNED_INT ? 'uint' : this.info.kind, plan.texels * plan.channels);
       gl.bindFramebuffer(gl.FRAMEBUFFER, this.ctx.framebufferFor([plan.texture]));
@@ -264,13 +268,14 @@ export class Stream {
     this.ctx.guard();
     const ctx = this.ctx;
     const gl = ctx.gl;
-    const plan = this.planRead(options.method ?? 'native');
+    const plan = this.planRead(checkOptions(options, 'read(): options').method ?? 'native');
     let buffer: WebGLBuffer | null = null;
     try {
       buffer = gl.createBuffer()!;
       ctx.countBuffer(1);
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
       gl.bufferData(gl.PIXEL_PACK_BUFFER, plan.texels * plan.channels * 4, gl.STREAM_READ);
+      ctx.checkAllocation(buffer, plan.texels * plan.channels * 4, `the readback buffer of a ${this.describe()}`);
       gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor([plan.texture]));
       issueReads(gl, plan, null);
       gl.bindFramebuffer(gl.FRAMEBUFFER, null);
@@ -357,8 +362,13 @@ export class Stream {
   private toTexels(data: ArrayLike<number>): StreamData {
     const { info, layout } = this;
     const expected = layout.length * info.components;
-    if (!data || typeof data.length !== 'number') {
-      throw new BrookError(`write() needs an array of numbers for the ${this.describe()}`);
+    const want = info.kind === 'float' ? 'Float32Array' : info.kind === 'int' ? 'Int32Array' : 'Uint32Array';
+    const isTyped = ArrayBuffer.isView(data) && !(data instanceof DataView);
+    if (!Array.isArray(data) && !isTyped) {
+      throw new BrookError(`write(data): data must be a ${want} or an array of numbers for the ${this.describe()}, got ${describeValue(data)}`);
+    }
+    if (data instanceof BigInt64Array || data instanceof BigUint64Array) {
+      throw new BrookError(`write(data): a ${data.constructor.name} holds BigInts; pass a ${want} for the ${this.describe()}`);
     }
     if (data.length !== expected) {
       throw new BrookError(
@@ -367,8 +377,14 @@ export class Stream {
       );
     }
     const kind = arrayKind(data);
+    if (Array.isArray(data)) {
+      // strings, booleans, objects and holes would become NaN, 0 or 1 on the GPU: refuse them
+      for (let i = 0; i < data.length; i++) {
+        const v: unknown = data[i];
+        if (typeof v !== 'number') throw new BrookError(`write(data): element ${i} is ${i in data ? describeValue(v) : 'a hole (sparse array)'}, not a number, for the ${this.describe()}`);
+      }
+    }
     if (kind !== undefined && kind !== info.kind) {
-      const want = info.kind === 'float' ? 'Float32Array' : info.kind === 'int' ? 'Int32Array' : 'Uint32Array';
       throw new BrookError(`write() got a ${data.constructor.name} for the ${this.describe()}: pass a ${want}`);
     }
     if (kind === undefined && info.kind !== 'float') {

@@ -29,7 +29,8 @@ export class ZMask {
 
   /** @internal Use ctx.zmask(stream). */
   constructor(
-    private readonly ctx: BrookContext,
+    /** @internal The context that owns the depth buffer. */
+    readonly ctx: BrookContext,
     width: number,
     height: number,
   ) {

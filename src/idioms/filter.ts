@@ -41,6 +41,7 @@ import HORN_36_1 from '../../glsl/idioms/horn-36-1.brook';
 import HORN_36_2 from '../../glsl/idioms/horn-36-2.brook';
 import PYRAMID_SUM4 from '../../glsl/idioms/pyramid-sum4.glsl';
 import { BrookContext, BrookError, ElementType, KernelSpec, Stream, iter, parseBrook } from '../core/index';
+import { checkContext, checkFunction, checkRequired, checkStream, checkString } from '../core/validate';
 import { bitonicOrder, gatherByIndex, orderIndex } from './sort';
 
 export type FilterMethod = 'pyramid' | 'scan-multipass' | 'scan-loop' | 'bitonic';
@@ -85,14 +86,22 @@ const SENTINEL = 'floatBitsToUint(brook_first(x)) == 0x7f800000u';
 
 /** Keeps the records of `stream` for which the predicate holds; see the module comment. */
 export async function filter(ctx: BrookContext, stream: Stream, options: FilterOptions): Promise<FilterResult> {
-  if (!(stream instanceof Stream) || stream.disposed) throw new BrookError('filter needs a live stream');
+  checkContext(ctx, 'filter');
+  checkStream(ctx, stream, 'filter: stream');
+  options = checkRequired(options, 'filter: options', "{ keep: 'GLSL expression of x and i' } or { sentinel: true }");
   const method = options.method ?? 'pyramid';
   if (!FILTER_METHODS.includes(method)) {
-    throw new BrookError(`unknown filter method '${method}': use one of ${FILTER_METHODS.join(', ')}`);
+    throw new BrookError(`filter: unknown filter method '${String(method)}' (options.method): use one of ${FILTER_METHODS.join(', ')}`);
   }
+  for (const flag of ['sentinel', 'indices'] as const) {
+    const v = options[flag];
+    if (v !== undefined && typeof v !== 'boolean') throw new BrookError(`filter: options.${flag} must be true or false, got ${String(v)}`);
+  }
+  if (options.watch !== undefined) checkFunction(options.watch, 'filter: options.watch', '(label, stream) => ...');
   if ((options.keep === undefined) === !options.sentinel) {
     throw new BrookError("filter needs exactly one of { keep: 'GLSL expression of x and i' } or { sentinel: true }");
   }
+  if (options.keep !== undefined) checkString(options.keep, 'filter: options.keep', "a GLSL boolean expression of x and i, e.g. 'x > 0.5'");
   if (options.sentinel && stream.info.kind !== 'float') {
     throw new BrookError(`the sentinel form (+inf marks a null record) needs a float stream, got a ${stream.describe()}`);
   }

@@ -38,6 +38,7 @@ import { glslName, type KernelArgs, type KernelSpec, type UniformType } from '..
 import { Stream, type StreamShape } from '../core/stream';
 import { typeInfo, type ElementType } from '../core/types';
 import type { ZMask } from '../core/zmask';
+import { checkContext, checkFunction, checkInteger, checkOptions, checkRequired, checkStream, checkString, describeValue } from '../core/validate';
 import { markKernel } from './filter';
 
 export interface BranchDesc {
@@ -133,6 +134,22 @@ function shapeOf(s: Stream): StreamShape {
   return s.layout.dims === 2 ? [s.layout.height, s.layout.width] : s.length;
 }
 
+/** A branch description with its strings and roles checked (before any GL call). */
+function checkBranch(ctx: BrookContext, d: BranchDesc, args: KernelArgs, where: string): void {
+  checkContext(ctx, where);
+  d = checkRequired(d, `${where}: branch`, "{ name, inputs, outputs, cond, then, else }");
+  checkString(d.name, `${where}: branch.name`, "a name such as 'Step'");
+  check(
+    d.outputs !== null && typeof d.outputs === 'object' && Object.keys(d.outputs).length > 0,
+    () => `${where}: branch ${d.name}: outputs must name at least one output stream, e.g. { y: 'float' }, got ${describeValue(d.outputs)}`,
+  );
+  checkString(d.cond, `${where}: branch ${d.name}: cond`, "a GLSL boolean expression, e.g. 'x.z > 0.5'");
+  for (const side of ['then', 'else'] as const) {
+    check(typeof d[side] === 'string', () => `${where}: branch ${d.name}: ${side} must be a string of GLSL statements, got ${describeValue(d[side])}`);
+  }
+  checkRequired(args, `${where}: args`, '{ name: stream or value, ... } for the branch parameters');
+}
+
 function outputStream(d: BranchDesc, args: KernelArgs): Stream {
   const first = Object.keys(d.outputs)[0]!;
   const s = args[first];
@@ -142,7 +159,9 @@ function outputStream(d: BranchDesc, args: KernelArgs): Stream {
 
 /** A z mask holding cond for `args` (then-records at depth 1.0, else-records at 0.0). Rebuild when cond's inputs change. */
 export function branchMask(ctx: BrookContext, d: BranchDesc, args: KernelArgs, reuse?: ZMask): ZMask {
+  checkBranch(ctx, d, args, 'branchMask');
   const out = outputStream(d, args);
+  checkStream(ctx, out, `branchMask: branch ${d.name}: output '${Object.keys(d.outputs)[0]}'`);
   const mask = reuse ?? ctx.zmask(out);
   const unused = ctx.scratch('float', shapeOf(out));
   try {
@@ -157,6 +176,8 @@ export function branchMask(ctx: BrookContext, d: BranchDesc, args: KernelArgs, r
 
 /** Runs branch `d` over its outputs by `method` (see the module comment). */
 export function runBranch(ctx: BrookContext, d: BranchDesc, args: KernelArgs, options: { method?: BranchMethod; mask?: ZMask } = {}): void {
+  checkBranch(ctx, d, args, 'runBranch');
+  options = checkOptions(options, 'runBranch: options');
   const method = options.method ?? 'branch';
   check(BRANCH_METHODS.includes(method), () => `branch ${d.name}: unknown method '${method}': use ${BRANCH_METHODS.join(', ')}`);
   if (method !== 'zcull') {
@@ -194,32 +215,45 @@ export interface OcclusionLoopOptions {
  * Resolves with the first iteration after which nothing was live (1-based) and how many ran.
  */
 export async function occlusionLoop(ctx: BrookContext, o: OcclusionLoopOptions): Promise<{ iterations: number; issued: number }> {
+  checkContext(ctx, 'occlusionLoop');
+  o = checkRequired(o, 'occlusionLoop: options', '{ iterate, terminate, maxIterations }');
+  checkFunction(o.iterate, 'occlusionLoop: options.iterate', '(k) => ctx.run(step, ...)');
+  checkFunction(o.terminate, 'occlusionLoop: options.terminate', '() => ctx.run(terminationKernel, ...)');
+  checkInteger(o.maxIterations, 'occlusionLoop: options.maxIterations (the bound on a loop that never ends)', 1);
   const inFlight = o.inFlight ?? 3;
-  check(Number.isInteger(o.maxIterations) && o.maxIterations >= 1, () => `occlusionLoop: maxIterations must be a positive integer, got ${o.maxIterations}`);
-  check(Number.isInteger(inFlight) && inFlight >= 1, () => `occlusionLoop: inFlight must be a positive integer, got ${inFlight}`);
+  checkInteger(inFlight, 'occlusionLoop: options.inFlight', 1);
   const pending: Array<Promise<boolean>> = [];
   let issued = 0;
   let answered = 0;
-  for (;;) {
-    while (pending.length < inFlight && issued < o.maxIterations) {
-      o.iterate(issued);
-      issued++;
-      pending.push(ctx.queries.occlusion(o.terminate));
+  try {
+    for (;;) {
+      while (pending.length < inFlight && issued < o.maxIterations) {
+        o.iterate(issued);
+        issued++;
+        pending.push(ctx.queries.occlusion(o.terminate));
+      }
+      const live = await pending.shift()!;
+      answered++;
+      if (!live) {
+        pending.forEach((p) => p.catch(() => {})); // later answers are not needed
+        return { iterations: answered, issued };
+      }
+      if (answered >= o.maxIterations) {
+        throw new BrookError(`occlusionLoop: records were still live after maxIterations = ${o.maxIterations} iterations; raise the limit or check the termination kernel`);
+      }
     }
-    const live = await pending.shift()!;
-    answered++;
-    if (!live) {
-      pending.forEach((p) => p.catch(() => {})); // later answers are not needed
-      return { iterations: answered, issued };
-    }
-    if (answered >= o.maxIterations) {
-      throw new BrookError(`occlusionLoop: records were still live after maxIterations = ${o.maxIterations} iterations; raise the limit or check the termination kernel`);
-    }
+  } catch (e) {
+    // a failed loop releases its queries before it rejects: wait for the answers in flight
+    await Promise.allSettled(pending);
+    throw e;
   }
 }
 
 /** The exact number of records of `s` for which the GLSL predicate `keep` (of x and i) holds. */
 export async function liveCount(ctx: BrookContext, s: Stream, keep: string): Promise<number> {
+  checkContext(ctx, 'liveCount');
+  checkStream(ctx, s, 'liveCount: stream');
+  checkString(keep, 'liveCount: keep', "a GLSL boolean expression of x and i, e.g. 'x.w > 0.0'");
   const flags = ctx.scratch('uint', shapeOf(s));
   try {
     ctx.run(markKernel('flag', s.type, keep, { flag: 'uint' }, 'flag = keep ? 1u : 0u;'), { x: s, flag: flags });

@@ -29,6 +29,7 @@ import SCAN_EXCLUSIVE from '../../glsl/idioms/scan-exclusive.glsl';
 import SCAN_DOWN from '../../glsl/idioms/scan-down.glsl';
 import PYRAMID_SUM4 from '../../glsl/idioms/pyramid-sum4.glsl';
 import { BrookContext, BrookError, ElementType, KernelSpec, Stream } from '../core/index';
+import { checkContext, checkOptions, checkStream } from '../core/validate';
 
 export type ScanMethod = 'pyramid' | 'hillis-steele';
 export const SCAN_METHODS: readonly ScanMethod[] = ['pyramid', 'hillis-steele'];
@@ -91,9 +92,14 @@ export function scanAdditions(n: number, method: ScanMethod = 'pyramid'): number
 
 /** Running sums of `stream` in a new stream of the same type and shape (the caller disposes it). */
 export function scan(ctx: BrookContext, stream: Stream, options: ScanOptions = {}): Stream {
-  if (!(stream instanceof Stream) || stream.disposed) throw new BrookError('scan needs a live stream');
+  checkContext(ctx, 'scan');
+  checkStream(ctx, stream, 'scan: stream');
+  options = checkOptions(options, 'scan: options');
+  if (options.exclusive !== undefined && typeof options.exclusive !== 'boolean') {
+    throw new BrookError(`scan: options.exclusive must be true or false, got ${String(options.exclusive)}`);
+  }
   const method = options.method ?? 'pyramid';
-  if (!SCAN_METHODS.includes(method)) throw new BrookError(`unknown scan method '${String(method)}': use one of ${SCAN_METHODS.join(', ')}`);
+  if (!SCAN_METHODS.includes(method)) throw new BrookError(`scan: unknown scan method '${String(method)}' (options.method): use one of ${SCAN_METHODS.join(', ')}`);
   return method === 'pyramid' ? pyramidScan(ctx, stream, !!options.exclusive) : hillisSteele(ctx, stream, !!options.exclusive);
 }
 

@@ -37,6 +37,7 @@ import { pyramidPrefixes } from './scan';
 
 export type SortMethod = 'radix' | 'bitonic';
 export const SORT_METHODS: readonly SortMethod[] = ['radix', 'bitonic'];
+import { checkContext, checkOptions, checkStream } from '../core/validate';
 
 const init: KernelSpec = {
   name: 'BitonicInit',
@@ -90,7 +91,7 @@ export function bitonicPasses(n: number): number {
  * records. The caller disposes it. `watch`, if given, sees the permutation after every pass.
  */
 export function bitonicOrder(ctx: BrookContext, keys: Stream, watch?: (label: string, s: Stream) => void): Stream {
-  checkKeys(keys);
+  checkKeys(ctx, keys);
   const n = keys.length;
   let padded = 1;
   while (padded < n) padded *= 2;
@@ -205,7 +206,7 @@ export function radixDescent(levels: number): KernelSpec {
  * and every record scatters itself with a POINTS draw).
  */
 export function radixOrder(ctx: BrookContext, keys: Stream, placement: RadixPlacement = 'descent'): Stream {
-  checkKeys(keys);
+  checkKeys(ctx, keys);
   if (placement !== 'descent' && placement !== 'points') throw new BrookError(`radix placement must be 'descent' or 'points', got '${String(placement)}'`);
   const n = keys.length;
   const levels = countLevels(n);
@@ -284,9 +285,9 @@ function scatterPoints(ctx: BrookContext, src: Stream, counts: Stream, out: Stre
   if (record) ctx.trace.end(record);
 }
 
-function checkKeys(keys: Stream): void {
-  if (!(keys instanceof Stream) || keys.disposed) throw new BrookError('sort needs a live stream of keys');
-  if (keys.type !== 'float') throw new BrookError(`sort keys must be a float stream, got a ${keys.describe()}`);
+function checkKeys(ctx: BrookContext, keys: Stream): void {
+  checkContext(ctx, 'sort');
+  checkStream(ctx, keys, 'sort: keys', ['float']);
 }
 
 export interface SortOptions {
@@ -312,24 +313,38 @@ export interface SortResult {
 
 /** Sorts float `keys` ascending (stable), carrying an optional payload stream of the same length. */
 export function sortStream(ctx: BrookContext, keys: Stream, options: SortOptions = {}): SortResult {
-  const { payload } = options;
-  const method = options.method ?? (ctx.caps.software ? 'bitonic' : 'radix');
-  if (!SORT_METHODS.includes(method)) throw new BrookError(`unknown sort method '${String(method)}': use one of ${SORT_METHODS.join(', ')}`);
-  checkKeys(keys);
-  if (payload && (!(payload instanceof Stream) || payload.length !== keys.length)) {
-    throw new BrookError(`sort: the payload must be a stream of ${keys.length} records like the keys`);
+  checkContext(ctx, 'sortStream');
+  checkStream(ctx, keys, 'sortStream: keys', ['float']);
+  const { payload, method: chosen } = checkOptions(options, 'sortStream: options');
+  const method = chosen ?? (ctx.caps.software ? 'bitonic' : 'radix');
+  if (!SORT_METHODS.includes(method)) throw new BrookError(`sortStream: unknown sort method '${String(method)}' (options.method): use one of ${SORT_METHODS.join(', ')}`);
+  if (payload !== undefined) {
+    checkStream(ctx, payload, 'sortStream: options.payload');
+    if (payload.length !== keys.length) {
+      throw new BrookError(`sortStream: options.payload must be a stream of ${keys.length} records like the keys, got a ${payload.describe()}`);
+    }
   }
   const perm = method === 'radix' ? radixOrder(ctx, keys) : bitonicOrder(ctx, keys);
   const n = keys.length;
-  const order = ctx.stream('uint', n);
-  ctx.run(orderIndex, { perm, idx: order });
-  const sortedKeys = ctx.stream('float', n);
-  ctx.run(gatherByIndex('float'), { value: keys, order: perm, out_: sortedKeys });
-  let sortedPayload: Stream | undefined;
-  if (payload) {
-    sortedPayload = ctx.stream(payload.type, n);
-    ctx.run(gatherByIndex(payload.type), { value: payload, order: perm, out_: sortedPayload });
+  const made: Stream[] = [];
+  try {
+    const order = ctx.stream('uint', n);
+    made.push(order);
+    ctx.run(orderIndex, { perm, idx: order });
+    const sortedKeys = ctx.stream('float', n);
+    made.push(sortedKeys);
+    ctx.run(gatherByIndex('float'), { value: keys, order: perm, out_: sortedKeys });
+    let sortedPayload: Stream | undefined;
+    if (payload) {
+      sortedPayload = ctx.stream(payload.type, n);
+      made.push(sortedPayload);
+      ctx.run(gatherByIndex(payload.type), { value: payload, order: perm, out_: sortedPayload });
+    }
+    return { keys: sortedKeys, payload: sortedPayload, order };
+  } catch (e) {
+    made.forEach((s) => s.dispose()); // a failure (out of memory, lost context) leaves nothing behind
+    throw e;
+  } finally {
+    perm.dispose();
   }
-  perm.dispose();
-  return { keys: sortedKeys, payload: sortedPayload, order };
 }

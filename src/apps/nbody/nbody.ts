@@ -34,6 +34,19 @@ import type { BrookContext } from '../../core/context';
 import { BrookError, check } from '../../core/errors';
 import type { KernelSpec } from '../../core/kernel';
 import { Stream } from '../../core/stream';
+import { checkContext, checkRequired, describeValue } from '../../core/validate';
+
+/** Finite numbers in an array or a typed array, `per` of them per body. */
+function checkBodies(v: unknown, where: string, per: readonly number[]): ArrayLike<number> {
+  const ok = Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array));
+  check(ok, () => `${where} must be a Float32Array or an array of numbers (${per.join(' or ')} per body), got ${describeValue(v)}`);
+  const a = v as ArrayLike<unknown>;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    check(typeof x === 'number' && Number.isFinite(x), () => `${where}[${i}] must be a finite number, got ${i in (a as object) ? describeValue(x) : 'a hole'}`);
+  }
+  return a as ArrayLike<number>;
+}
 
 /** Flops per interaction, as the chapter counts them. */
 export const NBODY_FLOPS = 20;
@@ -80,6 +93,7 @@ const pow2 = (x: number) => x > 0 && (x & (x - 1)) === 0;
 
 /** The variant with defaults filled in and checked. */
 export function resolveVariant(v: NBodyVariant, maxDrawBuffers = 8): Required<NBodyVariant> {
+  for (const k of Object.keys(v ?? {})) check(['p', 'u', 'q', 'b'].includes(k), () => `nbody variant: unknown field '${k}': a variant is { p, u, q, b }`);
   const r = { ...DEFAULT_VARIANT, ...v };
   for (const k of ['p', 'u', 'q', 'b'] as const) {
     check(Number.isInteger(r[k]) && r[k] >= 1, () => `nbody variant: ${k} must be a positive integer, got ${r[k]}`);
@@ -229,25 +243,38 @@ export class NBodySystem {
     private readonly ctx: BrookContext,
     options: NBodyOptions,
   ) {
-    const n = options.positions.length / 4;
-    check(Number.isInteger(n) && n >= 1, () => `nbody: positions must hold 4 numbers (x, y, z, mass) per body, got ${options.positions.length}`);
-    check(Number.isFinite(options.softening) && options.softening > 0, () => `nbody: softening must be a positive number, got ${options.softening}`);
-    const vstride = options.velocities ? options.velocities.length / n : 4;
-    check(vstride === 3 || vstride === 4, () => `nbody: velocities must hold 3 or 4 numbers per body (${n} bodies), got ${options.velocities!.length}`);
+    checkContext(ctx, 'createNBody');
+    options = checkRequired(options, 'createNBody: options', '{ positions, softening } (nbodyPreset gives positions and velocities)');
+    const positions = checkBodies(options.positions, 'createNBody: options.positions', [4]);
+    const n = positions.length / 4;
+    check(Number.isInteger(n) && n >= 1, () => `createNBody: options.positions must hold 4 numbers (x, y, z, mass) per body, got ${positions.length}`);
+    check(
+      typeof options.softening === 'number' && Number.isFinite(options.softening) && options.softening > 0,
+      () => `createNBody: options.softening must be a positive number, got ${describeValue(options.softening)}`,
+    );
+    const velocities = options.velocities === undefined ? undefined : checkBodies(options.velocities, 'createNBody: options.velocities', [3, 4]);
+    const vstride = velocities ? velocities.length / n : 4;
+    check(vstride === 3 || vstride === 4, () => `createNBody: options.velocities must hold 3 or 4 numbers per body (${n} bodies), got ${velocities!.length}`);
     this.count = n;
     this.eps2 = options.softening ** 2;
     const { width, height } = ctx.layout(n);
     this.padded = width * height;
-    const pos = new Float32Array(this.padded * 4);
-    pos.set(Array.from(options.positions));
-    const vel = new Float32Array(this.padded * 4);
-    if (options.velocities) for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) vel[i * 4 + k] = options.velocities[i * vstride + k]!;
-    this.positions = ctx.stream('float4', this.padded, pos);
-    this.velocities = ctx.stream('float4', this.padded, vel);
-    this.acc = ctx.stream('float4', this.padded);
-    check(this.positions.layout.width === width, () => 'nbody: internal layout mismatch');
+    // the method is checked before anything is allocated
     this.methodValue = defaultVariant(n);
-    if (options.method) this.method = options.method;
+    if (options.method !== undefined) this.method = options.method;
+    const pos = new Float32Array(this.padded * 4);
+    pos.set(Array.from(positions));
+    const vel = new Float32Array(this.padded * 4);
+    if (velocities) for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) vel[i * 4 + k] = velocities[i * vstride + k]!;
+    const made: Stream[] = [];
+    try {
+      made.push((this.positions = ctx.stream('float4', this.padded, pos)));
+      made.push((this.velocities = ctx.stream('float4', this.padded, vel)));
+      made.push((this.acc = ctx.stream('float4', this.padded)));
+    } catch (e) {
+      made.forEach((s) => s.dispose()); // out of memory or a lost context: release what was made
+      throw e;
+    }
   }
 
   get method(): NBodyMethod {
@@ -255,6 +282,10 @@ export class NBodySystem {
   }
 
   set method(m: NBodyMethod) {
+    check(
+      m === 'nxn' || (m !== null && typeof m === 'object' && !Array.isArray(m)),
+      () => `nbody: method must be 'nxn' or a variant { p, u, q, b }, got ${describeValue(m)}`,
+    );
     if (m === 'nxn') {
       const side = this.padded;
       check(side <= this.ctx.caps.maxTextureSize, () => `nbody 'nxn': ${side} bodies need a ${side} x ${side} force texture, more than MAX_TEXTURE_SIZE ${this.ctx.caps.maxTextureSize}; use a fragment variant`);
@@ -341,6 +372,8 @@ export class NBodySystem {
 
   /** Replaces positions (xyzm) and velocities (xyz or xyzw) of all `count` bodies. */
   write(positions: ArrayLike<number>, velocities?: ArrayLike<number>): void {
+    checkBodies(positions, 'nbody write: positions', [4]);
+    if (velocities !== undefined) checkBodies(velocities, 'nbody write: velocities', [3, 4]);
     if (positions.length !== this.count * 4) throw new BrookError(`nbody write: expected ${this.count * 4} position numbers, got ${positions.length}`);
     const pos = new Float32Array(this.padded * 4);
     pos.set(Array.from(positions));

@@ -1,0 +1,65 @@
+// Every asynchronous operation, with its context disposed or lost while it is in flight: the
+// promise rejects with a BrookError (no hang), and the context's counters fall back to zero.
+import { expect } from 'chai';
+import { BrookContext, KernelSpec, createContext, createNBody, filter, liveCount, nbodyPreset, occlusionLoop } from '../../src/index';
+import { caught, expectBrookErrorValue } from './util';
+
+const live: KernelSpec = { name: 'live', inputs: { a: 'float' }, outputs: { o: 'float' }, body: 'if (a < 0.0) discard; o = a;' };
+
+/** Starts one asynchronous operation on a fresh context (small sizes: SwiftShader). */
+const OPERATIONS: Record<string, (ctx: BrookContext) => Promise<unknown>> = {
+  'stream.read()': (ctx) => ctx.stream('float4', 256, new Float32Array(1024)).read(),
+  'queries.fence()': (ctx) => ctx.queries.fence(),
+  'queries.occlusion()': (ctx) => {
+    const a = ctx.stream('float', 64, new Float32Array(64));
+    return ctx.queries.occlusion(() => ctx.run(live, { a, o: ctx.stream('float', 64) }));
+  },
+  'queries.time()': (ctx) => ctx.queries.time(() => ctx.stream('float', 4)),
+  'ctx.reduce()': (ctx) => ctx.reduce(ctx.stream('float', 1000, new Float32Array(1000)), 'sum'),
+  'filter()': (ctx) => filter(ctx, ctx.stream('float', 1000, new Float32Array(1000)), { keep: 'x >= 0.0' }),
+  "filter('scan-loop')": (ctx) => filter(ctx, ctx.stream('float', 100, new Float32Array(100)), { keep: 'x >= 0.0', method: 'scan-loop' }),
+  'liveCount()': (ctx) => liveCount(ctx, ctx.stream('float', 100, new Float32Array(100)), 'x >= 0.0'),
+  'occlusionLoop()': (ctx) => {
+    const a = ctx.stream('float', 64, new Float32Array(64));
+    const o = ctx.stream('float', 64);
+    return occlusionLoop(ctx, { iterate: () => {}, terminate: () => ctx.run(live, { a, o }), maxIterations: 1000, inFlight: 2 });
+  },
+  'nbody read()': (ctx) => createNBody(ctx, { ...nbodyPreset('plummer', 16, 1), softening: 0.1 }).read(),
+};
+
+async function expectRejectsAndEmpty(ctx: BrookContext, p: Promise<unknown>, pattern: RegExp, what: string): Promise<void> {
+  const e = await caught(() => p, what);
+  expectBrookErrorValue(e, pattern, what);
+  const s = ctx.stats();
+  expect({ buffers: s.buffers, queries: s.queries, syncs: s.syncs }, `${what}: GL objects left`).to.deep.equal({ buffers: 0, queries: 0, syncs: 0 });
+}
+
+describe('reliability/async: disposed or lost in flight', () => {
+  for (const [name, start] of Object.entries(OPERATIONS)) {
+    it(`${name} rejects when the context is disposed in flight`, async () => {
+      const ctx = createContext();
+      const p = start(ctx);
+      ctx.dispose();
+      await expectRejectsAndEmpty(ctx, p, /disposed/, name);
+      expect(ctx.stats()).to.include({ textures: 0, framebuffers: 0, programs: 0 });
+    });
+
+    it(`${name} rejects when the context is lost in flight`, async function () {
+      const ctx = createContext();
+      const lose = ctx.gl.getExtension('WEBGL_lose_context');
+      if (!lose) this.skip(); // nothing to simulate the loss with
+      const p = start(ctx);
+      lose!.loseContext();
+      await expectRejectsAndEmpty(ctx, p, /lost/, name);
+      ctx.dispose();
+    });
+  }
+
+  it('a read started after dispose rejects at once', async () => {
+    const ctx = createContext();
+    const s = ctx.stream('float', 4);
+    ctx.dispose();
+    expectBrookErrorValue(await caught(() => s.read()), /disposed/);
+    expectBrookErrorValue(await caught(() => ctx.queries.fence()), /disposed/);
+  });
+});
