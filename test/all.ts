@@ -30,4 +30,7 @@ import './reliability/foreign.test';
 import './reliability/values.test';
 import './reliability/options.test';
 import './reliability/async.test';
+import './reliability/leaks.test';
+import './reliability/binning.test';
+import './reliability/fuzz.test';
 import './readme.test';

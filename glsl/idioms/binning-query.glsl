@@ -19,7 +19,7 @@ int binItem(ivec2 b, int i) {
 }
 
 /** The grid cell of a position (clamped into the grid, as binning does). */
-ivec3 binCell(vec3 p) { return clamp(ivec3(floor((p - bin_origin) * bin_invCell)), ivec3(0), bin_grid - 1); }
+ivec3 binCell(vec3 p) { return ivec3(clamp(floor((p - bin_origin) * bin_invCell), vec3(0.0), vec3(bin_grid - 1))); }
 
 /** The k-th of the 27 cells around c (k = 13 is c itself); false when it lies outside the grid. */
 bool binNeighbour(ivec3 c, int k, out ivec2 b) {

@@ -19,10 +19,17 @@ ivec2 binPixelOf(ivec3 cell) {
   return ivec2((cell.z % bin_tilesX) * bin_grid.x + cell.x, (cell.z / bin_tilesX) * bin_grid.y + cell.y);
 }
 
+// Spatial mode: a position with a NaN coordinate has no cell and is left out of every bin
+// (bins.stats.dropped counts them); far and infinite coordinates go to the nearest cell, clamped
+// as floats before the conversion to int (int() of a float outside the int range is undefined).
+bool binValid(vec4 item) {
+  return bin_mode != 0 || all(lessThanEqual(floatBitsToUint(item.xyz) & 0x7fffffffu, uvec3(0x7f800000u)));
+}
+
 ivec2 binPixel(vec4 item) {
   if (bin_mode == 0) {
-    ivec3 c = clamp(ivec3(floor((item.xyz - bin_origin) * bin_invCell)), ivec3(0), bin_grid - 1);
-    return binPixelOf(c);
+    vec3 c = clamp(floor((item.xyz - bin_origin) * bin_invCell), vec3(0.0), vec3(bin_grid - 1));
+    return binPixelOf(ivec3(c));
   }
   int b = int(item.x) >> bin_shift;
   return ivec2(b % bin_size.x, b / bin_size.x);

@@ -53,6 +53,7 @@ import type { BrookContext } from '../core/context';
 import { BrookError, check } from '../core/errors';
 import type { KernelSpec } from '../core/kernel';
 import { Stream } from '../core/stream';
+import { checkContext, checkInteger, checkNumber, checkOneOf, checkOptions, checkOwner, checkRequired, checkStream, checkVector, describeValue } from '../core/validate';
 import { filter } from './filter';
 import { scan } from './scan';
 
@@ -132,6 +133,7 @@ void main() {
   float z = key * 2.0 - 1.0;
   // the dual-depth test: only keys above the previous slice's may land in this one
   if (!first && key <= texelFetch(previous, ivec3(pixel, previousLayer), 0).r) z = 2.0;
+  if (!binValid(item)) z = 2.0; // a NaN position: in no bin
   gl_Position = vec4((vec2(pixel) + 0.5) / vec2(bin_size) * 2.0 - 1.0, z, 1.0);
   gl_PointSize = 1.0;
 }`;
@@ -191,7 +193,7 @@ function survivorKernel(reduced: boolean): KernelSpec {
       reduced ? 'int id = int(w.x);' : 'int id = brook_index;',
       'vec4 item = items(id);',
       'ivec2 px = binPixel(item);',
-      'rec = vec2(float(id), binKey(item, id) > slice(px) ? 1.0 : 0.0);',
+      'rec = vec2(float(id), binValid(item) && binKey(item, id) > slice(px) ? 1.0 : 0.0);',
     ].join('\n'),
   };
 }
@@ -213,6 +215,8 @@ export interface BinningStats {
   reductions: number;
   /** Rebuilds with a doubled capacity after an overflow. */
   overflows: number;
+  /** Items left out because a coordinate is NaN (spatial binning: they have no cell). */
+  dropped: number;
 }
 
 /**
@@ -349,7 +353,11 @@ function mappingUniforms(mapping: BinMapping, width: number, height: number): Re
 
 /** Bins the items of `items` (float4: xyz position, or the integer value in x) by `mapping`. */
 export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMapping, options: BinningOptions = {}): Promise<Bins> {
-  check(items instanceof Stream && items.type === 'float4' && items.layout.dims === 1, () => 'binning: items must be a 1D float4 stream (xyz position, or the value in x)');
+  checkContext(ctx, 'binning');
+  checkStream(ctx, items, 'binning: items (positions)', ['float4']);
+  check(items.layout.dims === 1, () => 'binning: items must be a 1D float4 stream (xyz position, or the value in x)');
+  options = checkOptions(options, 'binning: options');
+  checkBinningOptions(ctx, options);
   check(items.length < 2 ** 24, () => `binning: at most 2^24 - 1 items (keys are ids / 2^24), got ${items.length}`);
   const method = options.method ?? 'delayed';
   check(ALL_METHODS.includes(method), () => `binning: unknown method '${method}': use ${ALL_METHODS.join(', ')}`);
@@ -370,15 +378,27 @@ export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMap
     reuse = null;
   }
   let overflows = 0;
+  // points with a NaN coordinate are in no bin: counted alongside the build (read back at its end)
+  const dropped = mapping.mode === 'spatial' ? countDropped(ctx, items) : Promise.resolve(0);
+  dropped.catch(() => {}); // (awaited below; a build that fails first must not leave it unhandled)
   for (;;) {
+    const made = !reuse;
     const bins = reuse ?? new Bins(ctx, width, height, Math.min(capacity, maxCapacity), storage);
     reuse = null;
     capacity = bins.capacity;
-    const overflow = routing
-      ? await routeOnce(ctx, bins, items, mapping, method === 'stencil-predicated', inFlight)
-      : await binOnce(ctx, bins, items, mapping, method, inFlight, options.reduction ?? 'pyramid');
+    let overflow: boolean;
+    try {
+      overflow = routing
+        ? await routeOnce(ctx, bins, items, mapping, method === 'stencil-predicated', inFlight, dropped)
+        : await binOnce(ctx, bins, items, mapping, method, inFlight, options.reduction ?? 'pyramid');
+    } catch (e) {
+      if (made) bins.dispose(); // a failed build releases what it took
+      await dropped.catch(() => {});
+      throw e;
+    }
     if (!overflow) {
       bins.stats.overflows = overflows;
+      bins.stats.dropped = await dropped;
       return bins;
     }
     bins.dispose();
@@ -390,11 +410,60 @@ export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMap
   }
 }
 
-/** Spatial binning of float4 positions into `grid`'s cells. */
-export function binPoints(ctx: BrookContext, positions: Stream, grid: BinGrid, options: BinningOptions = {}): Promise<Bins> {
-  check(grid.cells.length === 3 && grid.cells.every((c) => Number.isInteger(c) && c >= 1), () => `binning: grid.cells must be three positive integers, got ${JSON.stringify(grid.cells)}`);
-  check(grid.cellSize > 0, () => `binning: grid.cellSize must be positive, got ${grid.cellSize}`);
+/**
+ * Spatial binning of float4 positions into `grid`'s cells. Points outside the grid go to the
+ * nearest cell (infinite coordinates too); points with a NaN coordinate go to none
+ * (`bins.stats.dropped` counts them).
+ */
+export async function binPoints(ctx: BrookContext, positions: Stream, grid: BinGrid, options: BinningOptions = {}): Promise<Bins> {
+  checkContext(ctx, 'binPoints');
+  checkStream(ctx, positions, 'binPoints: positions', ['float4']);
+  checkGrid(grid, 'binPoints');
   return binItems(ctx, positions, { mode: 'spatial', grid }, options);
+}
+
+/** A grid's cells, origin and cell size, checked before anything is allocated. */
+function checkGrid(grid: BinGrid, where: string): void {
+  checkRequired(grid, `${where}: grid`, '{ cells: [gx, gy, gz], origin: [x, y, z], cellSize }');
+  check(
+    Array.isArray(grid.cells) && grid.cells.length === 3 && grid.cells.every((c) => Number.isInteger(c) && c >= 1),
+    () => `${where}: grid.cells must be three positive integers [gx, gy, gz], got ${describeValue(grid.cells)}${Array.isArray(grid.cells) ? ` ${JSON.stringify(grid.cells)}` : ''}`,
+  );
+  checkVector(grid.origin, 3, `${where}: grid.origin`);
+  checkNumber(grid.cellSize, `${where}: grid.cellSize`);
+  check(
+    Math.fround(grid.cellSize) > 0 && Number.isFinite(Math.fround(1 / grid.cellSize)),
+    () => `${where}: grid.cellSize must be positive with a finite float32 inverse, got ${grid.cellSize}`,
+  );
+}
+
+function checkBinningOptions(ctx: BrookContext, o: BinningOptions): void {
+  if (o.capacity !== undefined) checkInteger(o.capacity, 'binning: options.capacity', 1);
+  if (o.method !== undefined) checkOneOf(o.method, ALL_METHODS, 'binning: options.method');
+  if (o.inFlight !== undefined) checkInteger(o.inFlight, 'binning: options.inFlight', 1);
+  if (o.reduction !== undefined) checkOneOf(o.reduction, ['pyramid', 'scatter'], 'binning: options.reduction');
+  if (o.into !== undefined) {
+    check(o.into instanceof Bins, () => `binning: options.into must be the Bins of an earlier call, got ${describeValue(o.into)}`);
+    checkOwner(ctx, o.into.loads.ctx, 'binning: options.into', 'bin structure');
+  }
+}
+
+const droppedFlag: KernelSpec = {
+  name: 'BinDropped',
+  inputs: { p: 'float4' },
+  outputs: { nan: 'uint' },
+  body: 'nan = any(greaterThan(floatBitsToUint(p.xyz) & 0x7fffffffu, uvec3(0x7f800000u))) ? 1u : 0u;',
+};
+
+/** How many items have a NaN coordinate (one pass and a reduction, read back without a stall). */
+function countDropped(ctx: BrookContext, items: Stream): Promise<number> {
+  const flags = ctx.scratch('uint', items.length);
+  try {
+    ctx.run(droppedFlag, { p: items, nan: flags });
+    return ctx.reduce(flags, 'sum').then((r) => r[0]!);
+  } finally {
+    flags.dispose(); // the reduction's passes are issued: the flags may go back to the pool
+  }
 }
 
 /**
@@ -446,7 +515,7 @@ async function binOnce(
   const n = items.length;
   const expectedLoad = Math.ceil(n / (width * height));
   const reduceFrom = method === 'reduced' ? 0 : method === 'delayed' ? Math.max(expectedLoad - 1, 0) : Infinity;
-  const stats: BinningStats = { method, passes: 0, reductions: 0, overflows: 0 };
+  const stats: BinningStats = { method, passes: 0, reductions: 0, overflows: 0, dropped: 0 };
   bins.stats = stats;
 
   // the counter starts at zero and every slice at 1.0 (empty), also the ones no pass reaches
@@ -643,7 +712,12 @@ const gatherSorted: KernelSpec = {
  * shortfall after binning), raise a BrookError.
  */
 export async function bucketSort(ctx: BrookContext, keys: Stream, options: { bins?: number; method?: BinningMethod } = {}): Promise<Stream> {
-  check(keys instanceof Stream && keys.type === 'float' && keys.layout.dims === 1, () => 'bucketSort: keys must be a 1D float stream of distinct integers in [0, 2^24)');
+  checkContext(ctx, 'bucketSort');
+  checkStream(ctx, keys, 'bucketSort: keys', ['float']);
+  check(keys.layout.dims === 1, () => 'bucketSort: keys must be a 1D float stream of distinct integers in [0, 2^24)');
+  options = checkOptions(options, 'bucketSort: options');
+  if (options.bins !== undefined) checkInteger(options.bins, 'bucketSort: options.bins', 1, 2 ** 24);
+  if (options.method !== undefined) checkOneOf(options.method, BINNING_METHODS, 'bucketSort: options.method');
   const n = keys.length;
   const bins = options.bins ?? 2 ** Math.max(0, Math.min(24, Math.round(Math.log2(n / 4))));
   const bad = ctx.scratch('uint', n);
@@ -698,6 +772,7 @@ void main() {
   key = binKey(item, id);
   // depth (id + 1) / 2^24: above the cleared 0.0 for every id, so GREATER admits the smallest one
   gl_Position = vec4((vec2(pixel) + 0.5) / vec2(bin_size) * 2.0 - 1.0, (key + BIN_KEY_SCALE) * 2.0 - 1.0, 1.0);
+  if (!binValid(item)) gl_Position = vec4(2.0, 2.0, 2.0, 1.0); // a NaN position: in no bin
   gl_PointSize = pointSize;
 }`;
 const ROUTE_PASS_FRAGMENT = `#version 300 es
@@ -716,11 +791,11 @@ void main() {
  * the stencil admitting one write per bin and the depth test GREATER the key routed before.
  * True when items were left over (overflow).
  */
-async function routeOnce(ctx: BrookContext, bins: Bins, items: Stream, mapping: BinMapping, predicated: boolean, inFlight: number): Promise<boolean> {
+async function routeOnce(ctx: BrookContext, bins: Bins, items: Stream, mapping: BinMapping, predicated: boolean, inFlight: number, dropped: Promise<number>): Promise<boolean> {
   const gl = ctx.gl;
   const { width, height, capacity } = bins;
   const n = items.length;
-  const stats: BinningStats = { method: predicated ? 'stencil-predicated' : 'stencil', passes: 0, reductions: 0, overflows: 0 };
+  const stats: BinningStats = { method: predicated ? 'stencil-predicated' : 'stencil', passes: 0, reductions: 0, overflows: 0, dropped: 0 };
   bins.stats = stats;
   const { info } = ctx.rawProgram(ROUTE_VERTEX, ROUTE_PASS_FRAGMENT, 'stencil routing pass');
   const predicate = predicated ? new PassPredicate(ctx, inFlight) : null;
@@ -748,7 +823,7 @@ async function routeOnce(ctx: BrookContext, bins: Bins, items: Stream, mapping: 
   if (predicate?.done) return false;
   // overflow (3.3): fewer items in the bins than were drawn
   const routed = (await ctx.reduce(bins.loads, 'sum'))[0]!;
-  return routed < n;
+  return routed < n - (await dropped);
 
   function routePass(i: number, draw: () => void): void {
     gl.bindFramebuffer(gl.FRAMEBUFFER, bins.framebuffer);
@@ -800,6 +875,8 @@ export interface Routed {
   overflow: boolean;
   /** Draws: k*k stencil initialisation passes plus one routing pass. */
   passes: number;
+  /** Items with a NaN coordinate, which have no bin. */
+  dropped: number;
 }
 
 /**
@@ -813,6 +890,12 @@ export interface Routed {
  * `binPoints` with method 'stencil' or 'stencil-predicated'.)
  */
 export async function stencilRoute(ctx: BrookContext, positions: Stream, grid: BinGrid, options: { capacity?: number } = {}): Promise<Routed> {
+  checkContext(ctx, 'stencilRoute');
+  checkStream(ctx, positions, 'stencilRoute: positions', ['float4']);
+  check(positions.layout.dims === 1, () => 'stencilRoute: positions must be a 1D float4 stream');
+  checkGrid(grid, 'stencilRoute');
+  options = checkOptions(options, 'stencilRoute: options');
+  if (options.capacity !== undefined) checkInteger(options.capacity, 'stencilRoute: options.capacity', 1);
   const gl = ctx.gl;
   const k = Math.ceil(Math.sqrt(options.capacity ?? 4));
   check(k * k <= 255, () => `stencil routing: ${k * k} slots per bin exceed the 8-bit stencil (255)`);
@@ -860,7 +943,8 @@ export async function stencilRoute(ctx: BrookContext, positions: Stream, grid: B
     gl.deleteRenderbuffer(stencil);
   }
   const routed = await countRouted(ctx, slots);
-  return { slots, k, routed, overflow: routed < positions.length, passes: k * k + 1 };
+  const dropped = await countDropped(ctx, positions); // NaN positions are drawn nowhere
+  return { slots, k, routed, overflow: routed < positions.length - dropped, passes: k * k + 1, dropped };
 }
 
 const occupied: KernelSpec = { name: 'Occupied', inputs: { s: 'float' }, outputs: { n: 'uint' }, body: 'n = s >= 0.0 ? 1u : 0u;' };

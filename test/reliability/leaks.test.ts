@@ -1,0 +1,76 @@
+// Failures release what they took: a refused or failed call leaves ctx.stats() where it was.
+import { expect } from 'chai';
+import { BrookContext, KernelSpec, MEMORY_CHECK_BYTES, createNBody, nbodyPreset, occlusionLoop } from '../../src/index';
+import { newContext } from '../helpers';
+import { caught, expectBrookErrorValue, expectSameStats, refuses } from './util';
+
+describe('reliability/leaks on failure', () => {
+  let ctx: BrookContext;
+  before(() => (ctx = newContext()));
+  after(() => ctx.dispose());
+
+  const live: KernelSpec = { name: 'alive', inputs: { a: 'float' }, outputs: { o: 'float' }, body: 'if (a < 0.0) discard; o = a;' };
+
+  it('occlusionLoop: a throwing iterate or terminate, and the iteration bound, leave no query', async () => {
+    const a = ctx.stream('float', 16, new Float32Array(16));
+    const o = ctx.stream('float', 16);
+    ctx.run(live, { a, o }); // compiled before the counters are taken
+    const terminate = () => ctx.run(live, { a, o });
+    const before = ctx.stats();
+    const boom = new Error('user code failed');
+    // the user's own exception passes through unchanged, after the queries in flight are released
+    let e = await caught(() => occlusionLoop(ctx, { iterate: (k) => { if (k === 2) throw boom; }, terminate, maxIterations: 10, inFlight: 4 }));
+    expect(e).to.equal(boom);
+    expectSameStats(ctx, before, 'iterate threw');
+    let calls = 0;
+    e = await caught(() => occlusionLoop(ctx, { iterate: () => {}, terminate: () => { if (++calls === 3) throw boom; terminate(); }, maxIterations: 10, inFlight: 4 }));
+    expect(e).to.equal(boom);
+    expectSameStats(ctx, before, 'terminate threw');
+    // records never finish: the bound ends the loop with a BrookError
+    await refuses(ctx, () => occlusionLoop(ctx, { iterate: () => {}, terminate, maxIterations: 5, inFlight: 2 }), /still live after maxIterations = 5 iterations/);
+    // a loop that ends finishes its queries too
+    const r = await occlusionLoop(ctx, { iterate: () => {}, terminate: () => {}, maxIterations: 5, inFlight: 1 });
+    expect(r.iterations).to.equal(1);
+    a.dispose();
+    o.dispose();
+  });
+
+  it('queries.occlusion and queries.time release their query when the draw throws', async () => {
+    const boom = new Error('draw failed');
+    const before = ctx.stats();
+    expect(await caught(() => ctx.queries.occlusion(() => { throw boom; }))).to.equal(boom);
+    expect(await caught(() => ctx.queries.time(() => { throw boom; }))).to.equal(boom);
+    expectSameStats(ctx, before, 'draw threw');
+    await refuses(ctx, () => ctx.queries.occlusion(undefined as never), /queries.occlusion: draw is missing/);
+  });
+
+  it('createNBody with a bad variant allocates nothing', async () => {
+    const bodies = nbodyPreset('disks', 32, 2);
+    await refuses(ctx, () => createNBody(ctx, { ...bodies, softening: 0.1, method: { b: 99 } }), /b=99 bodies per fragment/);
+    await refuses(ctx, () => createNBody(ctx, { ...bodies, softening: 0.1, method: { q: 0 } }), /q must be a positive integer/);
+  });
+
+  it('out of GPU memory after a large allocation is a BrookError there, and nothing is kept', async () => {
+    // GL_OUT_OF_MEMORY cannot be provoked safely on a shared machine: the driver's answer is stubbed
+    const gl = ctx.gl;
+    const real = gl.getError.bind(gl);
+    const side = Math.ceil(Math.sqrt(MEMORY_CHECK_BYTES / 16));
+    try {
+      gl.getError = () => gl.OUT_OF_MEMORY;
+      await refuses(ctx, () => ctx.stream('float4', [side, side]), /out of GPU memory: allocating a \d+x\d+ float4 texture \(\d+ MiB\) failed with GL_OUT_OF_MEMORY.*caps.maxRecords and MAX_TEXTURE_SIZE bound a stream's shape, not the memory/);
+      ctx.stream('float', 16).dispose(); // small allocations are not checked (getError is a round trip)
+      gl.getError = real;
+      const big = ctx.stream('float4', [side, side]);
+      const before = ctx.stats();
+      gl.getError = () => gl.OUT_OF_MEMORY;
+      const e = await caught(() => big.read());
+      gl.getError = real;
+      expectBrookErrorValue(e, /out of GPU memory: allocating the readback buffer/);
+      expectSameStats(ctx, before, 'readback buffer refused');
+      big.dispose();
+    } finally {
+      gl.getError = real;
+    }
+    expect(real()).to.equal(gl.NO_ERROR);
+  });
+});
