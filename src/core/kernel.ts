@@ -349,7 +349,12 @@ function describeCompileError(spec: KernelSpec, source: string, bodyStart: numbe
       messages.push(`generated line ${line}: ${m[2]} (in: ${src[line - 1]?.trim() ?? '?'})`);
     }
   }
-  if (messages.length === 0) messages.push(log.trim() || 'the driver gave no message');
+  if (messages.length === 0) {
+    messages.push(
+      log.trim() ||
+        'the driver gave no message (with a valid source this usually means the GPU is out of memory or the context is being lost: dispose() large streams, or create a new context)',
+    );
+  }
   return (
     `kernel ${spec.name} failed to compile:\n  ${messages.join('\n  ')}\n` +
     `kernel body:\n${numberLines(shown, first, marked)}`

@@ -45,7 +45,7 @@ export function checkStream(ctx: BrookContext, s: unknown, where: string, types?
   const want = types ? `a ${types.join(' or ')} stream` : 'a stream';
   check(s !== undefined && s !== null, () => `${where} is missing: pass ${want}`);
   check(s instanceof Stream, () => `${where}: expected ${want}, got ${describeValue(s)}`);
-  check(!s.disposed, () => `${where}: the ${s.describe()} was disposed`);
+  check(!s.disposed, () => `${where}: the ${s.describe()} was disposed: pass a live stream`);
   checkOwner(ctx, s.ctx, where, s.describe());
   if (types) check(types.includes(s.type), () => `${where}: expected ${want}, got a ${s.describe()}`);
 }

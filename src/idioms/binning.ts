@@ -360,9 +360,8 @@ export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMap
   checkBinningOptions(ctx, options);
   check(items.length < 2 ** 24, () => `binning: at most 2^24 - 1 items (keys are ids / 2^24), got ${items.length}`);
   const method = options.method ?? 'delayed';
-  check(ALL_METHODS.includes(method), () => `binning: unknown method '${method}': use ${ALL_METHODS.join(', ')}`);
+  checkMethod(method, mapping.mode);
   const routing = ROUTING_METHODS.includes(method);
-  check(!routing || mapping.mode === 'spatial', () => `binning: '${method}' (stencil routing) needs the items drawn in key order, which holds for spatial binning (key = id) but not for bucket sort's values; use a binning method such as 'delayed'`);
   const storage: SliceStorage = routing ? 'color' : 'depth';
   let capacity = options.capacity ?? 8;
   check(Number.isInteger(capacity) && capacity >= 1, () => `binning: capacity must be a positive integer, got ${capacity}`);
@@ -437,9 +436,13 @@ function checkGrid(grid: BinGrid, where: string): void {
   );
 }
 
+function checkMethod(method: BinningMethod, mode: BinMapping['mode']): void {
+  check(ALL_METHODS.includes(method), () => `binning: unknown method '${String(method)}' (options.method): use ${ALL_METHODS.join(', ')}`);
+  check(ROUTING_METHODS.includes(method) === false || mode === 'spatial', () => `binning: '${method}' (stencil routing) needs the items drawn in key order, which holds for spatial binning (key = id) but not for bucket sort's values; use a binning method such as 'delayed'`);
+}
+
 function checkBinningOptions(ctx: BrookContext, o: BinningOptions): void {
   if (o.capacity !== undefined) checkInteger(o.capacity, 'binning: options.capacity', 1);
-  if (o.method !== undefined) checkOneOf(o.method, ALL_METHODS, 'binning: options.method');
   if (o.inFlight !== undefined) checkInteger(o.inFlight, 'binning: options.inFlight', 1);
   if (o.reduction !== undefined) checkOneOf(o.reduction, ['pyramid', 'scatter'], 'binning: options.reduction');
   if (o.into !== undefined) {
@@ -717,7 +720,7 @@ export async function bucketSort(ctx: BrookContext, keys: Stream, options: { bin
   check(keys.layout.dims === 1, () => 'bucketSort: keys must be a 1D float stream of distinct integers in [0, 2^24)');
   options = checkOptions(options, 'bucketSort: options');
   if (options.bins !== undefined) checkInteger(options.bins, 'bucketSort: options.bins', 1, 2 ** 24);
-  if (options.method !== undefined) checkOneOf(options.method, BINNING_METHODS, 'bucketSort: options.method');
+  if (options.method !== undefined) checkMethod(options.method, 'value');
   const n = keys.length;
   const bins = options.bins ?? 2 ** Math.max(0, Math.min(24, Math.round(Math.log2(n / 4))));
   const bad = ctx.scratch('uint', n);

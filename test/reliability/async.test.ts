@@ -1,7 +1,7 @@
 // Every asynchronous operation, with its context disposed or lost while it is in flight: the
 // promise rejects with a BrookError (no hang), and the context's counters fall back to zero.
 import { expect } from 'chai';
-import { BrookContext, KernelSpec, createContext, createNBody, filter, liveCount, nbodyPreset, occlusionLoop } from '../../src/index';
+import { BrookContext, KernelSpec, binPoints, bucketSort, createContext, createDem, createNBody, filter, liveCount, nbodyPreset, occlusionLoop } from '../../src/index';
 import { caught, expectBrookErrorValue } from './util';
 
 const live: KernelSpec = { name: 'live', inputs: { a: 'float' }, outputs: { o: 'float' }, body: 'if (a < 0.0) discard; o = a;' };
@@ -25,7 +25,13 @@ const OPERATIONS: Record<string, (ctx: BrookContext) => Promise<unknown>> = {
     return occlusionLoop(ctx, { iterate: () => {}, terminate: () => ctx.run(live, { a, o }), maxIterations: 1000, inFlight: 2 });
   },
   'nbody read()': (ctx) => createNBody(ctx, { ...nbodyPreset('plummer', 16, 1), softening: 0.1 }).read(),
+  "binPoints('predicated')": (ctx) => binPoints(ctx, ctx.stream('float4', 64, new Float32Array(256)), GRID, { method: 'predicated', capacity: 16 }),
+  "binPoints('stencil-predicated')": (ctx) => binPoints(ctx, ctx.stream('float4', 64, new Float32Array(256)), GRID, { method: 'stencil-predicated', capacity: 16 }),
+  "binPoints('delayed')": (ctx) => binPoints(ctx, ctx.stream('float4', 64, new Float32Array(256)), GRID, { method: 'delayed', capacity: 16 }),
+  'bucketSort()': (ctx) => bucketSort(ctx, ctx.stream('float', 64, Float32Array.from({ length: 64 }, (_, i) => 63 - i))),
+  'dem.step()': (ctx) => createDem(ctx, { count: 32, diameter: 0.25 }).step(0.001),
 };
+const GRID = { cells: [2, 2, 2] as [number, number, number], origin: [0, 0, 0] as [number, number, number], cellSize: 0.5 };
 
 async function expectRejectsAndEmpty(ctx: BrookContext, p: Promise<unknown>, pattern: RegExp, what: string): Promise<void> {
   const e = await caught(() => p, what);

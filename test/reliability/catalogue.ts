@@ -4,6 +4,9 @@
 import {
   BrookContext,
   binPoints,
+  createAgents,
+  createDem,
+  createFluid,
   KernelSpec,
   Stream,
   createContext,
@@ -294,8 +297,42 @@ export const CALLS: Call[] = [
       { at: [2, 'cellSize'], names: /grid.cellSize/, refuses: [...NOT_A_NUMBER, 'negative', 'boolean'] },
       { at: [3], names: /binning: options/, refuses: NOT_AN_OBJECT },
       { at: [3, 'capacity'], names: /options.capacity/, refuses: ['null', 'string', 'object', 'NaN', 'Infinity', 'negative', 'non-integer'] },
-      { at: [3, 'method'], names: /options.method/, refuses: ['null', 'string', 'object', 'NaN', 'boolean'] },
+      { at: [3, 'method'], names: /options.method/, refuses: ['string', 'object', 'NaN', 'boolean'] },
       { at: [3, 'into'], names: /options.into/, refuses: ['null', 'string', 'object', 'NaN', 'boolean'] },
+    ],
+  },
+  {
+    name: 'createDem',
+    args: (f) => [f.ctx, { count: 8, diameter: 0.25, spring: 100 }],
+    call: (_, a) => createDem(a[0] as never, a[1] as never).dispose(),
+    arguments: [
+      { at: [0], names: /createDem: the first argument/, refuses: NOT_A_CONTEXT },
+      { at: [1], names: /createDem: options/, refuses: ['missing', ...NOT_AN_OBJECT] },
+      { at: [1, 'count'], names: /options.count/, refuses: [...NOT_A_COUNT, 'out-of-range'] },
+      { at: [1, 'diameter'], names: /options.diameter|diameter must be/, refuses: [...NOT_A_NUMBER, 'negative', 'boolean'] },
+      { at: [1, 'spring'], names: /options.spring/, refuses: ['null', 'string', 'object', 'NaN', 'Infinity', 'negative'] },
+    ],
+  },
+  {
+    name: 'createAgents',
+    args: (f) => [f.ctx, { count: 8 }],
+    call: (_, a) => createAgents(a[0] as never, a[1] as never).dispose(),
+    arguments: [
+      { at: [0], names: /createAgents: the first argument/, refuses: NOT_A_CONTEXT },
+      { at: [1], names: /createAgents: options/, refuses: ['missing', ...NOT_AN_OBJECT] },
+      { at: [1, 'count'], names: /options.count/, refuses: [...NOT_A_COUNT, 'out-of-range'] },
+      { at: [1, 'speed'], names: /options.speed/, refuses: ['null', 'string', 'object', 'NaN', 'Infinity', 'negative'] },
+    ],
+  },
+  {
+    name: 'createFluid',
+    args: (f) => [f.ctx, { size: 8, jacobi: 2 }],
+    call: (_, a) => createFluid(a[0] as never, a[1] as never).dispose(),
+    arguments: [
+      { at: [0], names: /createFluid: the first argument/, refuses: NOT_A_CONTEXT },
+      { at: [1], names: /createFluid: options/, refuses: ['missing', ...NOT_AN_OBJECT] },
+      { at: [1, 'size'], names: /options.size/, refuses: [...NOT_A_COUNT, 'out-of-range'] },
+      { at: [1, 'jacobi'], names: /options.jacobi/, refuses: ['null', 'string', 'object', 'NaN', 'Infinity', 'negative', 'non-integer', 'out-of-range'] },
     ],
   },
   {

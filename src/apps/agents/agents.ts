@@ -13,6 +13,7 @@
  */
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
+import { checkContext, checkInteger, checkNumber, checkRequired } from '../../core/validate';
 import type { KernelSpec } from '../../core/kernel';
 import type { Stream } from '../../core/stream';
 import { BIN_QUERY_GLSL, BIN_UNIFORMS, binPoints, binUniforms, type BinGrid, type Bins } from '../../idioms/binning';
@@ -123,6 +124,10 @@ export class Agents {
     private readonly ctx: BrookContext,
     options: AgentOptions,
   ) {
+    checkContext(ctx, 'createAgents');
+    options = checkRequired(options, 'createAgents: options', '{ count, radius?, speed?, horizon? }');
+    checkInteger(options.count, 'createAgents: options.count', 1, 2 ** 24 - 1);
+    for (const k of ['radius', 'speed', 'horizon', 'seed'] as const) if (options[k] !== undefined) checkNumber(options[k], `createAgents: options.${k}`, k === 'seed' ? -Infinity : 0);
     const n = options.count;
     check(Number.isInteger(n) && n >= 1 && n < 2 ** 24, () => `agents: count must be an integer in [1, 2^24), got ${n}`);
     this.count = n;
@@ -182,7 +187,7 @@ export class Agents {
   }
 
   async step(dt: number): Promise<void> {
-    check(Number.isFinite(dt) && dt > 0, () => `agents step: dt must be a positive number, got ${dt}`);
+    check(typeof dt === 'number' && Number.isFinite(dt) && dt > 0, () => `agents step: dt must be a positive number, got ${dt}`);
     await this.decide();
     this.ctx.run(MOVE, { a: this.state, choice: this.choice, goal: this.goals, home: this.homes, dt, radius: this.radius, an: this.state, gn: this.goals, hn: this.homes });
   }

@@ -12,6 +12,7 @@
  */
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
+import { checkContext, checkInteger, checkNumber, checkOptions, checkRequired, checkVector } from '../../core/validate';
 import type { KernelSpec } from '../../core/kernel';
 import type { Stream } from '../../core/stream';
 import { BIN_QUERY_GLSL, BIN_UNIFORMS, binPoints, binUniforms, type BinGrid, type BinningStats, type Bins } from '../../idioms/binning';
@@ -130,6 +131,13 @@ export class Dem {
     private readonly ctx: BrookContext,
     options: DemOptions,
   ) {
+    checkContext(ctx, 'createDem');
+    options = checkRequired(options, 'createDem: options', '{ count, diameter }');
+    checkInteger(options.count, 'createDem: options.count', 1, 2 ** 24 - 1);
+    checkNumber(options.diameter, 'createDem: options.diameter');
+    if (options.spring !== undefined) checkNumber(options.spring, 'createDem: options.spring', 0);
+    if (options.damping !== undefined) checkNumber(options.damping, 'createDem: options.damping', 0);
+    if (options.seed !== undefined) checkNumber(options.seed, 'createDem: options.seed');
     const n = options.count;
     check(Number.isInteger(n) && n >= 1 && n < 2 ** 24, () => `dem: count must be an integer in [1, 2^24), got ${n}`);
     check(options.diameter > 0 && options.diameter <= 0.25, () => `dem: diameter must be in (0, 0.25], got ${options.diameter}`);
@@ -179,7 +187,9 @@ export class Dem {
 
   /** One step: bin, forces, integrate. `push` is the user's acceleration (e.g. toward the floor). */
   async step(dt: number, options: { push?: [number, number, number] } = {}): Promise<void> {
-    check(Number.isFinite(dt) && dt > 0, () => `dem step: dt must be a positive number, got ${dt}`);
+    check(typeof dt === 'number' && Number.isFinite(dt) && dt > 0, () => `dem step: dt must be a positive number, got ${dt}`);
+    options = checkOptions(options, 'dem step: options');
+    if (options.push !== undefined) checkVector(options.push, 3, 'dem step: options.push');
     await this.computeForces();
     const p = this.params;
     this.ctx.run(INTEGRATE, {

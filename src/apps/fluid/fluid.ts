@@ -23,6 +23,7 @@
  */
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
+import { checkContext, checkInteger, checkNumber, checkOptions, checkRequired } from '../../core/validate';
 import type { KernelArgs, KernelSpec, RunOptions } from '../../core/kernel';
 import type { Stream } from '../../core/stream';
 import type { ElementType } from '../../core/types';
@@ -264,6 +265,11 @@ export class Fluid {
     private readonly ctx: BrookContext,
     options: FluidOptions,
   ) {
+    checkContext(ctx, 'createFluid');
+    options = checkRequired(options, 'createFluid: options', '{ size, jacobi? }');
+    checkInteger(options.size, 'createFluid: options.size', 8, ctx.caps.maxTextureSize);
+    if (options.jacobi !== undefined) checkInteger(options.jacobi, 'createFluid: options.jacobi (Jacobi iterations per step)', 1, 10_000);
+    if (options.dissipation !== undefined) checkNumber(options.dissipation, 'createFluid: options.dissipation', 0, 1);
     const n = options.size;
     check(Number.isInteger(n) && n >= 8, () => `fluid: size must be an integer >= 8, got ${n}`);
     this.size = n;
@@ -322,7 +328,12 @@ export class Fluid {
 
   /** Advances the fluid by dt, adding an optional splat of force and dye. */
   step(dt: number, options: { splat?: Splat } = {}): void {
-    check(Number.isFinite(dt) && dt >= 0, () => `fluid step: dt must be a finite number >= 0, got ${dt}`);
+    check(typeof dt === 'number' && Number.isFinite(dt) && dt >= 0, () => `fluid step: dt must be a finite number >= 0, got ${dt}`);
+    options = checkOptions(options, 'fluid step: options');
+    if (options.splat !== undefined) {
+      const s = checkRequired(options.splat, 'fluid step: options.splat', '{ x, y, fx, fy, dye, radius }');
+      for (const k of ['x', 'y', 'fx', 'fy', 'dye', 'radius'] as const) checkNumber(s[k], `fluid step: options.splat.${k}`);
+    }
     if (this.dirty) this.rebuild();
     const s = options.splat;
     const splat = s ? [s.x, s.y, Math.max(s.radius, 1e-3), 0] : [0, 0, 1, 0];
