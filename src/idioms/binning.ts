@@ -437,7 +437,7 @@ function checkGrid(grid: BinGrid, where: string): void {
 }
 
 function checkMethod(method: BinningMethod, mode: BinMapping['mode']): void {
-  check(ALL_METHODS.includes(method), () => `binning: unknown method '${String(method)}' (options.method): use ${ALL_METHODS.join(', ')}`);
+  check(ALL_METHODS.includes(method), () => `binning: unknown method '${String(method)}': use ${ALL_METHODS.join(', ')} (options.method)`);
   check(ROUTING_METHODS.includes(method) === false || mode === 'spatial', () => `binning: '${method}' (stencil routing) needs the items drawn in key order, which holds for spatial binning (key = id) but not for bucket sort's values; use a binning method such as 'delayed'`);
 }
 
