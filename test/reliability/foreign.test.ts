@@ -1,6 +1,6 @@
 // Streams, gathers, kernels and masks belong to the context that made them: every entry point
 // refuses another context's (they used to answer zeros: filter count 0, reduce [0]).
-import { BrookContext, KernelSpec, createContext, filter, liveCount, scan, sortStream, bitonicOrder } from '../../src/index';
+import { BrookContext, KernelSpec, createContext, createFieldRenderer, createPointRenderer, filter, liveCount, scan, sortStream, bitonicOrder } from '../../src/index';
 import { newContext } from '../helpers';
 import { refuses } from './util';
 
@@ -60,6 +60,26 @@ describe('reliability/foreign context', () => {
     await refuses(ctx, () => ctx.run(inc, { a, o }, { mask: 3 as never }), /options.mask must be a z mask/);
     [a, f, o].forEach((s) => s.dispose());
     mask.dispose();
+  });
+
+  it('the point and field renderers refuse streams of another context and bad counts', async () => {
+    const f4 = other.stream('float4', 16);
+    const own = ctx.stream('float4', 16);
+    const points = createPointRenderer(ctx);
+    const identity = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    await refuses(ctx, () => points.draw(f4, 16, identity), /point renderer: positions.*another brookgl context/);
+    await refuses(ctx, () => points.draw(own, 17, identity), /point renderer: count must be in \[0, 16\], got 17/);
+    await refuses(ctx, () => points.draw(own, 16, [1, 2] as never), /point renderer: viewProjection must be 16 finite numbers/);
+    await refuses(ctx, () => points.draw(own, 16, identity, { velocities: f4 }), /options.velocities.*another/);
+    points.draw(own, 16, identity);
+    points.dispose();
+    const field = createFieldRenderer(ctx);
+    const dye = ctx.stream('float', [8, 8]);
+    const offsets = ctx.stream('float4', [8, 8]);
+    const foreignObstacles = other.stream('float', [8, 8]);
+    await refuses(ctx, () => field.draw(dye, foreignObstacles, offsets), /field renderer: obstacles.*another/);
+    field.dispose();
+    [f4, own, dye, offsets, foreignObstacles].forEach((s) => s.dispose());
   });
 
   it('the refused calls did not touch the other context either', () => {

@@ -6,6 +6,7 @@ import * as twgl from 'twgl.js';
 import type { BrookContext } from '../../core/context';
 import { BrookError } from '../../core/errors';
 import type { Stream } from '../../core/stream';
+import { checkStream } from '../../core/validate';
 
 const FRAGMENT = `#version 300 es
 precision highp float;
@@ -44,6 +45,9 @@ export function createFieldRenderer(ctx: BrookContext): FieldRenderer {
     draw(dye, obstacles, offsets, showMask = false) {
       ctx.guard();
       if (disposed) throw new BrookError('field renderer: used after dispose');
+      checkStream(ctx, dye, 'field renderer: dye', ['float']);
+      checkStream(ctx, obstacles, 'field renderer: obstacles', ['float']);
+      checkStream(ctx, offsets, 'field renderer: offsets', ['float4']);
       gl.bindFramebuffer(gl.FRAMEBUFFER, null);
       gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
       gl.useProgram(info.program);

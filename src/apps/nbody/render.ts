@@ -5,6 +5,7 @@
 import type { BrookContext } from '../../core/context';
 import { BrookError } from '../../core/errors';
 import type { Stream } from '../../core/stream';
+import { checkInteger, checkOptions, checkStream, checkVector } from '../../core/validate';
 
 const VERTEX = `#version 300 es
 precision highp float;
@@ -72,6 +73,11 @@ export function createPointRenderer(ctx: BrookContext): PointRenderer {
     draw(positions, count, viewProjection, options = {}) {
       ctx.guard();
       if (disposed) throw new BrookError('point renderer: used after dispose');
+      checkStream(ctx, positions, 'point renderer: positions', ['float3', 'float4']);
+      checkInteger(count, 'point renderer: count', 0, positions.length);
+      checkVector(viewProjection, 16, 'point renderer: viewProjection');
+      options = checkOptions(options, 'point renderer: options');
+      if (options.velocities !== undefined) checkStream(ctx, options.velocities, 'point renderer: options.velocities');
       const { width } = positions.layout;
       if (positions.type !== 'float4' && positions.type !== 'float3') throw new BrookError(`point renderer: positions must be float3 or float4, got ${positions.describe()}`);
       if ((width & (width - 1)) !== 0) throw new BrookError('point renderer: positions must be a 1D stream');
