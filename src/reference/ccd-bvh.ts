@@ -192,36 +192,67 @@ export function traverseBvtt(bvh: Bvh, box: { lo: Float32Array; hi: Float32Array
  * (v, face, -1, 0), edge-edge (a0, a1, b0, b1) with a0 < a1, b0 < b1 and (a0, a1) < (b0, b1).
  */
 export function orphanSets(scene: CcdScene): Int32Array {
-  const n = triangleCount(scene), nv = scene.x0.length / 3;
-  const byVertex: number[][] = Array.from({ length: nv }, () => []);
-  for (let t = 0; t < n; t++) for (let k = 0; k < 3; k++) byVertex[scene.tris[t * 3 + k]!]!.push(t);
-  // edge ids, so a pair of edges has a numeric key
+  const n = triangleCount(scene), nv = scene.x0.length / 3, T = scene.tris;
+  const self = scene.self ?? true;
+  if (!self && !scene.objects) return new Int32Array(0);
+  const obj = (t: number) => (scene.objects ? scene.objects[t]! : 0);
+  const tested = (a: number, b: number) => self || obj(a) !== obj(b);
+  // triangles around each vertex (compressed rows)
+  const start = new Int32Array(nv + 1);
+  for (let i = 0; i < n * 3; i++) start[T[i]! + 1]!++;
+  for (let v = 0; v < nv; v++) start[v + 1]! += start[v]!;
+  const around = new Int32Array(n * 3), fill = start.slice(0, nv);
+  for (let t = 0; t < n; t++) for (let k = 0; k < 3; k++) around[fill[T[t * 3 + k]!]!++] = t;
+  // edge ids, and the triangles of each edge
   const edgeId = new Map<number, number>();
+  const ends: number[] = [], edgeTris: number[][] = [];
+  const triEdges = new Int32Array(n * 3);
   for (let t = 0; t < n; t++) for (let k = 0; k < 3; k++) {
     const [a, b] = edge(scene, t, k);
-    if (!edgeId.has(a * nv + b)) edgeId.set(a * nv + b, edgeId.size);
+    let id = edgeId.get(a * nv + b);
+    if (id === undefined) edgeId.set(a * nv + b, (id = ends.length / 2)), ends.push(a, b), edgeTris.push([]);
+    edgeTris[id]!.push(t);
+    triEdges[t * 3 + k] = id;
   }
-  const ne = edgeId.size;
-  const self = scene.self ?? true;
-  const seenVf = new Set<number>(), seenEe = new Set<number>(), pairDone = new Set<number>();
+  const ne = ends.length / 2;
   const out: number[] = [];
-  for (const list of byVertex) {
-    for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) {
-      const a = Math.min(list[i]!, list[j]!), b = Math.max(list[i]!, list[j]!);
-      if (pairDone.has(a * n + b)) continue;
-      pairDone.add(a * n + b);
-      if (!self && (!scene.objects || scene.objects[a] === scene.objects[b])) continue;
-      for (const [p, f] of [[a, b], [b, a]] as const) for (let k = 0; k < 3; k++) {
-        const v = scene.tris[p * 3 + k]!;
-        if (v === scene.tris[f * 3] || v === scene.tris[f * 3 + 1] || v === scene.tris[f * 3 + 2]) continue;
-        if (!seenVf.has(v * n + f)) seenVf.add(v * n + f), out.push(v, f, -1, 0);
+  // vertex-face: face f against every vertex, not its own, of a triangle sharing a vertex with it
+  const vStamp = new Int32Array(nv).fill(-1);
+  for (let f = 0; f < n; f++) {
+    for (let k = 0; k < 3; k++) {
+      const u = T[f * 3 + k]!;
+      for (let i = start[u]!; i < start[u + 1]!; i++) {
+        const a = around[i]!;
+        if (a === f || !tested(a, f)) continue;
+        for (let j = 0; j < 3; j++) {
+          const v = T[a * 3 + j]!;
+          if (v === T[f * 3] || v === T[f * 3 + 1] || v === T[f * 3 + 2] || vStamp[v] === f) continue;
+          vStamp[v] = f;
+          out.push(v, f, -1, 0);
+        }
       }
-      for (let i2 = 0; i2 < 3; i2++) for (let j2 = 0; j2 < 3; j2++) {
-        const e = edge(scene, a, i2), g = edge(scene, b, j2);
-        if (e[0] === g[0] || e[0] === g[1] || e[1] === g[0] || e[1] === g[1]) continue;
-        const r = canonicalEdges(e, g);
-        const key = edgeId.get(r[0]! * nv + r[1]!)! * ne + edgeId.get(r[2]! * nv + r[3]!)!;
-        if (!seenEe.has(key)) seenEe.add(key), out.push(...r);
+    }
+  }
+  // edge-edge: edge e against every disjoint edge (of higher id) of a triangle sharing a vertex
+  // with a triangle of e
+  const eStamp = new Int32Array(ne).fill(-1);
+  for (let e = 0; e < ne; e++) {
+    const e0 = ends[e * 2]!, e1 = ends[e * 2 + 1]!;
+    for (const a of edgeTris[e]!) {
+      for (let k = 0; k < 3; k++) {
+        const w = T[a * 3 + k]!;
+        for (let i = start[w]!; i < start[w + 1]!; i++) {
+          const b = around[i]!;
+          if (b === a || !tested(a, b)) continue;
+          for (let j = 0; j < 3; j++) {
+            const g = triEdges[b * 3 + j]!;
+            if (g <= e || eStamp[g] === e) continue;
+            const g0 = ends[g * 2]!, g1 = ends[g * 2 + 1]!;
+            if (g0 === e0 || g0 === e1 || g1 === e0 || g1 === e1) continue;
+            eStamp[g] = e;
+            out.push(...canonicalEdges([e0, e1], [g0, g1]));
+          }
+        }
       }
     }
   }
