@@ -1,11 +1,12 @@
 // The CCD page: a scene stepped every frame through createCcd (refit, BVTT front, balancing,
-// elementary tests on the GPU), drawn on a 2D canvas with the colliding faces highlighted.
+// elementary tests on the GPU), drawn on a 2D canvas with the colliding faces highlighted. The
+// gallery's frame loop (../lib/demo.js) applies restarts between frames, never during a step.
 import { createContext, createCcd, parsePly, reference } from '../../dist/brookgl.js';
+import { $, animate, testMode } from '../lib/demo.js';
 
-const $ = (id) => document.getElementById(id);
 const ctx = createContext();
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
-const soft = ctx.caps.software;
+const soft = ctx.caps.software || testMode;
 const view = $('view').getContext('2d');
 
 let sim = null;
@@ -20,8 +21,9 @@ async function loadFunnel() {
   return funnel;
 }
 
-async function reset() {
+async function setup() {
   ccd?.dispose();
+  ccd = null;
   const kind = $('scene').value;
   if (kind === 'cloth') {
     const cloth = new reference.ClothBall(soft ? 16 : 48, soft ? 1 : 3);
@@ -38,8 +40,6 @@ async function reset() {
   ccd = createCcd(ctx, first);
   sim.first = first;
 }
-$('reset').onclick = () => reset();
-$('scene').onchange = () => reset();
 
 function draw(scene, pairs) {
   const { x0, tris } = scene;
@@ -110,26 +110,18 @@ function showStats(s, pairs) {
 }
 
 async function frame() {
-  try {
-    const scene = sim.first ?? sim.next();
-    if (!sim.first) ccd.setPositions(scene.x0, scene.x1);
-    sim.first = null;
-    const { pairs, stats } = await ccd.step({ balance: $('balance').value, lws: { blocks: Number($('blocks').value), threads: soft ? 32 : 256 } });
-    draw(scene, pairs);
-    showStats(stats, pairs);
-  } catch (e) {
-    $('error').textContent = e.message;
-    return false;
-  }
-  return true;
+  const scene = sim.first ?? sim.next();
+  if (!sim.first) ccd.setPositions(scene.x0, scene.x1);
+  sim.first = null;
+  const { pairs, stats } = await ccd.step({ balance: $('balance').value, lws: { blocks: Number($('blocks').value), threads: soft ? 32 : 256 } });
+  draw(scene, pairs);
+  showStats(stats, pairs);
 }
 
-async function loop() {
-  if (await frame()) requestAnimationFrame(loop);
-}
+const loop = animate({ setup, frame });
+$('reset').onclick = () => loop.restart();
+$('scene').onchange = () => loop.restart();
 
-await reset();
-await frame();
+await new Promise((r) => { const f = () => (window.__demoFrames >= 2 || $('error').textContent ? r() : requestAnimationFrame(f)); f(); });
 await ctx.queries.fence();
 window.__demoReady = true;
-requestAnimationFrame(loop);
