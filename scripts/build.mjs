@@ -1,5 +1,6 @@
-// Builds dist/brookgl.js (ESM), dist/brookgl.iife.js (global `brookgl`) and dist/types;
-// with --tests also the browser test bundle dist/test/specs.js. GLSL files load as text.
+// Builds dist/brookgl.js (ESM), dist/brookgl.iife.js (global `brookgl`), its minified twin
+// dist/brookgl.iife.min.js (what CDNs serve) and dist/types; with --tests also the browser test
+// bundle dist/test/specs.js. GLSL files load as text.
 import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -21,8 +22,10 @@ const started = Date.now();
 await Promise.all([
   esbuild.build({ ...common, entryPoints: ['src/index.ts'], format: 'esm', outfile: 'dist/brookgl.js' }),
   esbuild.build({ ...common, entryPoints: ['src/index.ts'], format: 'iife', globalName: 'brookgl', outfile: 'dist/brookgl.iife.js' }),
+  esbuild.build({ ...common, entryPoints: ['src/index.ts'], format: 'iife', globalName: 'brookgl', outfile: 'dist/brookgl.iife.min.js', minify: true }),
   args.has('--tests')
-    ? esbuild.build({ ...common, entryPoints: ['test/all.ts'], format: 'iife', outfile: 'dist/test/specs.js' })
+    ? // the specs are imported for their side effects, which package.json's sideEffects denies
+      esbuild.build({ ...common, entryPoints: ['test/all.ts'], format: 'iife', outfile: 'dist/test/specs.js', ignoreAnnotations: true })
     : null,
 ]);
 if (fs.existsSync(path.join(root, 'node_modules/@tensorflow/tfjs-backend-webgl'))) {
@@ -57,5 +60,27 @@ if (!args.has('--no-types')) {
     cwd: root,
     stdio: 'inherit',
   });
+  addDeclarationExtensions(path.join(root, 'dist/types'));
 }
 console.log(`built dist/ in ${Date.now() - started} ms`);
+
+/**
+ * tsc writes the sources' extensionless relative specifiers into the declarations; under
+ * `"moduleResolution": "node16"/"nodenext"` a consumer then sees no exports (TS2834). Rewrite
+ * each to the file it names: `./x` -> `./x.js`, a folder `./x` -> `./x/index.js`.
+ */
+function addDeclarationExtensions(dir) {
+  for (const name of fs.readdirSync(dir, { recursive: true })) {
+    const file = path.join(dir, String(name));
+    if (!file.endsWith('.d.ts')) continue;
+    const text = fs.readFileSync(file, 'utf8');
+    const fixed = text.replace(/((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\2/g, (whole, lead, quote, spec) => {
+      if (/\.(js|mjs|cjs|json)$/.test(spec)) return whole;
+      const target = path.resolve(path.dirname(file), spec);
+      if (fs.existsSync(`${target}.d.ts`)) return `${lead}${quote}${spec}.js${quote}`;
+      if (fs.existsSync(path.join(target, 'index.d.ts'))) return `${lead}${quote}${spec}/index.js${quote}`;
+      throw new Error(`(brookgl build) ${file}: cannot resolve the declaration import ${spec}`);
+    });
+    if (fixed !== text) fs.writeFileSync(file, fixed);
+  }
+}

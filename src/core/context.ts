@@ -80,8 +80,17 @@ const RENDERER_INFO = 'WEBGL_debug_renderer_info';
 const UNMASKED_VENDOR = 0x9245;
 const UNMASKED_RENDERER = 0x9246;
 
-/** Creates a brookgl context. Throws a BrookError when WebGL2 or float render targets are missing. */
+/**
+ * Creates a brookgl context. Throws a BrookError when WebGL2 or float render targets are
+ * missing, or outside a browser (Node, a notebook's Python kernel side) where there is no canvas.
+ */
 export function createContext(options: ContextOptions = {}): BrookContext {
+  if (!options.canvas && typeof OffscreenCanvas === 'undefined' && typeof document === 'undefined') {
+    throw new BrookError(
+      'createContext() needs a browser with WebGL2 (or a worker with OffscreenCanvas); there is no canvas here ' +
+        '(Node.js?). Run brookgl in a page, a notebook\'s output cell or a headless Chromium (see README, "In a notebook")',
+    );
+  }
   return new BrookContext(options);
 }
 

@@ -1,0 +1,213 @@
+// Checks brookgl the way a user meets it, offline, after the specs (npm test calls it):
+//  - package: `npm pack` (the tarball npm would publish) holds the bundles, the minified IIFE, the
+//    declarations and LICENSE, and no tests; unpacked into a fresh folder's node_modules (its
+//    dependencies linked from this checkout, so no network is needed), Node resolves every
+//    export, importing touches no DOM, and createContext() throws a BrookError; a TypeScript
+//    consumer type-checks under module node16, nodenext and bundler; a page runs a kernel
+//    through the ESM and through the IIFE and checks the sums against the CPU.
+//  - notebook pages (see NOTEBOOK_PAGES): opened in Chromium, their cells' results checked
+//    against CPU computations by the page itself (window.__notebookResults).
+// Ends with "N passed, N failed". Options: --keep (leave the temporary folder), --gpu.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, root } from './serve.mjs';
+import { launch } from './browser.mjs';
+
+const keep = process.argv.includes('--keep');
+const started = Date.now();
+const results = [];
+const record = (name, error) => {
+  results.push({ name, error });
+  console.log(error ? `  ✗ ${name}\n${String(error).replace(/^/gm, '      ')}` : `  ✓ ${name}`);
+};
+const step = async (name, fn) => {
+  try {
+    await fn();
+    record(name);
+  } catch (e) {
+    record(name, e?.stderr?.toString() || e?.stdout?.toString() || e?.stack || e);
+  }
+};
+
+/** Pages checked in the browser after the package's own page: path under the repository root. */
+const NOTEBOOK_PAGES = fs.existsSync(path.join(root, 'notebooks'))
+  ? fs
+      .readdirSync(path.join(root, 'notebooks'), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.html') && !f.includes('node_modules'))
+      .sort()
+      .map((f) => `notebooks/${f}`)
+  : [];
+
+async function main() {
+  if (!fs.existsSync(path.join(root, 'dist/brookgl.iife.min.js'))) {
+    execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+  }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'brookgl-package-'));
+  const consumer = path.join(tmp, 'consumer');
+  const installed = path.join(consumer, 'node_modules/brookgl');
+  const run = (cmd, args, cwd = consumer) => execFileSync(cmd, args, { cwd, stdio: 'pipe', encoding: 'utf8' });
+  let files = [];
+
+  console.log('package (npm pack, unpacked into a fresh folder)');
+  await step('npm pack ships the bundles, declarations and LICENSE, and no tests', () => {
+    // dist/ was just built (npm test builds first); --ignore-scripts skips prepack's second build.
+    const out = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], root));
+    files = out[0].files.map((f) => f.path);
+    const must = ['package.json', 'LICENSE', 'README.md', 'dist/brookgl.js', 'dist/brookgl.iife.js', 'dist/brookgl.iife.min.js', 'dist/types/index.d.ts'];
+    const missing = must.filter((f) => !files.includes(f));
+    const extra = files.filter((f) => /^(dist\/test|dist\/node|test|scripts|bench-results)\//.test(f));
+    if (missing.length || extra.length) throw new Error(`missing: ${missing.join(', ') || '-'}; should not ship: ${extra.join(', ') || '-'}`);
+    fs.mkdirSync(installed, { recursive: true });
+    run('tar', ['-xzf', path.join(tmp, out[0].filename), '-C', installed, '--strip-components=1']);
+    // The dependencies (and TypeScript for the consumer) from this checkout: nothing is fetched.
+    const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
+    for (const dep of [...Object.keys(manifest.dependencies ?? {}), 'typescript']) {
+      fs.symlinkSync(fs.realpathSync(path.join(root, 'node_modules', dep)), path.join(consumer, 'node_modules', dep), 'dir');
+    }
+    writeConsumer(consumer);
+  });
+
+  await step('Node resolves ".", "./iife", "./package.json"; import has no DOM side effects; createContext() says it needs a browser', () => {
+    const out = run(process.execPath, ['--input-type=module', '-e', NODE_CHECK]);
+    if (!out.includes('node check ok')) throw new Error(out);
+  });
+
+  for (const mode of ['node16', 'nodenext', 'bundler']) {
+    await step(`TypeScript consumer type-checks under ${mode}`, () => {
+      run(process.execPath, [path.join(consumer, 'node_modules/typescript/bin/tsc'), '-p', `tsconfig.${mode}.json`]);
+    });
+  }
+
+  const { server, url } = await serve(tmp, 0);
+  const { server: repoServer, url: repoUrl } = await serve(root, 0);
+  const { page, close } = await launch({ origin: url });
+  try {
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await step('a page runs a kernel through the ESM and through the IIFE, checked against the CPU', async () => {
+      await page.goto(`${url}/consumer/index.html`);
+      await page.waitForFunction(() => window.__packageResult !== undefined, { timeout: 120_000 });
+      const result = await page.evaluate(() => window.__packageResult);
+      if (errors.length) throw new Error(errors.join('\n'));
+      if (!result.ok) throw new Error(JSON.stringify(result));
+    });
+    if (NOTEBOOK_PAGES.length) console.log('notebook pages (cells checked against the CPU)');
+    for (const file of NOTEBOOK_PAGES) {
+      errors.length = 0;
+      await step(file, async () => {
+        await page.goto(`${repoUrl}/${file}`);
+        await page.waitForFunction(() => window.__notebookResults?.done === true, { timeout: 180_000 });
+        const { cells } = await page.evaluate(() => window.__notebookResults);
+        const bad = cells.filter((c) => !c.ok);
+        if (!cells.length) throw new Error('the page reported no checked cells');
+        if (bad.length || errors.length) throw new Error([...bad.map((c) => `cell ${c.name}: ${c.detail}`), ...errors].join('\n'));
+        console.log(cells.map((c) => `      ${c.name}: ${c.detail}`).join('\n'));
+      });
+    }
+  } finally {
+    await close();
+    server.close();
+    repoServer.close();
+    if (!keep) fs.rmSync(tmp, { recursive: true, force: true });
+    else console.log(`kept ${tmp}`);
+  }
+
+  const failed = results.filter((r) => r.error).length;
+  console.log(`\n${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  return failed;
+}
+
+/** The consumer project: package.json, a TypeScript file per resolution mode, and a page. */
+function writeConsumer(consumer) {
+  const w = (name, text) => fs.writeFileSync(path.join(consumer, name), text);
+  w('package.json', JSON.stringify({ name: 'brookgl-consumer', private: true, type: 'module' }, null, 2));
+  w('main.ts', CONSUMER_TS);
+  for (const [mode, module] of [['node16', 'node16'], ['nodenext', 'nodenext'], ['bundler', 'esnext']]) {
+    const compilerOptions = {
+      strict: true,
+      noEmit: true,
+      target: 'ES2022',
+      module,
+      moduleResolution: mode,
+      lib: ['ES2022', 'DOM'],
+      types: [],
+      skipLibCheck: false,
+    };
+    w(`tsconfig.${mode}.json`, JSON.stringify({ compilerOptions, files: ['main.ts'] }, null, 2));
+  }
+  w('index.html', CONSUMER_PAGE);
+}
+
+// What a TypeScript user writes first: the quick start, typed.
+const CONSUMER_TS = `import { createContext, brook, BrookError, type Stream, type BrookContext, type KernelSpec } from 'brookgl';
+import * as brookgl from 'brookgl';
+
+export async function saxpy(n: number): Promise<number> {
+  const ctx: BrookContext = createContext();
+  const x: Stream = ctx.stream('float', n, Float32Array.from({ length: n }, (_, i) => i));
+  const y = ctx.stream('float', n, new Float32Array(n).fill(1));
+  const result = ctx.stream('float', n);
+  const kernels: Record<string, KernelSpec> = brook\`
+    kernel void saxpy(float alpha, float x<>, float y<>, out float result<>) { result = alpha * x + y; }\`;
+  ctx.run(kernels.saxpy, { alpha: 2, x, y, result });
+  const values: Float32Array | Int32Array | Uint32Array = await result.read();
+  const [total] = await ctx.reduce(result, 'sum');
+  ctx.dispose();
+  return values.length + total;
+}
+export const isBrookError = (e: unknown): e is BrookError => e instanceof brookgl.BrookError;
+`;
+
+// Node: every export resolves; import is side-effect free; createContext() explains itself.
+const NODE_CHECK = `
+import { createRequire } from 'node:module';
+const require = createRequire(process.cwd() + '/');
+const b = await import('brookgl');
+if (typeof document !== 'undefined' || typeof window !== 'undefined') throw new Error('import defined a DOM global');
+for (const name of ['createContext', 'brook', 'BrookError', 'filter', 'scan', 'reference']) if (!(name in b)) throw new Error('missing export ' + name);
+const pkg = await import('brookgl/package.json', { with: { type: 'json' } });
+if (pkg.default.name !== 'brookgl') throw new Error('brookgl/package.json');
+for (const spec of ['brookgl/iife', 'brookgl/iife.min', 'brookgl/dist/brookgl.iife.js']) require.resolve(spec);
+try { b.createContext(); throw new Error('createContext() did not throw in Node'); }
+catch (e) {
+  if (!(e instanceof b.BrookError) || !/needs a browser with WebGL2/.test(e.message)) throw new Error('wrong error: ' + e);
+}
+console.log('node check ok');
+`;
+
+const CONSUMER_PAGE = `<!doctype html>
+<meta charset="utf-8"><link rel="icon" href="data:,">
+<title>brookgl from the packed tarball</title>
+<script src="node_modules/brookgl/dist/brookgl.iife.min.js"></script>
+<script type="module">
+  import { createContext, brook } from './node_modules/brookgl/dist/brookgl.js';
+  async function saxpySum(lib, n) {
+    const ctx = lib.createContext();
+    try {
+      const x = ctx.stream('float', n, Float32Array.from({ length: n }, (_, i) => i % 97));
+      const y = ctx.stream('float', n, Float32Array.from({ length: n }, (_, i) => (i * 7) % 13));
+      const result = ctx.stream('float', n);
+      const { saxpy } = lib.brook\`kernel void saxpy(float alpha, float x<>, float y<>, out float result<>) { result = alpha * x + y; }\`;
+      ctx.run(saxpy, { alpha: 3, x, y, result });
+      const values = await result.read();
+      let bad = 0;
+      for (let i = 0; i < n; i++) if (values[i] !== 3 * (i % 97) + ((i * 7) % 13)) bad++;
+      return { bad, renderer: ctx.caps.renderer };
+    } finally { ctx.dispose(); }
+  }
+  const n = 5000;
+  try {
+    const esm = await saxpySum({ createContext, brook }, n);
+    const iife = await saxpySum(window.brookgl, n);
+    window.__packageResult = { ok: esm.bad === 0 && iife.bad === 0 && typeof window.brookgl.filter === 'function', esm, iife };
+  } catch (e) {
+    window.__packageResult = { ok: false, error: String(e && e.stack || e) };
+  }
+</script>`;
+
+process.exit((await main()) ? 1 : 0);
