@@ -9,3 +9,4 @@ export * from './idioms/index';
 export * from './apps/index';
 export * from './io/ply';
 export * as reference from './reference/index';
+export * from './view/index';

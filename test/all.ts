@@ -33,4 +33,5 @@ import './reliability/async.test';
 import './reliability/leaks.test';
 import './reliability/binning.test';
 import './reliability/fuzz.test';
+import './view/view.test';
 import './readme.test';
