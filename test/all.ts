@@ -34,4 +34,5 @@ import './reliability/leaks.test';
 import './reliability/binning.test';
 import './reliability/fuzz.test';
 import './view/view.test';
+import './view/embed.test';
 import './readme.test';

@@ -8,3 +8,4 @@ export * from './image';
 export * from './table';
 export * from './trace-table';
 export * from './plot';
+export * from './embed';
