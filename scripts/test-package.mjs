@@ -4,7 +4,8 @@
 //    dependencies linked from this checkout, so no network is needed), Node resolves every
 //    export, importing touches no DOM, and createContext() throws a BrookError; a TypeScript
 //    consumer type-checks under module node16, nodenext and bundler; a page runs a kernel
-//    through the ESM and through the IIFE and checks the sums against the CPU.
+//    through the ESM and through the IIFE, from node_modules and from CDN addresses (answered
+//    from the tarball, as jsDelivr and unpkg map them), and checks the records against the CPU.
 //  - notebook pages (see NOTEBOOK_PAGES): opened in Chromium, their cells' results checked
 //    against CPU computations by the page itself (window.__notebookResults).
 // Ends with "N passed, N failed". Options: --keep (leave the temporary folder), --gpu.
@@ -31,15 +32,26 @@ const step = async (name, fn) => {
   }
 };
 
-/** Pages checked in the browser after the package's own page: path under the repository root. */
-const NOTEBOOK_PAGES = fs.existsSync(path.join(root, 'notebooks'))
+/**
+ * Notebook pages checked in the browser: every Notebook Kit file in notebooks/observable/, opened
+ * through that folder's runner page (index.html?notebook=FILE).
+ */
+const OBSERVABLE = path.join(root, 'notebooks/observable');
+const NOTEBOOK_PAGES = fs.existsSync(OBSERVABLE)
   ? fs
-      .readdirSync(path.join(root, 'notebooks'), { recursive: true })
-      .map(String)
-      .filter((f) => f.endsWith('.html') && !f.includes('node_modules'))
+      .readdirSync(OBSERVABLE)
+      .filter((f) => f.endsWith('.html') && f !== 'index.html')
       .sort()
-      .map((f) => `notebooks/${f}`)
+      .map((f) => `notebooks/observable/index.html?notebook=${f}`)
   : [];
+
+/** CDN addresses a page may use, mapped onto the unpacked tarball the way the CDNs map them. */
+const CDN = [
+  // https://cdn.jsdelivr.net/npm/brookgl[@version][/path]; no path: the "jsdelivr" field
+  { pattern: /^https:\/\/cdn\.jsdelivr\.net\/npm\/brookgl(?:@[^/]+)?(\/.*)?$/, field: 'jsdelivr' },
+  // https://unpkg.com/brookgl[@version][/path]; no path: the "unpkg" field
+  { pattern: /^https:\/\/unpkg\.com\/brookgl(?:@[^/]+)?(\/.*)?$/, field: 'unpkg' },
+];
 
 async function main() {
   if (!fs.existsSync(path.join(root, 'dist/brookgl.iife.min.js'))) {
@@ -85,10 +97,21 @@ async function main() {
   const { server: repoServer, url: repoUrl } = await serve(root, 0);
   const { page, close } = await launch({ origin: url });
   try {
+    // No network: CDN requests are answered from the unpacked tarball (and fail loudly otherwise).
+    const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      const cdn = CDN.map((c) => ({ c, m: c.pattern.exec(req.url()) })).find((x) => x.m);
+      if (!cdn) return req.url().startsWith('http://127.0.0.1') || req.url().startsWith('data:') ? req.continue() : req.abort('internetdisconnected');
+      const rel = cdn.m[1] ? cdn.m[1].slice(1) : manifest[cdn.c.field].replace(/^\.\//, '');
+      const file = path.join(installed, rel);
+      if (!file.startsWith(installed) || !fs.existsSync(file)) return req.respond({ status: 404, body: `not in the package: ${rel}` });
+      req.respond({ status: 200, contentType: 'text/javascript', headers: { 'Access-Control-Allow-Origin': '*' }, body: fs.readFileSync(file) });
+    });
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await step('a page runs a kernel through the ESM and through the IIFE, checked against the CPU', async () => {
+    await step('a page runs a kernel through the ESM and the IIFE, from node_modules and from CDN addresses (jsDelivr, unpkg), checked against the CPU', async () => {
       await page.goto(`${url}/consumer/index.html`);
       await page.waitForFunction(() => window.__packageResult !== undefined, { timeout: 120_000 });
       const result = await page.evaluate(() => window.__packageResult);
@@ -184,8 +207,11 @@ const CONSUMER_PAGE = `<!doctype html>
 <meta charset="utf-8"><link rel="icon" href="data:,">
 <title>brookgl from the packed tarball</title>
 <script src="node_modules/brookgl/dist/brookgl.iife.min.js"></script>
+<script src="https://cdn.jsdelivr.net/npm/brookgl" onload="window.__cdnIife = window.brookgl"></script>
 <script type="module">
   import { createContext, brook } from './node_modules/brookgl/dist/brookgl.js';
+  import * as fromCdn from 'https://cdn.jsdelivr.net/npm/brookgl@0.1.0/dist/brookgl.js';
+  import * as fromUnpkg from 'https://unpkg.com/brookgl/dist/brookgl.js';
   async function saxpySum(lib, n) {
     const ctx = lib.createContext();
     try {
@@ -204,7 +230,11 @@ const CONSUMER_PAGE = `<!doctype html>
   try {
     const esm = await saxpySum({ createContext, brook }, n);
     const iife = await saxpySum(window.brookgl, n);
-    window.__packageResult = { ok: esm.bad === 0 && iife.bad === 0 && typeof window.brookgl.filter === 'function', esm, iife };
+    const cdnEsm = await saxpySum(fromCdn, 100);
+    const unpkgEsm = await saxpySum(fromUnpkg, 100);
+    const cdnIife = await saxpySum(window.__cdnIife, 100);
+    const all = [esm, iife, cdnEsm, unpkgEsm, cdnIife];
+    window.__packageResult = { ok: all.every((r) => r.bad === 0) && typeof window.brookgl.filter === 'function', esm, iife, cdnEsm, unpkgEsm, cdnIife };
   } catch (e) {
     window.__packageResult = { ok: false, error: String(e && e.stack || e) };
   }
