@@ -35,4 +35,5 @@ import './reliability/binning.test';
 import './reliability/fuzz.test';
 import './view/view.test';
 import './view/embed.test';
+import './python/widget.test';
 import './readme.test';

@@ -1,0 +1,177 @@
+/**
+ * brookgl's Jupyter widget, as an anywidget ES module (`export default { render }`) with the
+ * library inlined, so it works offline. Two kinds, chosen by the model's `kind`:
+ *
+ * - 'run': a Brook kernel run on arrays. The model holds `source` (Brook), `kernel` (its name,
+ *   or '' for the only/first one), `arrays` ({ name: { dtype, shape, data } }, data binary),
+ *   `uniforms` ({ name: number | number[] }), `iters` ({ name: [start, end] }), `outputs`
+ *   ({ name: shape }) and `request` (bumped to run again). The widget writes `results`
+ *   ({ name: { dtype, shape, data } }, data binary), `trace` (one dict per pass), `renderer`,
+ *   `error` and `status` ('running' | 'done' | 'error'), and shows the outputs as pictures
+ *   with the pass trace.
+ * - 'embed': `embed(el, options)` (the model's `options`), its `state` synced back once a second.
+ *
+ * The same module serves plain HTML output cells (python/brookgl/_html.py), where a small local
+ * model stands in for anywidget's and results go back to Python through a Jupyter comm.
+ */
+import { createContext, parseBrook, iter, embed, streamFigure, traceTable, typeInfo, type BrookContext, type KernelArgs, type Stream } from '../../src/index';
+import { releaseContext } from '../../src/view/embed-ui';
+
+/** The part of anywidget's model interface the widget uses. */
+export interface WidgetModel {
+  get(name: string): any;
+  set(name: string, value: unknown): void;
+  save_changes(): void;
+  on(event: string, callback: () => void): void;
+  off(event?: string | null, callback?: (() => void) | null): void;
+}
+
+interface ArrayIn {
+  dtype: 'float32' | 'int32' | 'uint32';
+  shape: number[];
+  data: DataView | ArrayBuffer | ArrayBufferView;
+}
+
+const KIND_DTYPE = { float: 'float32', int: 'int32', uint: 'uint32' } as const;
+
+function typed(a: ArrayIn): Float32Array | Int32Array | Uint32Array {
+  const view = a.data as ArrayBufferView;
+  const buffer = a.data instanceof ArrayBuffer ? a.data : view.buffer;
+  const offset = a.data instanceof ArrayBuffer ? 0 : view.byteOffset;
+  const bytes = a.data instanceof ArrayBuffer ? a.data.byteLength : view.byteLength;
+  const copy = buffer.slice(offset, offset + bytes); // aligned, and ours
+  if (a.dtype === 'int32') return new Int32Array(copy);
+  if (a.dtype === 'uint32') return new Uint32Array(copy);
+  if (a.dtype === 'float32') return new Float32Array(copy);
+  throw new Error(`(brookgl) array dtype must be float32, int32 or uint32 (got ${String(a.dtype)}); convert with numpy's astype`);
+}
+
+/** Record shape of an array for a stream of `type`: numpy's shape minus the component axis. */
+function recordShape(name: string, type: string, shape: number[]): number | [number, number] {
+  const k = typeInfo(type).components;
+  const s = k > 1 ? (shape.at(-1) === k ? shape.slice(0, -1) : null) : shape;
+  if (!s || s.length < 1 || s.length > 2) {
+    throw new Error(`(brookgl) array ${name}: a ${type} stream wants numpy shape ${k > 1 ? `(n, ${k}) or (h, w, ${k})` : '(n,) or (h, w)'}, got (${shape.join(', ')})`);
+  }
+  return s.length === 1 ? s[0]! : [s[0]!, s[1]!];
+}
+
+async function runKernel(model: WidgetModel, ctx: BrookContext, view: HTMLElement): Promise<void> {
+  const kernels = parseBrook(String(model.get('source') ?? ''));
+  const wanted = String(model.get('kernel') ?? '');
+  const names = Object.keys(kernels);
+  const spec = wanted ? kernels[wanted] : kernels[names[0]!];
+  if (!spec) throw new Error(`(brookgl) no kernel ${wanted ? `named ${wanted}` : ''} in the source (found: ${names.join(', ') || 'none'})`);
+  const arrays: Record<string, ArrayIn> = model.get('arrays') ?? {};
+  const outputs: Record<string, number | number[]> = model.get('outputs') ?? {};
+  const owned: Stream[] = [];
+  try {
+    const args: KernelArgs = {};
+    for (const [name, type] of [...Object.entries(spec.inputs ?? {}), ...Object.entries(spec.gathers ?? {})]) {
+      const a = arrays[name];
+      if (!a) throw new Error(`(brookgl) kernel ${spec.name} reads ${type} ${name}: pass it as a numpy array (${name}=...)`);
+      const s = ctx.stream(type, recordShape(name, type, a.shape), typed(a));
+      owned.push(s);
+      args[name] = s;
+    }
+    for (const [name, v] of Object.entries(model.get('uniforms') ?? {})) args[name] = v as number | number[];
+    for (const [name, [a, b]] of Object.entries((model.get('iters') ?? {}) as Record<string, [number | number[], number | number[]]>)) args[name] = iter(a, b);
+    const outs: [string, Stream][] = [];
+    for (const [name, type] of Object.entries(spec.outputs)) {
+      const shape = outputs[name];
+      if (shape === undefined) throw new Error(`(brookgl) kernel ${spec.name} writes ${type} ${name}: give its shape in outputs={'${name}': n or (h, w)}`);
+      const s = ctx.stream(type, Array.isArray(shape) ? [shape[0]!, shape[1]!] : shape);
+      owned.push(s);
+      outs.push([name, s]);
+      args[name] = s;
+    }
+    ctx.trace.start();
+    ctx.run(spec, args);
+    const passes = await ctx.trace.stop();
+    const results: Record<string, ArrayIn> = {};
+    const figures: HTMLElement[] = [];
+    for (const [name, s] of outs) {
+      const data = await s.read();
+      const k = s.info.components;
+      results[name] = { dtype: KIND_DTYPE[s.info.kind], shape: [...s.shape, ...(k > 1 ? [k] : [])], data: new DataView(data.buffer, data.byteOffset, data.byteLength) };
+      if (model.get('show') !== false) figures.push(await streamFigure(s, { title: name, colormap: k === 1 ? 'viridis' : undefined }));
+    }
+    view.replaceChildren(...figures);
+    if (model.get('show') !== false) view.insertAdjacentHTML('beforeend', `<details><summary>pass trace (${passes.length})</summary>${traceTable(passes)}</details>`);
+    model.set('results', results);
+    model.set('trace', passes.map((p) => ({ ...p })));
+  } finally {
+    owned.forEach((s) => s.dispose());
+  }
+}
+
+function renderRun(model: WidgetModel, el: HTMLElement): () => void {
+  const root = document.createElement('div');
+  root.className = 'brookgl-widget';
+  root.style.cssText = 'font:12px system-ui,sans-serif';
+  const status = document.createElement('div');
+  const view = document.createElement('div');
+  root.append(status, view);
+  el.append(root);
+  let ctx: BrookContext | null = null;
+  let queue = Promise.resolve();
+  const run = () =>
+    (queue = queue.then(async () => {
+      model.set('status', 'running');
+      model.set('error', '');
+      model.save_changes();
+      try {
+        ctx ??= createContext();
+        model.set('renderer', ctx.caps.renderer);
+        status.textContent = `brookgl · ${ctx.caps.renderer}`;
+        await runKernel(model, ctx, view);
+        model.set('status', 'done');
+      } catch (e) {
+        const message = String((e as Error)?.message ?? e);
+        status.textContent = message;
+        status.style.color = '#b00020';
+        model.set('error', message);
+        model.set('status', 'error');
+      }
+      model.save_changes();
+    }));
+  model.on('change:request', run);
+  run();
+  return () => {
+    model.off('change:request', run);
+    if (ctx) releaseContext(ctx);
+    root.remove();
+  };
+}
+
+function renderEmbed(model: WidgetModel, el: HTMLElement): () => void {
+  const handle = embed(el, model.get('options') ?? { demo: 'filter' });
+  const sync = () => {
+    model.set('state', JSON.parse(JSON.stringify(handle.state)));
+    model.set('trace', handle.passes.map((p) => ({ ...p })));
+    model.save_changes();
+  };
+  handle.ready.then(
+    () => {
+      model.set('status', 'ready');
+      sync();
+    },
+    (e) => {
+      model.set('status', 'error');
+      model.set('error', String(e?.message ?? e));
+      model.save_changes();
+    },
+  );
+  const timer = setInterval(() => handle.disposed || model.get('status') !== 'ready' || sync(), 1000);
+  return () => {
+    clearInterval(timer);
+    handle.dispose();
+  };
+}
+
+/** anywidget's entry point. */
+function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => void {
+  return model.get('kind') === 'embed' ? renderEmbed(model, el) : renderRun(model, el);
+}
+
+export default { render };

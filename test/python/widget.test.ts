@@ -1,0 +1,126 @@
+// The Jupyter widget's ES module (python/js/widget.ts) driven through a local model that follows
+// anywidget's documented model interface (get, set, on, off, save_changes). This is NOT anywidget
+// itself (which could not be installed where this was written): it checks the module's side of
+// the protocol — binary arrays in, binary results out, the trace, errors, cleanup.
+import { expect } from 'chai';
+import widget, { WidgetModel } from '../../python/js/widget';
+
+class LocalModel implements WidgetModel {
+  saved = 0;
+  private listeners = new Map<string, Set<() => void>>();
+  constructor(public values: Record<string, unknown>) {}
+  get(name: string) {
+    return this.values[name];
+  }
+  set(name: string, value: unknown) {
+    this.values[name] = value;
+    this.listeners.get(`change:${name}`)?.forEach((f) => f());
+  }
+  save_changes() {
+    this.saved++;
+  }
+  on(event: string, f: () => void) {
+    if (!this.listeners.has(event)) this.listeners.set(event, new Set());
+    this.listeners.get(event)!.add(f);
+  }
+  off(event?: string | null, f?: (() => void) | null) {
+    if (!event) this.listeners.clear();
+    else if (f) this.listeners.get(event)?.delete(f);
+    else this.listeners.delete(event);
+  }
+  /** Resolves when `status` becomes one of `states`. */
+  until(...states: string[]): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (states.includes(this.values.status as string)) {
+          this.off('change:status', check);
+          resolve();
+        }
+      };
+      this.on('change:status', check);
+      check();
+    });
+  }
+}
+
+/** A numpy-like array message: {dtype, shape, data: DataView} as ipywidgets delivers binary. */
+const message = (a: Float32Array | Int32Array, shape: number[]) => ({
+  dtype: a instanceof Float32Array ? 'float32' : 'int32',
+  shape,
+  data: new DataView(a.buffer),
+});
+
+describe('python/js/widget (anywidget protocol, local model)', () => {
+  let el: HTMLElement;
+  beforeEach(() => document.body.append((el = document.createElement('div'))));
+  afterEach(() => el.remove());
+
+  it('runs a Brook kernel on binary arrays and returns binary results equal to the CPU', async () => {
+    const n = 3000;
+    const x = Float32Array.from({ length: n }, (_, i) => (i % 100) / 4);
+    const v = Float32Array.from({ length: 6 * 5 * 4 }, (_, i) => i - 60);
+    const model = new LocalModel({
+      kind: 'run',
+      source: `kernel void twice(float a, float x<>, out float y<>) { y = a * x + 1.0; }
+               kernel void flip(float4 v<>, out float4 o<>) { o = v.wzyx * 2.0; }`,
+      kernel: 'twice',
+      arrays: { x: message(x, [n]), v: message(v, [6, 5, 4]) },
+      uniforms: { a: 3 },
+      outputs: { y: n },
+      request: 0,
+    });
+    const cleanup = widget.render({ model, el });
+    await model.until('done', 'error');
+    expect(model.values.error).to.equal('');
+    const y = model.values.results as Record<string, { dtype: string; shape: number[]; data: DataView }>;
+    expect(y.y!.dtype).to.equal('float32');
+    expect(y.y!.shape).to.deep.equal([n]);
+    const got = new Float32Array(y.y!.data.buffer, y.y!.data.byteOffset, n);
+    for (let i = 0; i < n; i++) expect(got[i], `y[${i}]`).to.equal(Math.fround(3 * x[i]! + 1));
+    expect((model.values.trace as unknown[]).length).to.equal(1);
+    expect(el.querySelectorAll('figure').length).to.equal(1);
+
+    // run the other kernel on the 2D float4 stream: numpy shape (6, 5, 4) in and out
+    model.values.kernel = 'flip';
+    model.values.outputs = { o: [6, 5] };
+    model.values.uniforms = {};
+    model.values.arrays = { v: message(v, [6, 5, 4]) };
+    model.values.status = '';
+    model.set('request', 1);
+    await model.until('done', 'error');
+    expect(model.values.error).to.equal('');
+    const o = (model.values.results as Record<string, { shape: number[]; data: DataView }>).o!;
+    expect(o.shape).to.deep.equal([6, 5, 4]);
+    const flipped = new Float32Array(o.data.buffer, o.data.byteOffset, 120);
+    for (let i = 0; i < 120; i++) expect(flipped[i], `o[${i}]`).to.equal(2 * v[(i & ~3) + 3 - (i & 3)]!);
+    cleanup();
+    expect(el.children.length).to.equal(0);
+  });
+
+  it('reports a bad argument as an error, naming it', async () => {
+    const model = new LocalModel({
+      kind: 'run',
+      source: 'kernel void k(float4 v<>, out float o<>) { o = v.x; }',
+      arrays: { v: message(new Float32Array(12), [12]) },
+      outputs: { o: 3 },
+    });
+    const cleanup = widget.render({ model, el });
+    await model.until('done', 'error');
+    expect(model.values.status).to.equal('error');
+    expect(model.values.error).to.match(/array v: a float4 stream wants numpy shape \(n, 4\)/);
+    cleanup();
+  });
+
+  it('mounts an embed and syncs its state; cleanup releases its context', async () => {
+    const model = new LocalModel({ kind: 'embed', options: { demo: 'filter', n: 1024, density: 0.25 } });
+    const cleanup = widget.render({ model, el });
+    await model.until('ready', 'error');
+    const state = model.values.state as { matches: boolean; count: number; expected: number };
+    expect(state.matches).to.equal(true);
+    expect(state.count).to.equal(state.expected);
+    const canvasCount = el.querySelectorAll('.brookgl-embed').length;
+    expect(canvasCount).to.equal(1);
+    cleanup();
+    expect(el.querySelectorAll('.brookgl-embed').length).to.equal(0);
+  });
+});
