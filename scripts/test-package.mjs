@@ -8,6 +8,8 @@
 //    from the tarball, as jsDelivr and unpkg map them), and checks the records against the CPU.
 //  - notebook pages (see NOTEBOOK_PAGES): opened in Chromium, their cells' results checked
 //    against CPU computations by the page itself (window.__notebookResults).
+//  - Jupyter (scripts/jupyter.mjs): python/ pip-installed offline, a real notebook server, each
+//    notebook in notebooks/jupyter run in Chromium, its results back in Python checked by numpy.
 // Ends with "N passed, N failed". Options: --keep (leave the temporary folder), --gpu.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +17,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { serve, root } from './serve.mjs';
 import { launch } from './browser.mjs';
+import { findJupyterPython, withJupyter } from './jupyter.mjs';
 
 const keep = process.argv.includes('--keep');
 const started = Date.now();
@@ -130,6 +133,25 @@ async function main() {
         if (bad.length || errors.length) throw new Error([...bad.map((c) => `cell ${c.name}: ${c.detail}`), ...errors].join('\n'));
         console.log(cells.map((c) => `      ${c.name}: ${c.detail}`).join('\n'));
       });
+    }
+    console.log('jupyter (python/ installed with pip, a real notebook server, every notebook in notebooks/jupyter run in Chromium)');
+    const { python, reason } = findJupyterPython();
+    if (!python) console.log(`  - skipped: ${reason}`);
+    else {
+      // (requests beyond 127.0.0.1, e.g. a CDN MathJax, still fail at once: no network)
+      const notebooks = fs.readdirSync(path.join(root, 'notebooks/jupyter')).filter((f) => f.endsWith('.ipynb')).sort();
+      await step(`Jupyter server started over pip-installed python/ (${python})`, () =>
+        withJupyter({ page, root, tmp, python }, async ({ version, run }) => {
+          console.log(`      classic Notebook ${version}`);
+          for (const name of notebooks) {
+            errors.length = 0;
+            await step(`notebooks/jupyter/${name}: every cell ran, results back in Python equal numpy`, async () => {
+              const lines = await run(name);
+              console.log(lines.map((l) => `      ${l}`).join('\n'));
+            });
+          }
+        }),
+      );
     }
   } finally {
     await close();
