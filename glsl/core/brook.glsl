@@ -8,3 +8,11 @@ float fmod(float a, float b) { return a - b * trunc(a / b); }
 vec2 fmod(vec2 a, vec2 b) { return a - b * trunc(a / b); }
 vec3 fmod(vec3 a, vec3 b) { return a - b * trunc(a / b); }
 vec4 fmod(vec4 a, vec4 b) { return a - b * trunc(a / b); }
+// Brook's indexof(s): the position of the record being written, as a float4: (index, 0, 0, 0)
+// over a 1D domain, (column, row, 0, 0) over a 2D one (elementwise inputs share the output's).
+vec4 brook_indexof() { return vec4(vec2(brook_pos), 0.0, 0.0); }
+// Cg's isfinite: neither infinite nor NaN.
+bool isfinite(float x) { return !(isinf(x) || isnan(x)); }
+bvec2 isfinite(vec2 x) { return equal(ivec2(isinf(x)) + ivec2(isnan(x)), ivec2(0)); }
+bvec3 isfinite(vec3 x) { return equal(ivec3(isinf(x)) + ivec3(isnan(x)), ivec3(0)); }
+bvec4 isfinite(vec4 x) { return equal(ivec4(isinf(x)) + ivec4(isnan(x)), ivec4(0)); }

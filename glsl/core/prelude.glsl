@@ -22,3 +22,19 @@ bool brook_inside(int i, ivec4 dims) {
 bool brook_inside2(ivec2 p, ivec4 dims) {
   return p.x >= 0 && p.y >= 0 && p.x < dims.y && p.y < dims.w;
 }
+
+// The texel of an elementwise input for the record being written (mode and map from
+// kernel.ts inputMapping): 0 the same texel, 1 the same index, 2 per-dimension resampling
+// (map = in cols, out cols, in rows, out rows; a 1D side is one row), 3 index / k,
+// 4 index * k, 5 index * in / out.
+ivec2 brook_input_texel(ivec2 here, int mode, ivec4 map, ivec4 dims) {
+  if (mode == 0) return here;
+  if (mode == 1) return brook_texel(brook_index, dims);
+  if (mode == 2) {
+    ivec2 out_pos = brook_2d ? here : ivec2(brook_index, 0);
+    ivec2 p = ivec2(out_pos.x * map.x / map.y, out_pos.y * map.z / map.w);
+    return map.z == 1 && dims.w >= 1 && dims.x == map.x ? brook_texel(p.x, dims) : p;
+  }
+  int i = mode == 3 ? brook_index / map.x : mode == 4 ? brook_index * map.x : brook_index * map.x / map.y;
+  return brook_texel(i, dims);
+}

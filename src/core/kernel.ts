@@ -34,9 +34,11 @@ import { ZMask } from './zmask';
 import * as twgl from 'twgl.js';
 import { BrookError, check, numberLines } from './errors';
 import type { BrookContext, ProgramRecord } from './context';
-import { Stream } from './stream';
+import { Layout, Stream } from './stream';
 import { ElementType, TypeInfo, typeInfo } from './types';
 import { checkOwner, describeValue as describeAny } from './validate';
+import { StructParam, StructStream, StructType, expandStructArgs } from './struct';
+import { runReduceKernel } from './reducekernel';
 
 /** Uniform types: element types and the square float matrices. */
 export type UniformType = ElementType | 'mat2' | 'mat3' | 'mat4' | 'bool';
@@ -62,6 +64,35 @@ export interface KernelSpec {
   prologue?: string;
   /** GLSL statements run in main after the body (also after a `return;` in it), before the outputs are written. */
   epilogue?: string;
+  /**
+   * Bound on the loop iterations of one record: defines `bool brook_loop()` (true while under
+   * the bound), which the Brook front end puts into every loop condition. Past the bound the
+   * record's float outputs are written as NaN. Default: no bound (and no brook_loop).
+   */
+  maxIterations?: number;
+  /**
+   * Struct parameters (from the Brook front end): each is flattened into one parameter per
+   * field (`p` -> `p_A`, `p_B`, see struct.ts); `ctx.run` takes a StructStream for `p`.
+   */
+  structParams?: Record<string, StructParam>;
+  /**
+   * A Brook reduce kernel (`reduce void f(float a<>, reduce float r<>)`): the stream `input` is
+   * reduced into `result` (reducekernel.ts runs it); the spec itself is the fold pass.
+   */
+  reduceOf?: { input: string; result: string; type: ElementType };
+  /**
+   * A Brook kernel with a `vout[most] T o<>` parameter: run by `voutRun` (idioms/vout.ts) over
+   * `most` slots per input record, the slots then compacted by the filter.
+   */
+  voutOf?: { output: string; most: number; type: ElementType };
+  /** Struct types declared in the kernel's source, by name (for `structStream(ctx, spec.structs.Tri, n)`). */
+  structs?: Record<string, StructType>;
+  /**
+   * Brook's shape rules for elementwise inputs (set by the Brook front end): an input whose
+   * shape differs from the output's is resampled, each dimension as floor(i * in / out).
+   * Default false: lengths must match.
+   */
+  resample?: boolean;
   /** Where the body came from, for error messages: the user's text and the body's first line in it. */
   origin?: { text: string; bodyLine: number };
 }
@@ -99,7 +130,9 @@ export function iter(start: number | readonly number[], end: number | readonly n
   return new Iter(start, end);
 }
 
-export type KernelArg = Stream | Iter | number | boolean | readonly number[] | Float32Array | Int32Array | Uint32Array;
+export type KernelArg = Stream | StructStream | Iter | number | boolean | readonly number[] | Float32Array | Int32Array | Uint32Array | StructValue;
+/** A struct constant by field name (`{ index: [1, 2, 3, 4], Translation: [0, 0, 1] }`). */
+export type StructValue = { readonly [field: string]: number | readonly number[] };
 export type KernelArgs = Record<string, KernelArg>;
 
 /** GLSL ES 3.00 keywords and reserved words a C/Cg program may use as names. */
@@ -162,6 +195,10 @@ export function compileKernel(ctx: BrookContext, spec: KernelSpec): Kernel {
 function validateSpec(spec: KernelSpec, ctx: BrookContext): void {
   check(spec && typeof spec.name === 'string' && spec.name.length > 0, 'a kernel needs a name');
   check(typeof spec.body === 'string', () => `kernel ${spec.name}: body must be a string of GLSL`);
+  check(
+    spec.maxIterations === undefined || (Number.isInteger(spec.maxIterations) && spec.maxIterations >= 1 && spec.maxIterations < 2 ** 31),
+    () => `kernel ${spec.name}: maxIterations must be a positive integer below 2^31, got ${String(spec.maxIterations)}`,
+  );
   const outputs = Object.keys(spec.outputs ?? {});
   check(outputs.length >= 1, () => `kernel ${spec.name}: declare at least one output (outputs: { name: 'float' })`);
   check(
@@ -270,7 +307,7 @@ export function generateKernelSource(spec: KernelSpec): { source: string; bodySt
   for (const [name, type] of gathers) head.push(gatherAccessors(name, typeInfo(type)));
   for (const [name, type] of inputs) {
     const info = typeInfo(type);
-    head.push(`uniform highp ${info.sampler} brook_s_${name};`, `uniform ivec4 brook_s_${name}_dims;`, `uniform bool brook_s_${name}_same;`);
+    head.push(`uniform highp ${info.sampler} brook_s_${name};`, `uniform ivec4 brook_s_${name}_dims;`, `uniform int brook_s_${name}_mode;`, `uniform ivec4 brook_s_${name}_map;`);
   }
   for (const [name, type] of iters) {
     const t = iterGlsl(type);
@@ -283,6 +320,14 @@ export function generateKernelSource(spec: KernelSpec): { source: string; bodySt
   for (const [name, type] of inputs) head.push(`${typeInfo(type).glsl} ${glslName(name)};`);
   for (const [name, type] of iters) head.push(`${iterGlsl(type)} ${glslName(name)};`);
   for (const [name, type] of outputs) head.push(`${typeInfo(type).glsl} ${glslName(name)};`);
+  const bounded = spec.maxIterations !== undefined;
+  if (bounded) {
+    head.push(
+      'int brook_iterations = 0;',
+      'bool brook_overrun = false;',
+      `bool brook_loop() { if (brook_iterations >= ${spec.maxIterations}) { brook_overrun = true; return false; } brook_iterations++; return true; }`,
+    );
+  }
   if (spec.helpers) head.push(spec.helpers);
   head.push('void brook_kernel() {');
   const bodyStart = head.join('\n').split('\n').length + 1;
@@ -299,7 +344,7 @@ export function generateKernelSource(spec: KernelSpec): { source: string; bodySt
     const info = typeInfo(type);
     const s = `brook_s_${name}`;
     main.push(
-      `  ${glslName(name)} = (${s}_same ? texelFetch(${s}, brook_texel_here, 0) : texelFetch(${s}, brook_texel(brook_index, ${s}_dims), 0))${info.swizzle};`,
+      `  ${glslName(name)} = texelFetch(${s}, brook_input_texel(brook_texel_here, ${s}_mode, ${s}_map, ${s}_dims), 0)${info.swizzle};`,
     );
   }
   for (const [name, type] of iters) {
@@ -315,6 +360,10 @@ export function generateKernelSource(spec: KernelSpec): { source: string; bodySt
   if (spec.prologue) main.push(spec.prologue);
   main.push('  brook_kernel();');
   if (spec.epilogue) main.push(spec.epilogue);
+  if (bounded) {
+    const nan = outputs.filter(([, type]) => typeInfo(type).kind === 'float').map(([name, type]) => `${glslName(name)} = ${typeInfo(type).glsl}(intBitsToFloat(0x7fc00000));`);
+    if (nan.length) main.push(`  if (brook_overrun) { ${nan.join(' ')} }`);
+  }
   outputs.forEach(([name, type], k) => {
     const info = typeInfo(type);
     const pad = 4 - info.components;
@@ -369,8 +418,9 @@ interface Bound {
 }
 
 /** Checks every argument against the kernel's parameters before any GL call. */
-function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, args: KernelArgs): Bound {
+function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, givenArgs: KernelArgs): Bound {
   const spec = kernel.spec;
+  const args = expandStructArgs(spec.name, spec.structParams, givenArgs);
   const where = (name: string) => `kernel ${spec.name}, argument '${name}'`;
   check(args && typeof args === 'object', () => `kernel ${spec.name}: pass the arguments as an object { name: value }`);
   const known = new Set(Object.values(roles(spec)).flatMap((g) => Object.keys(g)));
@@ -405,12 +455,14 @@ function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, args: Ke
   for (const [name, type] of Object.entries(spec.inputs ?? {})) {
     const s = stream(name, type, 'elementwise input <>');
     check(
-      s.length === domain.length,
+      s.length === domain.length || spec.resample,
       () => `${where(name)}: a ${s.describe()} cannot be read elementwise over a domain of ${domain.length} records (lengths must match; use a gather [] to read other shapes)`,
     );
     reads.set(name, s);
     uniforms[`brook_s_${name}_dims`] = dimsOf(s);
-    uniforms[`brook_s_${name}_same`] = s.layout.width === domain.width;
+    const [mode, map] = inputMapping(s.layout, domain, where(name));
+    uniforms[`brook_s_${name}_mode`] = mode;
+    uniforms[`brook_s_${name}_map`] = map;
   }
   for (const [name, type] of Object.entries(spec.gathers ?? {})) {
     const s = stream(name, type, 'gather []');
@@ -485,6 +537,34 @@ function describeValue(v: unknown): string {
   return v instanceof Iter ? 'an iterator' : describeAny(v);
 }
 
+/**
+ * How an elementwise input is read over the output domain (brook_input_texel in the prelude):
+ * 0 the same texel, 1 the same record index (equal lengths, whatever the shapes), and for
+ * Brook's shape rules (KernelSpec.resample), where the lengths differ, each dimension resampled as
+ * floor(i * in / out) — repeated where the input is smaller (replication), skipped where it is
+ * larger (stride): 3 index / k, 4 index * k, 5 index * in / out (1D), 2 per dimension (2D; a 1D
+ * stream of n is the 2D [1, n]).
+ */
+function inputMapping(s: Layout, out: Layout, where: string): [number, number[]] {
+  if (s.length === out.length) {
+    return s.width === out.width ? [0, [0, 0, 0, 0]] : [1, [0, 0, 0, 0]];
+  }
+  if (s.dims === 1 && out.dims === 1) {
+    const [n, m] = [s.length, out.length];
+    if (m % n === 0) return [3, [m / n, 0, 0, 0]];
+    if (n % m === 0) return [4, [n / m, 0, 0, 0]];
+    check(n * m < 2 ** 31, () => `${where}: resampling ${n} records over ${m} needs n * m below 2^31 unless one length divides the other`);
+    return [5, [n, m, 0, 0]];
+  }
+  const [ih, iw] = s.dims === 2 ? s.shape : [1, s.length];
+  const [oh, ow] = out.dims === 2 ? out.shape : [1, out.length];
+  check(
+    iw! * ow! < 2 ** 31 && ih! * oh! < 2 ** 31,
+    () => `${where}: resampling a [${ih}, ${iw}] stream over [${oh}, ${ow}] needs each extent product below 2^31`,
+  );
+  return [2, [iw!, ow!, ih!, oh!]];
+}
+
 /** (length, width, log2 width or -1, height) of a stream's layout, for brook_texel in the prelude. */
 export function dimsOf(s: Stream): number[] {
   const { length, width, height } = s.layout;
@@ -516,6 +596,9 @@ export interface RunOptions {
  * compiled only once its arguments have passed, so a refused call compiles nothing.
  */
 export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions = {}): void {
+  // A Brook reduce kernel called by its own parameters runs as its passes (reducekernel.ts).
+  const givenSpec = given instanceof Kernel ? given.spec : given;
+  if (givenSpec?.reduceOf && args && typeof args === 'object' && !('reduce_src' in args)) return runReduceKernel(ctx, given, args, options);
   let compiled = given instanceof Kernel ? given : kernelCache.get(ctx)?.get(given);
   if (given instanceof Kernel && given.owner) checkOwner(ctx, given.owner, `kernel ${given.name}`, 'compiled kernel');
   if (!compiled) validateSpec(given as KernelSpec, ctx);

@@ -8,3 +8,5 @@ export { branchKernel, branchMask, runBranch, occlusionLoop, liveCount, BRANCH_M
 export type { BranchDesc, BranchMethod, OcclusionLoopOptions } from './flow';
 export { binPoints, binItems, bucketSort, binLayout, stencilRoute, Bins, BINNING_METHODS, ROUTING_METHODS, BIN_UNIFORMS, BIN_QUERY_GLSL, binUniforms } from './binning';
 export type { BinGrid, BinningMethod, BinningOptions, BinningStats, BinMapping, Routed } from './binning';
+export { voutRun } from './vout';
+export { streamScatterOp } from './scatterop';

@@ -15,3 +15,4 @@ export * from './subdivide';
 export * from './ccd';
 export * from './ccd-bvh';
 export * from './ccd-scenes';
+export * from './brook';

@@ -1,0 +1,72 @@
+/**
+ * Brook's host API beside brookgl's own, so a BrookGPU program's main() translates line for
+ * line:
+ *
+ * ```text
+ * BrookGPU (C++)                          brookgl
+ * float a<10, 10>;                        const a = streamDecl(ctx, 'float a<10, 10>');
+ * Pair p<100>;                            const p = streamDecl(ctx, 'Pair p<100>', kernels.k.structs);
+ * streamRead(a, data);                    streamRead(a, data);          // memory -> stream
+ * streamWrite(a, data);                   streamWrite(a, data);         // stream -> memory (waits)
+ * saxpy(alpha, x, y, result);             ctx.run(saxpy, { alpha, x, y, result });
+ * float total; sum(a, total);             const [total] = await reduceValue(ctx, sum, { a });
+ * ```
+ *
+ * streamWrite is synchronous as in Brook (it waits for the GPU); `await s.read()` is the
+ * non-blocking form. Streams of 3 and 4 dimensions are not available (a BrookError says so).
+ */
+import { BrookError, check } from './errors';
+import type { BrookContext } from './context';
+import { Stream } from './stream';
+import { StructStream, StructType, structStream } from './struct';
+import { ElementType } from './types';
+
+const BROOK_TYPES: Record<string, ElementType> = {
+  float: 'float', float2: 'float2', float3: 'float3', float4: 'float4',
+  half: 'float', half2: 'float2', half3: 'float3', half4: 'float4',
+  int: 'int', int2: 'int2', int3: 'int3', int4: 'int4',
+  uint: 'uint', uint2: 'uint2', uint3: 'uint3', uint4: 'uint4',
+};
+
+/**
+ * A stream from a Brook declaration: `'float a<100>'`, `'float4 b<10, 10>'` (rows, columns, as
+ * in Brook: row-major), `'Pair p<8>'` with the struct types from the source
+ * (`kernels.k.structs`). The name is optional.
+ */
+export function streamDecl(ctx: BrookContext, decl: string, structs: Record<string, StructType> = {}): Stream | StructStream {
+  check(typeof decl === 'string', 'streamDecl: pass a declaration such as "float a<10, 10>"');
+  const m = /^\s*(?:unsigned\s+)?([A-Za-z_]\w*)\s*(?:[A-Za-z_]\w*)?\s*<([^>]*)>\s*;?\s*$/.exec(decl);
+  if (!m) throw new BrookError(`streamDecl: cannot read '${decl}': write e.g. 'float a<100>' or 'float4 b<10, 10>'`);
+  const dims = m[2]!.split(',').map((d) => Number(d.trim()));
+  check(dims.length >= 1 && dims.every((d) => Number.isInteger(d) && d >= 1), () => `streamDecl: '${decl}': the extents must be positive integers`);
+  check(
+    dims.length <= 2,
+    () => `streamDecl: '${decl}': streams of ${dims.length} dimensions are not available in brookgl (a texture is 2D); flatten the shape into <rows, columns> and index it yourself`,
+  );
+  const shape = dims.length === 1 ? dims[0]! : ([dims[0]!, dims[1]!] as const);
+  const struct = structs[m[1]!];
+  if (struct) return structStream(ctx, struct, shape);
+  const type = BROOK_TYPES[m[1]!];
+  if (!type) throw new BrookError(`streamDecl: '${decl}': unknown type '${m[1]}' (float..float4, int.., uint.., or a struct type passed as the third argument)`);
+  return ctx.stream(type, shape);
+}
+
+/** Brook's streamRead(stream, data): copies `data` (memory) into the stream. */
+export function streamRead(stream: Stream | StructStream, data: ArrayLike<number>): void {
+  check(stream instanceof Stream || stream instanceof StructStream, 'streamRead: the first argument must be a stream');
+  stream.write(data);
+}
+
+/**
+ * Brook's streamWrite(stream, data): copies the stream into `data` (memory), waiting for the
+ * GPU. `data` must hold exactly the stream's numbers (interleaved for struct streams).
+ */
+export function streamWrite(stream: Stream | StructStream, data: { length: number; [i: number]: number }): void {
+  check(stream instanceof Stream || stream instanceof StructStream, 'streamWrite: the first argument must be a stream');
+  const values = stream.readSync();
+  check(
+    data !== null && typeof data === 'object' && data.length === values.length,
+    () => `streamWrite: the destination must hold ${values.length} numbers, got ${data === null || typeof data !== 'object' ? String(data) : data.length}`,
+  );
+  for (let i = 0; i < values.length; i++) data[i] = values[i]!;
+}

@@ -1,0 +1,136 @@
+/**
+ * Brook reduce kernels: `reduce void sum(float a<>, reduce float r<>) { r += a; }`, run by
+ * `ctx.run(sum, { a, r })` where `r` is a stream whose shape says what to reduce to:
+ *
+ * - one record: the whole stream (Brook's reduce to a value; `reduceValue` reads it back), in
+ *   log passes folding REDUCE_FACTOR consecutive records each;
+ * - a 1D stream of m records from n (m divides n): record k folds records k·n/m … (k+1)·n/m − 1;
+ * - a 2D stream [h, w] from [H, W] (h divides H, w divides W): record (row, col) folds the
+ *   H/h × W/w block at (row·H/h, col·W/w), row by row: 10×10 to 2×5 folds 5×2 blocks.
+ *
+ * Order: every fold runs in index order — `r` holds the result of the records before, `a` is
+ * the next record — and the passes fold consecutive groups, so an associative operator gives
+ * the sequential left-to-right result even when it does not commute (a matrix product).
+ * Extra constant and gather arguments are passed by name as for any kernel.
+ */
+import { check } from './errors';
+import type { BrookContext } from './context';
+import type { Kernel, KernelArgs, KernelSpec, RunOptions } from './kernel';
+import { glslName, runKernel } from './kernel';
+import { Stream } from './stream';
+import { REDUCE_FACTOR } from './reduce';
+
+export function runReduceKernel(ctx: BrookContext, kernel: Kernel | KernelSpec, args: KernelArgs, options: RunOptions): void {
+  const spec = 'spec' in kernel ? kernel.spec : kernel;
+  const meta = spec.reduceOf!;
+  const where = (n: string) => `reduce kernel ${spec.name}, argument '${n}'`;
+  check(!options.mask && !options.region, () => `reduce kernel ${spec.name}: masks and regions do not apply to reductions`);
+  const src = args[meta.input];
+  const out = args[meta.result];
+  check(src instanceof Stream && !src.disposed, () => `${where(meta.input)}: pass the ${meta.type} stream to reduce`);
+  check(out instanceof Stream && !out.disposed, () => `${where(meta.result)}: pass a ${meta.type} stream to reduce into (one record for a value)`);
+  check(src.type === meta.type, () => `${where(meta.input)}: expected a ${meta.type} stream, got a ${src.describe()}`);
+  check(out.type === meta.type, () => `${where(meta.result)}: expected a ${meta.type} stream, got a ${out.describe()}`);
+  const extra: KernelArgs = { ...args };
+  delete extra[meta.input];
+  delete extra[meta.result];
+  const pass = (from: Stream, into: Stream, span: number, block: [number, number], twoD: boolean) =>
+    runKernel(ctx, kernel, { ...extra, reduce_src: from, [meta.result]: into, reduce_n: from.length, reduce_span: span, reduce_block: block, reduce_2d: twoD });
+
+  if (out.length === 1) {
+    let cur = src;
+    while (cur.length > REDUCE_FACTOR) {
+      const next = ctx.scratch(meta.type, Math.ceil(cur.length / REDUCE_FACTOR));
+      pass(cur, next, REDUCE_FACTOR, [1, 1], false);
+      if (cur !== src) cur.dispose();
+      cur = next;
+    }
+    pass(cur, out, cur.length, [1, 1], false);
+    if (cur !== src) cur.dispose();
+    return;
+  }
+  const s = src.layout;
+  const o = out.layout;
+  if (s.dims === 2 && o.dims === 2) {
+    const [H, W] = s.shape as [number, number];
+    const [h, w] = o.shape as [number, number];
+    check(
+      H % h === 0 && W % w === 0,
+      () => `${where(meta.result)}: a [${H}, ${W}] stream reduces to [h, w] only where h divides ${H} and w divides ${W}; got [${h}, ${w}]`,
+    );
+    pass(src, out, 1, [W / w, H / h], true);
+    return;
+  }
+  check(
+    s.dims === 1 && o.dims === 1,
+    () => `${where(meta.result)}: reduce a 1D stream to a 1D stream and a 2D one to a 2D one (or either to one record); got a ${src.describe()} into a ${out.describe()}`,
+  );
+  check(
+    src.length % out.length === 0,
+    () => `${where(meta.result)}: ${src.length} records reduce to m records only where m divides ${src.length}; got ${out.length}`,
+  );
+  pass(src, out, src.length / out.length, [1, 1], false);
+}
+
+/**
+ * Reduces with a Brook reduce kernel to one record and reads it back (Brook's reduce to a
+ * value, `float total; sum(a, total);`). `args` holds the stream to reduce and any extra
+ * constants and gathers; the result parameter is supplied.
+ * @example const [total] = await reduceValue(ctx, sum, { a });
+ */
+export async function reduceValue(ctx: BrookContext, kernel: Kernel | import('./kernel').KernelSpec, args: KernelArgs): Promise<number[]> {
+  ctx.guard();
+  const spec = 'spec' in kernel ? kernel.spec : kernel;
+  check(spec.reduceOf, () => `reduceValue: kernel ${spec.name} is not a reduce kernel (reduce void ${spec.name}(T a<>, reduce T r<>))`);
+  const r = ctx.scratch(spec.reduceOf.type, 1);
+  try {
+    ctx.run(kernel, { ...args, [spec.reduceOf.result]: r });
+    return Array.from(await r.read());
+  } finally {
+    r.dispose();
+  }
+}
+
+const gatherOps = new WeakMap<KernelSpec, Map<string, KernelSpec>>();
+
+/**
+ * Brook's streamGatherOp(t, index, s, op): every record i of `t` becomes op(t[i], s[index[i]]),
+ * `op` a reduce kernel (its reduce parameter is t[i], its stream parameter s[index[i]]), in one
+ * pass. `index` holds record indices (float, int or uint) or, for a 2D `s`, (column, row)
+ * pairs (float2, int2); a gather outside `s` reads zero. `args` passes the operator's extra
+ * constants and gathers.
+ */
+export function streamGatherOp(ctx: BrookContext, t: Stream, index: Stream, s: Stream, op: KernelSpec | Kernel, args: KernelArgs = {}): void {
+  ctx.guard();
+  const spec = 'spec' in op ? op.spec : op;
+  const meta = spec?.reduceOf;
+  check(meta, () => `streamGatherOp: the operator must be a reduce kernel (reduce void f(T a<>, reduce T r<>)), got ${spec?.name ?? typeof op}`);
+  for (const [what, x] of [['t', t], ['index', index], ['s', s]] as const) {
+    check(x instanceof Stream && !x.disposed, () => `streamGatherOp: '${what}' must be a live stream`);
+  }
+  check(t.type === meta.type && s.type === meta.type, () => `streamGatherOp: t and s must be ${meta.type} streams for ${spec.name}; got a ${t.describe()} and a ${s.describe()}`);
+  check(index.length === t.length, () => `streamGatherOp: index has ${index.length} records, t has ${t.length}; one index per record of t`);
+  check(/^(float|int|uint)2?$/.test(index.type), () => `streamGatherOp: index must be float, int or uint (record indices) or float2/int2 ((column, row)), got ${index.type}`);
+  let perIndex = gatherOps.get(spec);
+  if (!perIndex) gatherOps.set(spec, (perIndex = new Map()));
+  let derived = perIndex.get(index.type);
+  if (!derived) {
+    const uniforms = { ...spec.uniforms };
+    for (const u of ['reduce_n', 'reduce_span', 'reduce_block', 'reduce_2d']) delete uniforms[u];
+    const gathers = { ...spec.gathers };
+    delete gathers.reduce_src;
+    const r = glslName(meta.result);
+    derived = {
+      ...spec,
+      name: `${spec.name}<gatherOp>`,
+      inputs: { gop_old: meta.type, gop_index: index.type },
+      gathers: { ...gathers, gop_src: meta.type },
+      uniforms,
+      reduceOf: undefined,
+      // the operator's body combines a (the gathered record) into r (t's record)
+      prologue: `  ${r} = gop_old;\n  ${glslName(meta.input)} = gop_src(gop_index);`,
+    };
+    perIndex.set(index.type, derived);
+  }
+  ctx.run(derived, { ...args, gop_old: t, gop_index: index, gop_src: s, [meta.result]: t });
+}

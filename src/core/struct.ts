@@ -1,0 +1,224 @@
+/**
+ * Streams of structs (Brook's `typedef struct { float3 A, B, C; } Tri;` and `Tri t<>`), as in
+ * GPU Gems 2 ch. 36's Listings 36-3 and 36-5.
+ *
+ * A struct stream is flattened into one stream (one texture) per field; a kernel sees whole
+ * structs. Host code reads and writes interleaved arrays, record by record, the fields in
+ * declaration order with their components packed as C lays out floats (a `Tri` record is 9
+ * floats: A.xyz, B.xyz, C.xyz).
+ *
+ * ```ts
+ * const { Pair } = brookStructs`typedef struct pair_t { float a; float3 b; } Pair;`;
+ * const { swap } = brook`
+ *   typedef struct pair_t { float a; float3 b; } Pair;
+ *   kernel void swap(Pair p<>, out Pair q<>) { q.a = p.b.x; q.b = float3(p.a, p.b.yz); }`;
+ * const p = structStream(ctx, Pair, 100, interleaved);   // 100 x 4 floats
+ * const q = structStream(ctx, Pair, 100);
+ * ctx.run(swap, { p, q });                              // bound by name, like any stream
+ * const back = await q.read();                          // Float32Array(400), interleaved
+ * ```
+ *
+ * Inside a kernel a struct input `p` is a local struct, a struct gather `g[i]` returns a struct
+ * and a struct output `q` is a struct whose fields are written at the end (also after `return;`).
+ * A struct output needs one render target per field: one with more fields than
+ * MAX_DRAW_BUFFERS is refused by the kernel's validation unless the runtime splits passes.
+ */
+import { BrookError, check } from './errors';
+import type { BrookContext } from './context';
+import { Stream, StreamShape } from './stream';
+import { ElementType, typeInfo } from './types';
+
+/** One field of a struct: its name and element type (float..float4). */
+export interface StructField {
+  name: string;
+  type: ElementType;
+}
+
+/** A struct type from Brook source (`typedef struct ... Name;`). */
+export interface StructType {
+  /** The typedef's name, e.g. 'Tri'. */
+  name: string;
+  /** Fields in declaration order. */
+  fields: readonly StructField[];
+  /** Floats per record when interleaved (the sum of the fields' components). */
+  components: number;
+}
+
+/** The flattened stream name of one field of a struct parameter: `p` field `A` is `p_A`. */
+export function fieldParam(param: string, field: string): string {
+  return `${param}_${field}`;
+}
+
+/** A stream of struct records: one stream per field, read and written as interleaved arrays. */
+export class StructStream {
+  /** The field streams by field name (each an ordinary stream of the field's type). */
+  readonly fields: Readonly<Record<string, Stream>>;
+
+  /** Use `structStream(ctx, type, shape, data?)`. */
+  constructor(
+    readonly ctx: BrookContext,
+    readonly type: StructType,
+    shape: StreamShape,
+  ) {
+    check(type && Array.isArray(type.fields) && type.fields.length > 0, 'structStream: the type must be a struct type from brookStructs`...` or a kernel\'s structs');
+    const fields: Record<string, Stream> = {};
+    try {
+      for (const f of type.fields) fields[f.name] = ctx.stream(f.type, shape);
+    } catch (e) {
+      for (const s of Object.values(fields)) s.dispose();
+      throw e;
+    }
+    this.fields = fields;
+  }
+
+  get length(): number {
+    return this.first.length;
+  }
+  get shape(): readonly number[] {
+    return this.first.shape;
+  }
+  get disposed(): boolean {
+    return this.first.disposed;
+  }
+
+  /** Writes all records from an interleaved array of `length x type.components` numbers. */
+  write(data: ArrayLike<number>): this {
+    const n = this.length;
+    const { components } = this.type;
+    check(
+      data !== null && typeof data === 'object' && typeof data.length === 'number',
+      () => `${this.describe()}: write() needs an array of numbers (interleaved records)`,
+    );
+    check(
+      data.length === n * components,
+      () => `${this.describe()}: write() got ${data.length} numbers; it needs ${n * components} (${n} records x ${components} floats, fields interleaved)`,
+    );
+    let offset = 0;
+    for (const f of this.type.fields) {
+      const c = typeInfo(f.type).components;
+      const part = new Float32Array(n * c);
+      for (let i = 0; i < n; i++) for (let k = 0; k < c; k++) part[i * c + k] = data[i * components + offset + k]!;
+      this.fields[f.name]!.write(part);
+      offset += c;
+    }
+    return this;
+  }
+
+  /** Reads all records back as one interleaved Float32Array (without stalling the GPU). */
+  async read(): Promise<Float32Array> {
+    const parts = await Promise.all(this.type.fields.map((f) => this.fields[f.name]!.read()));
+    return this.interleave(parts as Float32Array[]);
+  }
+
+  /** Reads all records back now (stalls). */
+  readSync(): Float32Array {
+    return this.interleave(this.type.fields.map((f) => this.fields[f.name]!.readSync() as Float32Array));
+  }
+
+  /** Releases every field's texture. Idempotent. */
+  dispose(): void {
+    for (const s of Object.values(this.fields)) s.dispose();
+  }
+
+  describe(): string {
+    const shape = this.shape.length === 1 ? `${this.length} records` : `[${this.shape.join(', ')}] records`;
+    return `${this.type.name} stream of ${shape}`;
+  }
+
+  private get first(): Stream {
+    return this.fields[this.type.fields[0]!.name]!;
+  }
+
+  private interleave(parts: Float32Array[]): Float32Array {
+    const n = this.length;
+    const { components } = this.type;
+    const out = new Float32Array(n * components);
+    let offset = 0;
+    this.type.fields.forEach((f, j) => {
+      const c = typeInfo(f.type).components;
+      const part = parts[j]!;
+      for (let i = 0; i < n; i++) for (let k = 0; k < c; k++) out[i * components + offset + k] = part[i * c + k]!;
+      offset += c;
+    });
+    return out;
+  }
+}
+
+/**
+ * A new stream of `type` records (`shape` a length or [height, width]); with `data`, writes
+ * that interleaved array.
+ */
+export function structStream(ctx: BrookContext, type: StructType, shape: StreamShape, data?: ArrayLike<number>): StructStream {
+  ctx.guard();
+  const s = new StructStream(ctx, type, shape);
+  if (data !== undefined) {
+    try {
+      s.write(data);
+    } catch (e) {
+      s.dispose();
+      throw e;
+    }
+  }
+  return s;
+}
+
+/** How a kernel's struct parameters map onto flattened field parameters (KernelSpec.structParams). */
+export interface StructParam {
+  struct: StructType;
+  role: 'inputs' | 'gathers' | 'outputs' | 'uniforms';
+}
+
+/**
+ * The arguments with every struct stream replaced by its field streams (`p` -> `p_A`, `p_B`),
+ * checked: a struct parameter takes a StructStream of its own type.
+ */
+export function expandStructArgs<T extends Record<string, unknown>>(
+  kernel: string,
+  structParams: Record<string, StructParam> | undefined,
+  args: T,
+): T {
+  if (!structParams || !args || typeof args !== 'object') return args;
+  const out: Record<string, unknown> = { ...args };
+  for (const [param, { struct, role }] of Object.entries(structParams)) {
+    const v = out[param];
+    if (role === 'uniforms') {
+      // a struct constant: { field: value, ... } or the fields' numbers in order
+      delete out[param];
+      if (v === undefined) throw new BrookError(`kernel ${kernel}, argument '${param}' is missing: pass a ${struct.name} as { ${struct.fields.map((f) => f.name).join(', ')} } or ${struct.components} numbers`);
+      const flat = ArrayBuffer.isView(v) || Array.isArray(v) ? Array.from(v as ArrayLike<number>) : null;
+      if (flat) {
+        check(flat.length === struct.components, () => `kernel ${kernel}, argument '${param}': a ${struct.name} is ${struct.components} numbers, got ${flat.length}`);
+        let at = 0;
+        for (const f of struct.fields) {
+          const c = typeInfo(f.type).components;
+          out[fieldParam(param, f.name)] = c === 1 ? flat[at] : flat.slice(at, at + c);
+          at += c;
+        }
+      } else {
+        check(v !== null && typeof v === 'object' && !(v instanceof Stream) && !(v instanceof StructStream), () => `kernel ${kernel}, argument '${param}': pass a ${struct.name} as { ${struct.fields.map((f) => f.name).join(', ')} } or ${struct.components} numbers`);
+        const fields = v as Record<string, unknown>;
+        for (const k of Object.keys(fields)) check(struct.fields.some((f) => f.name === k), () => `kernel ${kernel}, argument '${param}': ${struct.name} has no field '${k}'`);
+        for (const f of struct.fields) {
+          check(fields[f.name] !== undefined, () => `kernel ${kernel}, argument '${param}': field '${f.name}' is missing`);
+          out[fieldParam(param, f.name)] = fields[f.name];
+        }
+      }
+      continue;
+    }
+    if (v === undefined) throw new BrookError(`kernel ${kernel}, argument '${param}' is missing: pass a ${struct.name} stream (structStream(ctx, ${struct.name}, shape))`);
+    if (!(v instanceof StructStream)) {
+      throw new BrookError(`kernel ${kernel}, argument '${param}': expected a ${struct.name} stream (structStream(ctx, ${struct.name}, shape)), got ${v instanceof Stream ? `a ${v.describe()}` : typeof v}`);
+    }
+    check(
+      sameStruct(v.type, struct),
+      () => `kernel ${kernel}, argument '${param}': expected a ${struct.name} stream, got a ${v.describe()} (another struct type)`,
+    );
+    delete out[param];
+    for (const f of struct.fields) out[fieldParam(param, f.name)] = v.fields[f.name];
+  }
+  return out as T;
+}
+
+function sameStruct(a: StructType, b: StructType): boolean {
+  return a === b || (a.fields.length === b.fields.length && a.fields.every((f, i) => f.name === b.fields[i]!.name && f.type === b.fields[i]!.type));
+}

@@ -1,0 +1,66 @@
+/**
+ * Brook's streamScatterOp(s, index, t, op): every record i of `s` is combined into record
+ * index[i] of `t` by `op`, a reduce kernel (its reduce parameter is t's record, its stream
+ * parameter the scattered record). Records scattered to one target are combined in the order
+ * of i (so an associative operator that does not commute still has one answer).
+ *
+ * A vertex-shader pass of points could only combine by blending (+, min, max on float
+ * targets with EXT_float_blend); an arbitrary operator needs the records of one target side by
+ * side, so this sorts (index, i) pairs by target (stable: the order of i is kept) and lets each
+ * record of `t` binary-search its run of sorted records and fold it — one sort and one pass.
+ */
+import { BrookContext, BrookError, Kernel, KernelArgs, KernelSpec, Stream, UniformType, glslName } from '../core/index';
+import { sortStream } from './sort';
+
+const scatterOps = new WeakMap<KernelSpec, KernelSpec>();
+
+/** Scatters `s` into `t` at `index` (float record numbers of `t`), combining with the reduce kernel `op`. */
+export function streamScatterOp(ctx: BrookContext, s: Stream, index: Stream, t: Stream, op: KernelSpec | Kernel, args: KernelArgs = {}): void {
+  ctx.guard();
+  const spec = op instanceof Kernel ? op.spec : op;
+  const meta = spec?.reduceOf;
+  if (!meta) throw new BrookError(`streamScatterOp: the operator must be a reduce kernel (reduce void f(T a<>, reduce T r<>)), got ${spec?.name ?? typeof op}`);
+  for (const [what, x] of [['s', s], ['index', index], ['t', t]] as const) {
+    if (!(x instanceof Stream) || x.disposed) throw new BrookError(`streamScatterOp: '${what}' must be a live stream`);
+  }
+  if (s.type !== meta.type || t.type !== meta.type) throw new BrookError(`streamScatterOp: s and t must be ${meta.type} streams for ${spec.name}; got a ${s.describe()} and a ${t.describe()}`);
+  if (index.type !== 'float' || index.length !== s.length) {
+    throw new BrookError(`streamScatterOp: index must be a float stream of ${s.length} record numbers of t (one per record of s), got a ${index.describe()}`);
+  }
+  let derived = scatterOps.get(spec);
+  if (!derived) {
+    const uniforms: Record<string, UniformType> = { ...spec.uniforms, sop_n: 'int' };
+    for (const u of ['reduce_n', 'reduce_span', 'reduce_block', 'reduce_2d']) delete uniforms[u];
+    const gathers = { ...spec.gathers };
+    delete gathers.reduce_src;
+    const r = glslName(meta.result);
+    const a = glslName(meta.input);
+    derived = {
+      ...spec,
+      name: `${spec.name}<scatterOp>`,
+      inputs: { sop_old: meta.type },
+      gathers: { ...gathers, sop_keys: 'float', sop_order: 'uint', sop_src: meta.type },
+      uniforms,
+      reduceOf: undefined,
+      // fold the run of sorted keys equal to this record's index; the last combine is main's call
+      prologue: [
+        `  ${r} = sop_old;`,
+        '  float sop_here = float(brook_index);',
+        '  int sop_lo = 0; int sop_hi = sop_n;',
+        '  while (sop_lo < sop_hi) { int m = (sop_lo + sop_hi) / 2; if (sop_keys(m) < sop_here) sop_lo = m + 1; else sop_hi = m; }',
+        '  if (sop_lo < sop_n && sop_keys(sop_lo) == sop_here) {',
+        `    ${a} = sop_src(sop_order(sop_lo)); sop_lo++;`,
+        `    while (sop_lo < sop_n && sop_keys(sop_lo) == sop_here) { brook_kernel(); ${a} = sop_src(sop_order(sop_lo)); sop_lo++; }`,
+        '  } else brook_reduce_skip = true;',
+      ].join('\n'),
+    };
+    scatterOps.set(spec, derived);
+  }
+  const sorted = sortStream(ctx, index);
+  try {
+    ctx.run(derived, { ...args, sop_old: t, sop_keys: sorted.keys, sop_order: sorted.order, sop_src: s, sop_n: s.length, [meta.result]: t });
+  } finally {
+    sorted.keys.dispose();
+    sorted.order.dispose();
+  }
+}
