@@ -18,10 +18,10 @@
  * filter keeps the colliding ones. The counts are exact (the filter's), and equal to the CPU
  * breadth-first traversal's (`reference.collideBreadthFirst`), which runs the same arithmetic.
  *
- * The kernels are written in Brook against one stream per field of Listing 36-3's structs
- * (structure of arrays): brookgl's `brook` tag does not take struct streams yet. A Traverser
- * is five outputs, so the level kernel needs MAX_DRAW_BUFFERS ≥ 5 (8 on SwiftShader and on
- * desktop GPUs; WebGL2 promises only 4) and 16 texture units.
+ * The kernels are written in Brook against Listing 36-3's structs as printed (`Tri`, `BBox`)
+ * and the section's `Traverser`: struct streams, one texture per field. A Traverser output is
+ * five render targets, so the level kernel needs MAX_DRAW_BUFFERS ≥ 5 (8 on SwiftShader and on
+ * desktop GPUs; WebGL2 promises only 4), and its three struct gathers 15 texture units.
  */
 import COLLIDE_BROOK from '../../../glsl/apps/collide/collide.brook';
 import type { BrookContext } from '../../core/context';
@@ -29,6 +29,7 @@ import { BrookError } from '../../core/errors';
 import { iter, type KernelSpec } from '../../core/kernel';
 import { parseBrook } from '../../core/brook';
 import type { Stream } from '../../core/stream';
+import { structStream, type StructStream } from '../../core/struct';
 import { filter } from '../../idioms/filter';
 import { relativePose, rootTraverser, type CollideLevel } from '../../reference/collide';
 import type { ObbTree } from './obbtree';
@@ -52,44 +53,36 @@ export function collideKernels(): Record<string, KernelSpec> {
   return (kernels ??= parseBrook(COLLIDE_BROOK));
 }
 
-/** An OBB tree's streams on one context (Listing 36-3's BBox and Tri fields). */
+/** An OBB tree on one context: Listing 36-3's BBox and Tri struct streams. */
 export interface GpuObbTree {
   tree: ObbTree;
-  rotationx: Stream;
-  rotationy: Stream;
-  translation: Stream;
-  radius: Stream;
-  children: Stream;
-  triA: Stream;
-  triB: Stream;
-  triC: Stream;
+  boxes: StructStream;
+  triangles: StructStream;
   dispose(): void;
 }
 
-/** Uploads an OBB tree's fields as streams. */
+/** Uploads an OBB tree as a BBox stream and a Tri stream. */
 export function uploadObbTree(ctx: BrookContext, tree: ObbTree): GpuObbTree {
   checkTree(tree, 'uploadObbTree(ctx, tree)');
-  const made: Stream[] = [];
-  const s = (type: 'float2' | 'float3' | 'float4', n: number, data: Float32Array) => {
-    const st = ctx.stream(type, n, data);
-    made.push(st);
-    return st;
-  };
+  const { Collide, TrianglesHaveContact } = collideKernels();
+  const boxes = structStream(ctx, Collide!.structs!.BBox!, tree.nodeCount);
+  let triangles: StructStream | null = null;
   try {
-    return {
-      tree,
-      rotationx: s('float4', tree.nodeCount, tree.rotationx),
-      rotationy: s('float3', tree.nodeCount, tree.rotationy),
-      translation: s('float3', tree.nodeCount, tree.translation),
-      radius: s('float4', tree.nodeCount, tree.radius),
-      children: s('float2', tree.nodeCount, tree.children),
-      triA: s('float3', tree.triangleCount, tree.triA),
-      triB: s('float3', tree.triangleCount, tree.triB),
-      triC: s('float3', tree.triangleCount, tree.triC),
-      dispose: () => made.forEach((x) => x.dispose()),
-    };
+    const f = boxes.fields;
+    f.Rotationx!.write(tree.rotationx);
+    f.Rotationy!.write(tree.rotationy);
+    f.Translation!.write(tree.translation);
+    f.Radius!.write(tree.radius);
+    f.Children!.write(tree.children);
+    triangles = structStream(ctx, TrianglesHaveContact!.structs!.Tri!, tree.triangleCount);
+    triangles.fields.A!.write(tree.triA);
+    triangles.fields.B!.write(tree.triB);
+    triangles.fields.C!.write(tree.triC);
+    const t = triangles;
+    return { tree, boxes, triangles: t, dispose: () => (boxes.dispose(), t.dispose()) };
   } catch (e) {
-    made.forEach((x) => x.dispose());
+    boxes.dispose();
+    triangles?.dispose();
     throw e;
   }
 }
@@ -171,46 +164,31 @@ async function runCollide(ctx: BrookContext, A: GpuObbTree, poseA: ArrayLike<num
   const k = collideKernels();
   const pose = relativePose(poseA, poseB);
   const root = rootTraverser(A.tree, B.tree, pose);
-  const live = new Set<Stream>();
-  const own = <T extends Stream | null>(s: T): T => {
+  const live = new Set<Stream | StructStream>();
+  const own = <T extends Stream | StructStream | null>(s: T): T => {
     if (s) live.add(s);
     return s;
   };
-  const drop = (s: Stream | null) => {
+  const drop = (s: Stream | StructStream | null) => {
     if (s && live.delete(s)) s.dispose();
   };
+  const Traverser = k.Collide!.structs!.Traverser!;
   const levels: CollideLevel[] = [];
   try {
     let n = 1;
-    let index = own(ctx.stream('float4', 1, [0, 0, 0, 0]));
-    let translation = own(ctx.stream('float3', 1, root.t));
-    let rotationx = own(ctx.stream('float3', 1, root.rx));
-    let rotationy = own(ctx.stream('float3', 1, root.ry));
-    let rotationz = own(ctx.stream('float3', 1, root.rz));
+    let current = own(structStream(ctx, Traverser, 1, [0, 0, 0, 0, ...root.t, ...root.rx, ...root.ry, ...root.rz]));
     let leaves: Stream | null = null;
     let leafCount = 0;
-    const treeArgs = {
-      aRotationx: A.rotationx, aRotationy: A.rotationy, aTranslation: A.translation, aRadius: A.radius, aChildren: A.children,
-      bRotationx: B.rotationx, bRotationy: B.rotationy, bTranslation: B.translation, bRadius: B.radius, bChildren: B.children,
-    };
     while (n > 0) {
       const m = 2 * n;
-      const out = {
-        index: own(ctx.scratch('float4', m)),
-        Translation: own(ctx.scratch('float3', m)),
-        Rotationx: own(ctx.scratch('float3', m)),
-        Rotationy: own(ctx.scratch('float3', m)),
-        Rotationz: own(ctx.scratch('float3', m)),
-      };
-      ctx.run(k.Collide!, {
-        tIndex: index, tTranslation: translation, tRotationx: rotationx, tRotationy: rotationy, tRotationz: rotationz,
-        ...treeArgs, here: iter(0, m), ...out,
-      });
-      [index, translation, rotationx, rotationy, rotationz].forEach(drop);
-      const nodes = await filter(ctx, out.index, { keep: 'x.y == 0.0', indices: true });
+      const next = own(structStream(ctx, Traverser, m));
+      ctx.run(k.Collide!, { t: current, mA: A.boxes, mB: B.boxes, here: iter(0, m), next });
+      drop(current);
+      const nodes = await filter(ctx, next.fields.index!, { keep: 'x.y == 0.0', indices: true });
       own(nodes.stream);
       own(nodes.indices);
-      const found = await filter(ctx, out.index, { keep: 'x.y == 1.0' });
+      drop(nodes.stream);
+      const found = await filter(ctx, next.fields.index!, { keep: 'x.y == 1.0' });
       own(found.stream);
       levels.push({ tested: n, overlapping: nodes.count / 2 + found.count, leafPairs: found.count, split: nodes.count / 2 });
       if (found.count > 0) {
@@ -227,26 +205,16 @@ async function runCollide(ctx: BrookContext, A: GpuObbTree, poseA: ArrayLike<num
       }
       n = nodes.count;
       if (n > 0) {
-        const fields = {
-          Translation: own(ctx.scratch('float3', n)),
-          Rotationx: own(ctx.scratch('float3', n)),
-          Rotationy: own(ctx.scratch('float3', n)),
-          Rotationz: own(ctx.scratch('float3', n)),
-        };
-        ctx.run(k.GatherTraverser!, {
-          kept: nodes.indices!, tTranslation: out.Translation, tRotationx: out.Rotationx, tRotationy: out.Rotationy, tRotationz: out.Rotationz,
-          ...fields,
-        });
-        drop(nodes.indices);
-        index = nodes.stream!;
-        ({ Translation: translation, Rotationx: rotationx, Rotationy: rotationy, Rotationz: rotationz } = fields);
+        current = own(structStream(ctx, Traverser, n));
+        ctx.run(k.GatherTraverser!, { kept: nodes.indices!, t: next, next: current });
       }
-      [out.index, out.Translation, out.Rotationx, out.Rotationy, out.Rotationz].forEach(drop);
+      drop(nodes.indices);
+      drop(next);
     }
     if (!leaves) return { pairs: new Uint32Array(0), count: 0, levels, triangleTests: 0 };
     const hitStream = own(ctx.scratch('float4', leafCount));
     ctx.run(k.TrianglesHaveContact!, {
-      pair: leaves, aA: A.triA, aB: A.triB, aC: A.triC, bA: B.triA, bB: B.triB, bC: B.triC,
+      pair: leaves, triA: A.triangles, triB: B.triangles,
       mRx: pose.rows[0], mRy: pose.rows[1], mRz: pose.rows[2], mT: pose.t, hit: hitStream,
     });
     const hits = await filter(ctx, hitStream, { sentinel: true });
