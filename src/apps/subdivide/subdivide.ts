@@ -28,8 +28,10 @@
  *
  * Supported meshes: closed, consistently oriented, valence 4 to 6 (BrookGPU's limit; the
  * listing's Neighbor holds six neighbours per corner). Others are refused with a BrookError.
- * The kernels need MAX_DRAW_BUFFERS ≥ 6 and 16 texture units (the struct fields are separate
- * streams until brookgl's Brook takes struct streams; the multi-pass split is by hand).
+ * The kernels take Listing 36-5's structs as printed (`STri`, `Neighbor`) and BrookGPU's
+ * `SplitTri` as struct streams. A Neighbor output is nine render targets, more than the draw
+ * buffers, so the kernels that write one (`SplitNeighbor1/2`, `Expand1/2`) each write part of
+ * its fields as plain float4 outputs. They need MAX_DRAW_BUFFERS ≥ 6 and 16 texture units.
  */
 import LOOP_BROOK from '../../../glsl/apps/subdivide/loop.brook';
 import type { BrookContext } from '../../core/context';
@@ -37,6 +39,7 @@ import { BrookError } from '../../core/errors';
 import { iter, type KernelSpec } from '../../core/kernel';
 import { parseBrook } from '../../core/brook';
 import type { Stream } from '../../core/stream';
+import { structStream, type StructStream } from '../../core/struct';
 import { filter } from '../../idioms/filter';
 import {
   PATCH_FIELDS,
@@ -57,7 +60,6 @@ export function subdivideKernels(): Record<string, KernelSpec> {
   return (kernels ??= parseBrook(LOOP_BROOK));
 }
 
-type Fields = Record<(typeof PATCH_FIELDS)[number], Stream>;
 type Tri = { A: Stream; B: Stream; C: Stream };
 
 /**
@@ -89,20 +91,22 @@ export async function subdivide(ctx: BrookContext, mesh: IndexedMesh, options: S
   const keeps = [w[1]!, w[3]!, w[5]!, 0];
   const eps2 = Math.fround(epsilon * epsilon);
 
-  const live = new Set<Stream>();
-  const own = <T extends Stream | null>(s: T): T => {
+  const { STri, Neighbor, SplitTri } = k.SplitTriangle!.structs!;
+  const live = new Set<Stream | StructStream>();
+  const own = <T extends Stream | StructStream | null>(s: T): T => {
     if (s) live.add(s);
     return s;
   };
-  const drop = (...ss: Array<Stream | null | undefined>) => ss.forEach((s) => s && live.delete(s) && s.dispose());
+  const drop = (...ss: Array<Stream | StructStream | null | undefined>) => ss.forEach((s) => s && live.delete(s) && s.dispose());
   const scratchTri = (n: number): Tri => ({ A: own(ctx.scratch('float4', n)), B: own(ctx.scratch('float4', n)), C: own(ctx.scratch('float4', n)) });
   try {
-    // the initial STri and Neighbor streams, one per field
-    let active = {} as Fields;
+    // the initial STri and Neighbor streams (Listing 36-5)
+    let tris = own(structStream(ctx, STri!, n0));
+    let nbs = own(structStream(ctx, Neighbor!, n0));
     PATCH_FIELDS.forEach((name, f) => {
       const data = new Float32Array(n0 * 4);
       for (let t = 0; t < n0; t++) data.set(patches.subarray(t * PATCH_FLOATS + f * 4, t * PATCH_FLOATS + f * 4 + 4), t * 4);
-      active[name] = own(ctx.stream('float4', n0, data));
+      (f < 3 ? tris : nbs).fields[name]!.write(data);
     });
     let n = n0;
     let output: Tri | null = null;
@@ -123,14 +127,14 @@ export async function subdivide(ctx: BrookContext, mesh: IndexedMesh, options: S
     };
     const take = (src: Stream, count: number, tag: number) => {
       const t = scratchTri(count);
-      ctx.run(k.TakeTriangles!, { src, gA: active.A, gB: active.B, gC: active.C, tag, ...t });
+      ctx.run(k.TakeTriangles!, { src, t: tris, tag, ...t });
       append(t, count);
     };
     const rounds: SubdivideRound[] = [];
     for (let r = 0; r < maxDepth && n > 0; r++) {
       const round: SubdivideRound = { round: r, triangles: n, finished: 0, split: 0, slivers: 0 };
       const state = own(ctx.scratch('float4', n));
-      ctx.run(k.EdgeFlags!, { ...active, eps2: adaptive ? eps2 : -1, state });
+      ctx.run(k.EdgeFlags!, { t: tris, nb: nbs, eps2: adaptive ? eps2 : -1, state });
       let src: Stream;
       let m = n;
       if (adaptive) {
@@ -147,7 +151,7 @@ export async function subdivide(ctx: BrookContext, mesh: IndexedMesh, options: S
         m = todo.count;
         if (m === 0) {
           rounds.push(round);
-          drop(state, ...Object.values(active));
+          drop(state, tris, nbs);
           n = 0;
           break;
         }
@@ -157,42 +161,35 @@ export async function subdivide(ctx: BrookContext, mesh: IndexedMesh, options: S
         ctx.run(k.Iota!, { here: iter(0, n), src });
       }
       round.split = m;
-      const gathers = {
-        gA: active.A, gB: active.B, gC: active.C, gAB: active.AB, gBBC: active.BBC, gABB: active.ABB, gBC: active.BC,
-        gACC: active.ACC, gBCC: active.BCC, gAC: active.AC, gAAB: active.AAB, gAAC: active.AAC, state,
-      };
-      const s4 = () => own(ctx.scratch('float4', m));
-      const split = { sA: s4(), sB: s4(), sC: s4(), sAB: s4(), sBC: s4(), sCA: s4() };
-      ctx.run(k.SplitTriangle!, { src, ...gathers, betas, keeps, ...split });
-      const nb = { AB: s4(), BBC: s4(), ABB: s4(), BC: s4(), ACC: s4(), BCC: s4(), AC: s4(), AAB: s4(), AAC: s4() };
-      ctx.run(k.SplitNeighbor1!, { src, ...gathers, AB: nb.AB, BBC: nb.BBC, ABB: nb.ABB, BC: nb.BC, ACC: nb.ACC });
-      ctx.run(k.SplitNeighbor2!, { src, ...gathers, BCC: nb.BCC, AC: nb.AC, AAB: nb.AAB, AAC: nb.AAC });
-      drop(src, state, ...Object.values(active));
-      const next = {} as Fields;
-      PATCH_FIELDS.forEach((name) => (next[name] = own(ctx.scratch('float4', 4 * m))));
-      const splitArgs = {
-        ...split, nAB: nb.AB, nBBC: nb.BBC, nABB: nb.ABB, nBC: nb.BC, nACC: nb.ACC, nBCC: nb.BCC, nAC: nb.AC, nAAB: nb.AAB, nAAC: nb.AAC,
-        here: iter(0, 4 * m),
-      };
-      ctx.run(k.Expand1!, { ...splitArgs, A: next.A, B: next.B, C: next.C, AB: next.AB, BBC: next.BBC, ABB: next.ABB });
-      ctx.run(k.Expand2!, { ...splitArgs, BC: next.BC, ACC: next.ACC, BCC: next.BCC, AC: next.AC, AAB: next.AAB, AAC: next.AAC });
+      const split = own(structStream(ctx, SplitTri!, m));
+      ctx.run(k.SplitTriangle!, { src, t: tris, nb: nbs, state, betas, keeps, split });
+      const splitNb = own(structStream(ctx, Neighbor!, m));
+      const sn = splitNb.fields;
+      ctx.run(k.SplitNeighbor1!, { src, t: tris, nb: nbs, state, AB: sn.AB!, BBC: sn.BBC!, ABB: sn.ABB!, BC: sn.BC!, ACC: sn.ACC! });
+      ctx.run(k.SplitNeighbor2!, { src, t: tris, nb: nbs, state, BCC: sn.BCC!, AC: sn.AC!, AAB: sn.AAB!, AAC: sn.AAC! });
+      drop(src, state, tris, nbs);
+      tris = own(structStream(ctx, STri!, 4 * m));
+      nbs = own(structStream(ctx, Neighbor!, 4 * m));
+      const nf = nbs.fields;
+      const here = iter(0, 4 * m);
+      ctx.run(k.Expand1!, { split, nb: splitNb, here, child: tris, AB: nf.AB!, BBC: nf.BBC!, ABB: nf.ABB! });
+      ctx.run(k.Expand2!, { split, nb: splitNb, here, BC: nf.BC!, ACC: nf.ACC!, BCC: nf.BCC!, AC: nf.AC!, AAB: nf.AAB!, AAC: nf.AAC! });
       if (adaptive) {
         const sl = scratchTri(3 * m);
-        ctx.run(k.Sliver!, { ...split, tag: r + 0.5, here: iter(0, 3 * m), ...sl });
+        ctx.run(k.Sliver!, { split, tag: r + 0.5, here: iter(0, 3 * m), ...sl });
         const kept = await filter(ctx, sl.A, { sentinel: true, indices: true });
         own(kept.stream);
         own(kept.indices);
         if (kept.count > 0) {
           const t = scratchTri(kept.count);
-          ctx.run(k.TakeTriangles!, { src: kept.indices!, gA: sl.A, gB: sl.B, gC: sl.C, tag: r + 0.5, ...t });
+          ctx.run(k.TakeSlivers!, { src: kept.indices!, gA: sl.A, gB: sl.B, gC: sl.C, ...t });
           append(t, kept.count);
         }
         drop(kept.stream, kept.indices, sl.A, sl.B, sl.C);
         round.slivers = kept.count;
       }
-      drop(...Object.values(split), ...Object.values(nb));
+      drop(split, splitNb);
       rounds.push(round);
-      active = next;
       n = 4 * m;
     }
     if (n > 0) {
