@@ -85,7 +85,8 @@ const UNMASKED_RENDERER = 0x9246;
  * missing, or outside a browser (Node, a notebook's Python kernel side) where there is no canvas.
  */
 export function createContext(options: ContextOptions = {}): BrookContext {
-  if (!options.canvas && typeof OffscreenCanvas === 'undefined' && typeof document === 'undefined') {
+  // `options` may be anything a caller passes (null included): the context validates it.
+  if (!(options as ContextOptions | null)?.canvas && typeof OffscreenCanvas === 'undefined' && typeof document === 'undefined') {
     throw new BrookError(
       'createContext() needs a browser with WebGL2 (or a worker with OffscreenCanvas); there is no canvas here ' +
         '(Node.js?). Run brookgl in a page, a notebook\'s output cell or a headless Chromium (see README, "In a notebook")',
