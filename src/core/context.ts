@@ -9,23 +9,27 @@
  * ctx.dispose();                               // releases every texture, framebuffer, program
  * ```
  *
- * Ownership: the context creates and deletes all GL objects through the methods below, which
- * count them (`stats()`), so a test can show that 10,000 passes leave the count where it was.
- * Streams own their textures; the context owns programs, framebuffers and the texture pool.
- * After the context is lost or disposed, every call throws a BrookError instead of returning
- * zeros.
+ * Ownership: every GL object is made, counted and deleted by the context's registry
+ * (`resources.ts`; `stats()` reads it), so a test can show that 10,000 passes leave the count
+ * where it was. Streams own their textures; the context owns programs (a bounded cache by
+ * source, `programs.ts`), the framebuffer cache and the texture pool. `dispose()` releases all
+ * of it and then the WebGL context itself (WEBGL_lose_context): browsers keep only about 16
+ * live contexts, and notebook cells re-run. After the context is lost or disposed, every call
+ * throws a BrookError instead of returning zeros.
  */
-import * as twgl from 'twgl.js';
-import PASS_VERT from '../../glsl/core/pass.vert.glsl';
-import { BrookError, check, framebufferStatusName, numberLines } from './errors';
+import { BrookError, check } from './errors';
 import { ElementType, TypeInfo, typeInfo } from './types';
 import { Stream, StreamShape, layoutFor } from './stream';
-import { Kernel, KernelSpec, KernelArgs, RunOptions, compileKernel, runKernel } from './kernel';
+import { Kernel, KernelSpec, KernelArgs, RunOptions, compileKernel } from './kernel';
+import { runKernel } from './run';
 import { ZMask } from './zmask';
 import { ReduceOp, reduceStream } from './reduce';
 import { Tracer } from './trace';
 import { Queries } from './queries';
 import { checkOptions, checkOwner, checkStream, describeValue } from './validate';
+import { Resources, describeStage } from './resources';
+import { PROGRAM_CACHE_SIZE, ProgramCache, type ProgramRecord } from './programs';
+import PASS_VERT from '../../glsl/core/pass.vert.glsl';
 
 export interface Capabilities {
   /** The renderer string (unmasked where the browser allows), e.g. "ANGLE (NVIDIA, Vulkan ...)". */
@@ -53,27 +57,28 @@ export interface ContextOptions {
   canvas?: HTMLCanvasElement | OffscreenCanvas;
   /** Check gl.getError after every pass and framebuffer completeness on every new target. */
   debug?: boolean;
+  /** Linked programs kept (least recently used deleted beyond). Default PROGRAM_CACHE_SIZE (128). */
+  programCacheSize?: number;
 }
 
+/** Live GL objects of a context: every one brookgl creates, with the bytes of the storage ones. */
 export interface Stats {
+  /** 2D textures and 2D texture arrays (streams, pooled textures, bin slices). */
   textures: number;
+  /** Bytes held by live textures (arrays: all layers). */
+  textureBytes: number;
+  /** Depth and stencil renderbuffers (z masks, stencil routing). */
+  renderbuffers: number;
+  renderbufferBytes: number;
   framebuffers: number;
+  /** Linked programs: at most PROGRAM_CACHE_SIZE (kernels and the other passes' programs). */
   programs: number;
+  vertexArrays: number;
   buffers: number;
   queries: number;
   syncs: number;
-  /** Depth buffers: z masks' renderbuffers and bin structures' depth arrays (two each). */
-  renderbuffers: number;
   /** Textures idle in the pool (counted in `textures` too). */
   pooledTextures: number;
-  /** Bytes held by live textures. */
-  textureBytes: number;
-}
-
-/** A compiled program with its uniform setters (a twgl ProgramInfo) and the source it came from. */
-export interface ProgramRecord {
-  info: twgl.ProgramInfo;
-  source: string;
 }
 
 const RENDERER_INFO = 'WEBGL_debug_renderer_info';
@@ -113,23 +118,19 @@ export class BrookContext {
   /** Occlusion and timer queries and fences, polled without blocking. */
   readonly queries: Queries;
 
+  /** @internal Every GL object of this context (resources.ts). */
+  readonly resources: Resources;
+  /** @internal Linked programs by source, a bounded LRU (programs.ts). */
+  readonly programs: ProgramCache;
+
   private lost = false;
   private disposed = false;
   /** The canvas was made here (not the user's): dispose() may give its GL context back. */
   private readonly ownCanvas: boolean;
   private readonly vao: WebGLVertexArrayObject;
-  private readonly vertexShader: WebGLShader;
-  private readonly programs = new Map<string, ProgramRecord>();
-  private readonly rawPrograms = new Map<string, ProgramRecord>();
-  private readonly textureIds = new WeakMap<WebGLTexture, number>();
-  private readonly textureBytes = new Map<WebGLTexture, number>();
-  private readonly framebuffers = new Map<string, { fbo: WebGLFramebuffer; textures: WebGLTexture[]; depth: WebGLRenderbuffer | null }>();
-  private readonly depthIds = new WeakMap<WebGLRenderbuffer, number>();
   private readonly masks = new Set<ZMask>();
   private readonly pool = new Map<string, WebGLTexture[]>();
-  private readonly counts = { buffers: 0, queries: 0, syncs: 0, renderbuffers: 0 };
   private readonly streams = new Set<Stream>();
-  private nextTextureId = 1;
 
   constructor(options: ContextOptions = {}) {
     const o = checkOptions(options, 'createContext: options');
@@ -177,8 +178,9 @@ export class BrookContext {
       this.lost = true;
     }) as EventListener);
 
-    this.vao = gl.createVertexArray()!;
-    this.vertexShader = this.compileShader(gl.VERTEX_SHADER, PASS_VERT, 'the pass vertex shader');
+    this.resources = new Resources(gl, () => this.isLost, () => this.guard());
+    this.programs = new ProgramCache(gl, this.resources, options.programCacheSize ?? PROGRAM_CACHE_SIZE);
+    this.vao = this.resources.vertexArray();
     this.trace = new Tracer(this);
     this.queries = new Queries(this);
   }
@@ -298,40 +300,26 @@ export class BrookContext {
   stats(): Stats {
     let pooled = 0;
     for (const list of this.pool.values()) pooled += list.length;
-    let bytes = 0;
-    for (const b of this.textureBytes.values()) bytes += b;
-    return {
-      textures: this.textureBytes.size,
-      framebuffers: this.framebuffers.size,
-      programs: this.programs.size + this.rawPrograms.size,
-      buffers: this.counts.buffers,
-      queries: this.counts.queries,
-      syncs: this.counts.syncs,
-      renderbuffers: this.counts.renderbuffers,
-      pooledTextures: pooled,
-      textureBytes: bytes,
-    };
+    return { ...this.resources.snapshot(), pooledTextures: pooled };
   }
 
-  /** Releases every stream, program, framebuffer and pooled texture. Idempotent. */
+  /**
+   * Releases every stream, mask, program, framebuffer and pooled texture, then the WebGL
+   * context itself (WEBGL_lose_context), so pages and notebooks that make many contexts stay
+   * under the browser's limit. Idempotent.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.queries.dispose(); // pending reads, fences and queries reject with a BrookError
     for (const s of [...this.streams]) s.dispose();
     for (const m of [...this.masks]) m.dispose();
     this.trimPool();
-    const gl = this.gl;
-    for (const { fbo } of this.framebuffers.values()) gl.deleteFramebuffer(fbo);
-    this.framebuffers.clear();
-    for (const { info } of [...this.programs.values(), ...this.rawPrograms.values()]) gl.deleteProgram(info.program);
     this.programs.clear();
-    this.rawPrograms.clear();
-    gl.deleteShader(this.vertexShader);
-    gl.deleteVertexArray(this.vao);
+    this.resources.releaseAll();
     this.disposed = true;
     // Browsers keep ~16 WebGL contexts and then lose the oldest, which may be one in use: give
     // back the GL context of a canvas made here now, rather than when it is garbage-collected.
-    if (this.ownCanvas && !gl.isContextLost()) gl.getExtension('WEBGL_lose_context')?.loseContext();
+    if (this.ownCanvas && !this.gl.isContextLost()) this.gl.getExtension('WEBGL_lose_context')?.loseContext();
   }
 
   // ---- internals used by the other core modules --------------------------------------------
@@ -348,27 +336,15 @@ export class BrookContext {
 
   /** @internal Allocates a texture of `width` x `height` texels for `info`'s records. */
   createTexture(width: number, height: number, info: TypeInfo): WebGLTexture {
-    const gl = this.gl;
-    const tex = gl.createTexture();
-    check(tex, 'could not create a texture (out of GPU memory?)');
-    gl.bindTexture(gl.TEXTURE_2D, tex);
-    gl.texStorage2D(gl.TEXTURE_2D, 1, info.internalFormat, width, height);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-    gl.bindTexture(gl.TEXTURE_2D, null);
-    const bytes = width * height * info.texelBytes;
-    this.checkAllocation(tex, bytes, `a ${width}x${height} ${info.type} texture`);
-    this.textureIds.set(tex, this.nextTextureId++);
-    this.textureBytes.set(tex, bytes);
+    const tex = this.resources.texture(width, height, info.internalFormat, info.texelBytes);
+    this.checkAllocation(tex, width * height * info.texelBytes, `a ${width}x${height} ${info.type} texture`);
     return tex;
   }
 
   /**
    * @internal After an allocation of `bytes` >= MEMORY_CHECK_BYTES: GL_OUT_OF_MEMORY or a lost
    * context becomes a BrookError here, where it happened, instead of a failed compile or a lost
-   * context a few passes later; `object` (just allocated) is deleted first.
+   * context a few passes later; `object` (just allocated) is released first.
    */
   checkAllocation(object: WebGLTexture | WebGLBuffer | WebGLRenderbuffer, bytes: number, what: string): void {
     if (bytes < MEMORY_CHECK_BYTES) return;
@@ -377,13 +353,8 @@ export class BrookContext {
     // drain older errors (getError reports one flag per call) looking for the allocation's
     for (let i = 0; i < 8 && error !== gl.NO_ERROR && error !== gl.OUT_OF_MEMORY && error !== gl.CONTEXT_LOST_WEBGL; i++) error = gl.getError();
     if (error !== gl.OUT_OF_MEMORY && error !== gl.CONTEXT_LOST_WEBGL && !gl.isContextLost()) return;
-    if (!gl.isContextLost()) {
-      if (object instanceof WebGLTexture) gl.deleteTexture(object);
-      else if (object instanceof WebGLBuffer) gl.deleteBuffer(object);
-      else gl.deleteRenderbuffer(object);
-    } else {
-      this.lost = true;
-    }
+    if (gl.isContextLost()) this.lost = true;
+    if (this.resources.owns(object)) this.resources.release(object);
     throw new BrookError(
       `out of GPU memory: allocating ${what} (${(bytes / 2 ** 20).toFixed(0)} MiB) ${gl.isContextLost() ? 'lost the WebGL context' : 'failed with GL_OUT_OF_MEMORY'}. ` +
         'caps.maxRecords and MAX_TEXTURE_SIZE bound a stream\'s shape, not the memory this device can give: use fewer or smaller streams, or dispose() others first' +
@@ -393,17 +364,7 @@ export class BrookContext {
 
   /** @internal Deletes a texture and every cached framebuffer that draws into it. */
   deleteTexture(tex: WebGLTexture): void {
-    if (!this.textureBytes.has(tex)) {
-      throw new BrookError('internal: asked to delete a texture this context does not own');
-    }
-    for (const [key, entry] of this.framebuffers) {
-      if (entry.textures.includes(tex)) {
-        this.gl.deleteFramebuffer(entry.fbo);
-        this.framebuffers.delete(key);
-      }
-    }
-    this.gl.deleteTexture(tex);
-    this.textureBytes.delete(tex);
+    this.resources.release(tex);
   }
 
   /** @internal A texture of this size and format from the pool, or a new one. */
@@ -430,146 +391,33 @@ export class BrookContext {
     this.pool.clear();
   }
 
-  /** @internal The framebuffer drawing into `textures` (color attachments 0..n-1), cached. */
-  framebufferFor(textures: WebGLTexture[], depth: WebGLRenderbuffer | null = null): WebGLFramebuffer {
-    let key = textures.map((t) => this.textureIds.get(t)).join(',');
-    if (depth) {
-      if (!this.depthIds.has(depth)) this.depthIds.set(depth, this.nextTextureId++);
-      key += `|z${this.depthIds.get(depth)}`;
-    }
-    const hit = this.framebuffers.get(key);
-    if (hit) return hit.fbo;
-    const gl = this.gl;
-    const fbo = gl.createFramebuffer()!;
-    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
-    textures.forEach((t, i) => gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, t, 0));
-    if (depth) gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, depth);
-    const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
-    if (status !== gl.FRAMEBUFFER_COMPLETE) {
-      gl.deleteFramebuffer(fbo);
-      this.guard(); // a lost context reports FRAMEBUFFER_UNSUPPORTED: say it was lost instead
-      throw new BrookError(`cannot render into these output streams: ${framebufferStatusName(status)}`);
-    }
-    this.framebuffers.set(key, { fbo, textures: [...textures], depth });
-    return fbo;
-  }
-
-  /** @internal Deletes the cached framebuffers that use a depth renderbuffer (a disposed mask). */
-  forgetDepth(depth: WebGLRenderbuffer): void {
-    for (const [key, entry] of this.framebuffers) {
-      if (entry.depth === depth) {
-        if (!this.isLost) this.gl.deleteFramebuffer(entry.fbo);
-        this.framebuffers.delete(key);
-      }
-    }
-    for (const m of this.masks) if (!m.disposed && m.renderbuffer === depth) this.masks.delete(m);
-  }
-
-  /** @internal */
-  countRenderbuffer(delta: number): void {
-    this.counts.renderbuffers += delta;
-  }
-
-  /** @internal The shared empty vertex array for full-screen passes. */
-  get passVertexArray(): WebGLVertexArrayObject {
-    return this.vao;
+  /** @internal The framebuffer drawing into `textures` (colour attachments 0..n-1), cached. */
+  framebufferFor(textures: WebGLTexture[]): WebGLFramebuffer {
+    return this.resources.framebufferFor({ color: textures.map((texture) => ({ texture })) });
   }
 
   /**
-   * @internal A linked program for a fragment shader, cached by its final source. `describe`
-   * maps a driver error line to the user's own lines (see kernel.ts).
-   */
-  program(fragmentSource: string, describe: (log: string) => string): ProgramRecord {
-    const hit = this.programs.get(fragmentSource);
-    if (hit) return hit;
-    const gl = this.gl;
-    const fs = gl.createShader(gl.FRAGMENT_SHADER)!;
-    gl.shaderSource(fs, fragmentSource);
-    gl.compileShader(fs);
-    if (!gl.getShaderParameter(fs, gl.COMPILE_STATUS)) {
-      const log = gl.getShaderInfoLog(fs) ?? '';
-      gl.deleteShader(fs);
-      this.guard(); // a lost context also fails compiles: say that instead
-      throw new BrookError(describe(log));
-    }
-    const program = gl.createProgram()!;
-    gl.attachShader(program, this.vertexShader);
-    gl.attachShader(program, fs);
-    gl.linkProgram(program);
-    gl.detachShader(program, fs);
-    gl.deleteShader(fs);
-    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
-      const log = gl.getProgramInfoLog(program) ?? '';
-      gl.deleteProgram(program);
-      this.guard();
-      throw new BrookError(describe(log));
-    }
-    const record = { info: twgl.createProgramInfoFromProgram(gl, program), source: fragmentSource };
-    this.programs.set(fragmentSource, record);
-    return record;
-  }
-
-  /**
-   * @internal A program for passes that are not kernels (binning's point scatter, display
-   * renderers): linked once per source pair, owned by the context. `vertex` null means the
-   * pass vertex shader (one full-screen triangle, glsl/core/pass.vert.glsl).
+   * @internal A program for a pass written as raw GLSL (vertex null: the pass vertex shader),
+   * from the program cache. Kept while idioms move to runPass.
    */
   rawProgram(vertex: string | null, fragment: string, what: string): ProgramRecord {
-    const key = `${vertex ?? ''}\u0000${fragment}`;
-    const hit = this.rawPrograms.get(key);
-    if (hit) return hit;
-    const gl = this.gl;
-    const vs = vertex === null ? this.vertexShader : this.compileShader(gl.VERTEX_SHADER, vertex, `${what} (vertex shader)`);
-    const fs = this.compileShader(gl.FRAGMENT_SHADER, fragment, `${what} (fragment shader)`);
-    const program = gl.createProgram()!;
-    gl.attachShader(program, vs);
-    gl.attachShader(program, fs);
-    gl.linkProgram(program);
-    gl.detachShader(program, vs);
-    gl.detachShader(program, fs);
-    if (vs !== this.vertexShader) gl.deleteShader(vs);
-    gl.deleteShader(fs);
-    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
-      const log = gl.getProgramInfoLog(program) ?? '';
-      gl.deleteProgram(program);
-      this.guard();
-      throw new BrookError(`${what} failed to link: ${log}`);
-    }
-    const record = { info: twgl.createProgramInfoFromProgram(gl, program), source: fragment };
-    this.rawPrograms.set(key, record);
-    return record;
+    const vs = vertex ?? PASS_VERT;
+    return this.programs.get(vs, fragment, describeStage(what, vs, fragment));
   }
 
-  /** @internal */
-  countBuffer(delta: number): void {
-    this.counts.buffers += delta;
+  /** @internal Forgets a disposed mask. */
+  forgetMask(mask: ZMask): void {
+    this.masks.delete(mask);
   }
-  /** @internal */
-  countQuery(delta: number): void {
-    this.counts.queries += delta;
-  }
-  /** @internal */
-  countSync(delta: number): void {
-    this.counts.syncs += delta;
+
+  /** @internal The shared empty vertex array (passes draw from gl_VertexID, no buffers). */
+  get passVertexArray(): WebGLVertexArrayObject {
+    return this.vao;
   }
 
   /** @internal Texture layout for a stream shape (see stream.ts). */
   layout(shape: StreamShape) {
     return layoutFor(shape, this.caps.maxTextureSize);
-  }
-
-  private compileShader(type: number, source: string, what: string): WebGLShader {
-    const gl = this.gl;
-    const shader = gl.createShader(type)!;
-    gl.shaderSource(shader, source);
-    gl.compileShader(shader);
-    if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) {
-      const log = gl.getShaderInfoLog(shader);
-      gl.deleteShader(shader);
-      this.guard(); // a lost context also fails compiles: say that instead
-      throw new BrookError(`${what} failed to compile: ${log}\n${numberLines(source.split('\n'), 1)}`);
-    }
-    return shader;
   }
 }
 

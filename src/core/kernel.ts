@@ -29,16 +29,16 @@
  * is also an input is rendered into a pooled texture and swapped in afterwards (ping-pong):
  * as in Brook, no pass reads and writes the same texture.
  */
+import PASS_VERT from '../../glsl/core/pass.vert.glsl';
 import PRELUDE from '../../glsl/core/prelude.glsl';
-import { ZMask } from './zmask';
-import * as twgl from 'twgl.js';
-import { BrookError, check, numberLines } from './errors';
-import type { BrookContext, ProgramRecord } from './context';
+import type { ZMask } from './zmask';
+import { check, numberLines } from './errors';
+import type { BrookContext } from './context';
+import type { ProgramRecord } from './programs';
 import { Layout, Stream } from './stream';
 import { ElementType, TypeInfo, typeInfo } from './types';
 import { checkOwner, describeValue as describeAny } from './validate';
 import { StructParam, StructStream, StructType, expandStructArgs } from './struct';
-import { runReduceKernel } from './reducekernel';
 
 /** Uniform types: element types and the square float matrices. */
 export type UniformType = ElementType | 'mat2' | 'mat3' | 'mat4' | 'bool';
@@ -162,37 +162,75 @@ export function glslName(name: string): string {
 const RESERVED_PREFIXES = ['brook_', 'gl_', 'webgl_', '_webgl'];
 const GLSL_IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** A compiled kernel: its description, generated source and program. */
+/**
+ * One pass of a kernel: the outputs it writes (at most MAX_DRAW_BUFFERS) and its fragment
+ * shader. A kernel with more outputs runs as several passes over the same inputs, as BrookGPU
+ * split kernels; each pass computes the whole body and writes its share of the outputs.
+ */
+export interface KernelPart {
+  outputs: readonly string[];
+  source: string;
+  bodyStart: number;
+}
+
+/**
+ * A compiled kernel: its description, generated source(s) and, through the context's program
+ * cache, its program(s). Programs are looked up per run (a Map hit), so a program the bounded
+ * cache evicted is linked again when the kernel next runs.
+ */
 export class Kernel {
   constructor(
     readonly spec: KernelSpec,
+    /** The generated source of the first (usually only) pass. */
     readonly source: string,
-    readonly program: ProgramRecord,
+    readonly parts: readonly KernelPart[],
     /** The context whose GL program this is: a kernel runs only there. */
-    readonly owner?: BrookContext,
+    readonly owner: BrookContext,
   ) {}
   get name(): string {
     return this.spec.name;
   }
+  /** The linked program of pass `part` (0 unless the outputs exceed MAX_DRAW_BUFFERS). */
+  program(part = 0): ProgramRecord {
+    const p = this.parts[part]!;
+    return this.owner.programs.get(PASS_VERT, p.source, (_stage, log) => describeCompileError(this.spec, p.source, p.bodyStart, log));
+  }
 }
 
+/** Per context: kernels by description object (a fast path; programs are cached by source). */
 const kernelCache = new WeakMap<BrookContext, WeakMap<KernelSpec, Kernel>>();
 
-/** Generates, compiles (cached) and returns the kernel for `spec`. */
+/** The kernel already compiled in `ctx` for this description object, if any. */
+export function cachedKernel(ctx: BrookContext, spec: KernelSpec): Kernel | undefined {
+  return kernelCache.get(ctx)?.get(spec);
+}
+
+/**
+ * Generates and compiles the kernel for `spec`. Kernels are cached per context by their
+ * generated source (the program cache), so a generator may return a fresh description per
+ * call; the same description object also skips generation.
+ */
 export function compileKernel(ctx: BrookContext, spec: KernelSpec): Kernel {
   let perContext = kernelCache.get(ctx);
   if (!perContext) kernelCache.set(ctx, (perContext = new WeakMap()));
   const hit = perContext.get(spec);
   if (hit) return hit;
   validateSpec(spec, ctx);
-  const { source, bodyStart } = generateKernelSource(spec);
-  const program = ctx.program(source, (log) => describeCompileError(spec, source, bodyStart, log));
-  const kernel = new Kernel(spec, source, program, ctx);
+  const names = Object.keys(spec.outputs);
+  const per = ctx.caps.maxDrawBuffers;
+  const parts: KernelPart[] = [];
+  for (let i = 0; i < names.length; i += per) {
+    const outputs = names.length > per ? names.slice(i, i + per) : names;
+    parts.push({ outputs, ...generateKernelSource(spec, names.length > per ? outputs : undefined) });
+  }
+  const kernel = new Kernel(spec, parts[0]!.source, parts, ctx);
+  parts.forEach((_, i) => kernel.program(i)); // compile now: errors surface at ctx.kernel()
   perContext.set(spec, kernel);
   return kernel;
 }
 
-function validateSpec(spec: KernelSpec, ctx: BrookContext): void {
+/** Checks a kernel description (names, types, limits) before anything is compiled. */
+export function validateSpec(spec: KernelSpec, ctx: BrookContext): void {
   check(spec && typeof spec.name === 'string' && spec.name.length > 0, 'a kernel needs a name');
   check(typeof spec.body === 'string', () => `kernel ${spec.name}: body must be a string of GLSL`);
   check(
@@ -201,10 +239,6 @@ function validateSpec(spec: KernelSpec, ctx: BrookContext): void {
   );
   const outputs = Object.keys(spec.outputs ?? {});
   check(outputs.length >= 1, () => `kernel ${spec.name}: declare at least one output (outputs: { name: 'float' })`);
-  check(
-    outputs.length <= ctx.caps.maxDrawBuffers,
-    () => `kernel ${spec.name}: ${outputs.length} outputs exceed MAX_DRAW_BUFFERS ${ctx.caps.maxDrawBuffers} on this device`,
-  );
   const seen = new Set<string>();
   for (const [role, group] of Object.entries(roles(spec))) {
     for (const [name, type] of Object.entries(group)) {
@@ -258,8 +292,8 @@ function zeroOf(glsl: string): string {
   return `${glsl}(0)`;
 }
 
-/** The gather accessor functions for gather `name` of `info`'s records. */
-function gatherAccessors(param: string, info: TypeInfo): string {
+/** The gather accessor functions for gather `name` of `info`'s records (kernels and pass stages). */
+export function gatherAccessors(param: string, info: TypeInfo): string {
   const t = info.glsl;
   const name = glslName(param);
   const s = `brook_g_${param}`;
@@ -286,8 +320,9 @@ function gatherAccessors(param: string, info: TypeInfo): string {
  * The fragment shader for a kernel, and the line (1-based) where its body starts. Pure string
  * work with no GL: tests check it directly. Everything that varies per run (sizes, iterator
  * steps, layouts) is a uniform, so the source — the program cache key — depends only on the spec.
+ * `written` (default: all) names the outputs this shader writes, for kernels split into passes.
  */
-export function generateKernelSource(spec: KernelSpec): { source: string; bodyStart: number } {
+export function generateKernelSource(spec: KernelSpec, written?: readonly string[]): { source: string; bodyStart: number } {
   const inputs = Object.entries(spec.inputs ?? {});
   const gathers = Object.entries(spec.gathers ?? {});
   const iters = Object.entries(spec.iters ?? {});
@@ -314,7 +349,8 @@ export function generateKernelSource(spec: KernelSpec): { source: string; bodySt
     head.push(`uniform ${t} brook_i_${name}_start;`, `uniform ${t} brook_i_${name}_step;`);
   }
   for (const [name, type] of uniforms) head.push(`uniform ${glslOfUniform(type)} ${glslName(name)};`);
-  outputs.forEach(([, type], k) => head.push(`layout(location = ${k}) out ${typeInfo(type).glsl4} brook_out_${k};`));
+  const targets = written ? outputs.filter(([name]) => written.includes(name)) : outputs;
+  targets.forEach(([, type], k) => head.push(`layout(location = ${k}) out ${typeInfo(type).glsl4} brook_out_${k};`));
   // This record's inputs, iterators and outputs are globals, set by main: the body runs as a
   // function of its own, so a `return;` anywhere in it keeps the outputs written so far.
   for (const [name, type] of inputs) head.push(`${typeInfo(type).glsl} ${glslName(name)};`);
@@ -364,7 +400,7 @@ export function generateKernelSource(spec: KernelSpec): { source: string; bodySt
     const nan = outputs.filter(([, type]) => typeInfo(type).kind === 'float').map(([name, type]) => `${glslName(name)} = ${typeInfo(type).glsl}(intBitsToFloat(0x7fc00000));`);
     if (nan.length) main.push(`  if (brook_overrun) { ${nan.join(' ')} }`);
   }
-  outputs.forEach(([name, type], k) => {
+  targets.forEach(([name, type], k) => {
     const info = typeInfo(type);
     const pad = 4 - info.components;
     const z = info.kind === 'float' ? '0.0' : info.kind === 'int' ? '0' : '0u';
@@ -410,7 +446,7 @@ function describeCompileError(spec: KernelSpec, source: string, bodyStart: numbe
   );
 }
 
-interface Bound {
+export interface Bound {
   outputs: Stream[];
   uniforms: Record<string, unknown>;
   /** Streams read by the pass (inputs and gathers), for alias detection and the trace. */
@@ -418,7 +454,7 @@ interface Bound {
 }
 
 /** Checks every argument against the kernel's parameters before any GL call. */
-function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, givenArgs: KernelArgs): Bound {
+export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, givenArgs: KernelArgs): Bound {
   const spec = kernel.spec;
   const args = expandStructArgs(spec.name, spec.structParams, givenArgs);
   const where = (name: string) => `kernel ${spec.name}, argument '${name}'`;
@@ -589,114 +625,4 @@ export interface RunOptions {
   region?: 'all' | 'interior' | 'boundary';
   /** @internal Build this mask (ctx.buildMask). */
   build?: ZMask;
-}
-
-/**
- * Runs one pass of `kernel` with `args` (validated first, then drawn). A description is
- * compiled only once its arguments have passed, so a refused call compiles nothing.
- */
-export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions = {}): void {
-  // A Brook reduce kernel called by its own parameters runs as its passes (reducekernel.ts).
-  const givenSpec = given instanceof Kernel ? given.spec : given;
-  if (givenSpec?.reduceOf && args && typeof args === 'object' && !('reduce_src' in args)) return runReduceKernel(ctx, given, args, options);
-  let compiled = given instanceof Kernel ? given : kernelCache.get(ctx)?.get(given);
-  if (given instanceof Kernel && given.owner) checkOwner(ctx, given.owner, `kernel ${given.name}`, 'compiled kernel');
-  if (!compiled) validateSpec(given as KernelSpec, ctx);
-  const spec = given instanceof Kernel ? given.spec : given;
-  const kernel = { name: spec.name, spec };
-  const bound = bindArguments(ctx, kernel, args);
-  const gl = ctx.gl;
-  const { outputs, reads, uniforms } = bound;
-  const domain = outputs[0]!.layout;
-  const region = options.region ?? 'all';
-  const mask = options.build ?? options.mask ?? null;
-  if (mask) {
-    check(mask instanceof ZMask, () => `kernel ${kernel.name}: options.mask must be a z mask (ctx.zmask(stream)), got ${describeAny(mask)}`);
-    checkOwner(ctx, mask.ctx, `kernel ${kernel.name}: options.mask`, 'z mask');
-    check(!mask.disposed, () => `kernel ${kernel.name}: the z mask was disposed`);
-    check(
-      mask.width === domain.width && mask.height === domain.height,
-      () => `kernel ${kernel.name}: the z mask is ${mask.width}x${mask.height} texels but the output is ${domain.width}x${domain.height}; make the mask with ctx.zmask(output)`,
-    );
-    check(options.build !== undefined || mask.builds > 0, () => `kernel ${kernel.name}: the z mask has not been built yet (ctx.buildMask)`);
-  }
-  check(!options.invert || options.mask, () => `kernel ${kernel.name}: invert needs a mask`);
-  check(['all', 'interior', 'boundary'].includes(region), () => `kernel ${kernel.name}: region must be 'all', 'interior' or 'boundary', got '${String(region)}'`);
-  if (region !== 'all') {
-    check(domain.dims === 2, () => `kernel ${kernel.name}: region '${region}' needs a 2D output ([height, width]); this one is 1D`);
-    check(domain.width >= 3 && domain.height >= 3, () => `kernel ${kernel.name}: region '${region}' needs an output of at least 3x3 texels`);
-  }
-  compiled ??= compileKernel(ctx, spec); // every argument checked: compile (cached), then allocate
-  // A pass that leaves some texels unwritten (masked or a region) must start its ping-pong
-  // target from the old contents.
-  const partial = options.mask !== undefined || region !== 'all';
-
-  // Ping-pong: an output that is also read renders into a pooled texture, swapped in after.
-  const aliased = outputs.map((o) => [...reads.values()].includes(o));
-  const targets = outputs.map((o, i) =>
-    aliased[i] ? ctx.acquireTexture(domain.width, domain.height, o.info) : o.texture,
-  );
-  if (partial) {
-    outputs.forEach((o, i) => {
-      if (!aliased[i]) return;
-      const from = ctx.framebufferFor([o.texture]); // (creating one binds it: get both first)
-      const to = ctx.framebufferFor([targets[i]!]);
-      gl.bindFramebuffer(gl.READ_FRAMEBUFFER, from);
-      gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, to);
-      gl.blitFramebuffer(0, 0, domain.width, domain.height, 0, 0, domain.width, domain.height, gl.COLOR_BUFFER_BIT, gl.NEAREST);
-    });
-    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
-    gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, null);
-  }
-  for (const [name, s] of reads) {
-    const key = kernel.spec.inputs?.[name] !== undefined ? `brook_s_${name}` : `brook_g_${name}`;
-    uniforms[key] = s.texture;
-  }
-  uniforms.brook_lines = region === 'boundary';
-  uniforms.brook_size = [domain.width, domain.height];
-  uniforms.brook_clip_z = options.build ? -1 : 0;
-
-  const record = ctx.trace.active ? ctx.trace.begin(kernel.name, domain, reads, outputs) : null;
-  gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor(targets, mask ? mask.renderbuffer : null));
-  gl.drawBuffers(targets.map((_, i) => gl.COLOR_ATTACHMENT0 + i));
-  gl.viewport(0, 0, domain.width, domain.height);
-  if (options.build) {
-    gl.depthMask(true);
-    gl.clearDepth(1);
-    gl.clear(gl.DEPTH_BUFFER_BIT);
-    gl.colorMask(false, false, false, false);
-  }
-  if (mask) {
-    gl.enable(gl.DEPTH_TEST);
-    gl.depthFunc(options.invert ? gl.GREATER : gl.LESS);
-    gl.depthMask(options.build !== undefined);
-  }
-  if (region === 'interior') {
-    gl.enable(gl.SCISSOR_TEST);
-    gl.scissor(1, 1, domain.width - 2, domain.height - 2);
-  }
-  gl.useProgram(compiled.program.info.program);
-  twgl.setUniforms(compiled.program.info, uniforms);
-  gl.bindVertexArray(ctx.passVertexArray);
-  if (region === 'boundary') gl.drawArrays(gl.LINES, 0, 8);
-  else gl.drawArrays(gl.TRIANGLES, 0, 3);
-  gl.bindVertexArray(null);
-  if (mask) {
-    gl.disable(gl.DEPTH_TEST);
-    gl.depthMask(true);
-  }
-  if (options.build) gl.colorMask(true, true, true, true);
-  if (region === 'interior') gl.disable(gl.SCISSOR_TEST);
-  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-  if (record) ctx.trace.end(record);
-  if (ctx.debug) {
-    const err = gl.getError();
-    if (err !== gl.NO_ERROR) throw new BrookError(`kernel ${kernel.name}: the pass raised GL error 0x${err.toString(16)}`);
-  }
-
-  outputs.forEach((o, i) => {
-    if (!aliased[i]) return;
-    const old = o.swapTexture(targets[i]!);
-    ctx.releaseTexture(old, domain.width, domain.height, o.info);
-  });
 }

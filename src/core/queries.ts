@@ -40,16 +40,12 @@ export class Queries {
   fence(): Promise<void> {
     this.ctx.guard();
     const gl = this.ctx.gl;
-    const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)!;
-    this.ctx.countSync(1);
+    const sync = this.ctx.resources.sync();
     gl.flush();
     return this.poll(
       () => gl.clientWaitSync(sync, 0, 0) !== gl.TIMEOUT_EXPIRED,
       () => undefined,
-      () => {
-        if (!this.ctx.isLost) gl.deleteSync(sync);
-        this.ctx.countSync(-1);
-      },
+      () => this.release(sync),
     );
   }
 
@@ -61,8 +57,7 @@ export class Queries {
     this.ctx.guard();
     checkFunction(draw, 'queries.occlusion: draw', '() => ctx.run(kernel, args)');
     const gl = this.ctx.gl;
-    const query = gl.createQuery()!;
-    this.ctx.countQuery(1);
+    const query = this.ctx.resources.query();
     gl.beginQuery(gl.ANY_SAMPLES_PASSED, query);
     try {
       draw();
@@ -96,21 +91,15 @@ export class Queries {
 
   /** Ends and deletes a query whose draw threw (nothing will wait for it). */
   private abandon(query: WebGLQuery, target: number): void {
-    const gl = this.ctx.gl;
-    if (!this.ctx.isLost) {
-      gl.endQuery(target);
-      gl.deleteQuery(query);
-    }
-    this.ctx.countQuery(-1);
+    if (!this.ctx.isLost) this.ctx.gl.endQuery(target);
+    this.release(query);
   }
 
   /** @internal Starts a TIME_ELAPSED query (null when the extension is missing). */
   beginTimer(): WebGLQuery | null {
     if (!this.ctx.caps.timerQuery) return null;
-    const gl = this.ctx.gl;
-    const query = gl.createQuery()!;
-    this.ctx.countQuery(1);
-    gl.beginQuery(TIME_ELAPSED_EXT, query);
+    const query = this.ctx.resources.query();
+    this.ctx.gl.beginQuery(TIME_ELAPSED_EXT, query);
     return query;
   }
 
@@ -132,15 +121,17 @@ export class Queries {
     this.channel = null;
   }
 
+  /** Releases a query or sync unless the context's dispose already did. */
+  private release(obj: object): void {
+    if (this.ctx.resources.owns(obj)) this.ctx.resources.release(obj);
+  }
+
   private settleQuery<T>(query: WebGLQuery, result: () => T): Promise<T> {
     const gl = this.ctx.gl;
     return this.poll(
       () => gl.getQueryParameter(query, gl.QUERY_RESULT_AVAILABLE) as boolean,
       result,
-      () => {
-        if (!this.ctx.isLost) gl.deleteQuery(query);
-        this.ctx.countQuery(-1);
-      },
+      () => this.release(query),
     );
   }
 

@@ -17,7 +17,8 @@
  */
 import { check } from './errors';
 import type { BrookContext } from './context';
-import { KernelSpec, compileKernel, runKernel } from './kernel';
+import { KernelSpec, compileKernel } from './kernel';
+import { runKernel } from './run';
 import { Stream } from './stream';
 import { ElementType, typeInfo } from './types';
 
@@ -28,32 +29,25 @@ export type ReduceOp = 'sum' | 'min' | 'max' | { op: string; name?: string };
 export const REDUCE_FACTOR = 16;
 
 const BUILTIN: Record<string, string> = { sum: 'a + b', min: 'min(a, b)', max: 'max(a, b)' };
-const specs = new Map<string, KernelSpec>();
 
 /** The fold kernel for records of `type` under `expr`. */
 export function reduceKernel(type: ElementType, expr: string, name = 'reduce'): KernelSpec {
-  const key = `${type}|${name}|${expr}`;
-  let spec = specs.get(key);
-  if (!spec) {
-    const t = typeInfo(type).glsl;
-    spec = {
-      name: `${name}<${type}>`,
-      gathers: { src: type },
-      uniforms: { n: 'int' },
-      outputs: { result: type },
-      helpers: `${t} brook_reduce_op(${t} a, ${t} b) { return ${expr}; }`,
-      body: [
-        `  int first = brook_index * ${REDUCE_FACTOR};`,
-        '  result = src(first);',
-        `  for (int j = 1; j < ${REDUCE_FACTOR}; j++) {`,
-        '    if (first + j >= n) break;',
-        '    result = brook_reduce_op(result, src(first + j));',
-        '  }',
-      ].join('\n'),
-    };
-    specs.set(key, spec);
-  }
-  return spec;
+  const t = typeInfo(type).glsl;
+  return {
+    name: `${name}<${type}>`,
+    gathers: { src: type },
+    uniforms: { n: 'int' },
+    outputs: { result: type },
+    helpers: `${t} brook_reduce_op(${t} a, ${t} b) { return ${expr}; }`,
+    body: [
+      `  int first = brook_index * ${REDUCE_FACTOR};`,
+      '  result = src(first);',
+      `  for (int j = 1; j < ${REDUCE_FACTOR}; j++) {`,
+      '    if (first + j >= n) break;',
+      '    result = brook_reduce_op(result, src(first + j));',
+      '  }',
+    ].join('\n'),
+  };
 }
 
 /** Reduces `stream` to a new stream of one record (the caller disposes it). */

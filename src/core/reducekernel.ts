@@ -16,7 +16,8 @@
 import { check } from './errors';
 import type { BrookContext } from './context';
 import type { Kernel, KernelArgs, KernelSpec, RunOptions } from './kernel';
-import { glslName, runKernel } from './kernel';
+import { glslName } from './kernel';
+import { runKernel } from './run';
 import { Stream } from './stream';
 import { REDUCE_FACTOR } from './reduce';
 

@@ -271,8 +271,7 @@ export class Stream {
     const plan = this.planRead(checkOptions(options, 'read(): options').method ?? 'native');
     let buffer: WebGLBuffer | null = null;
     try {
-      buffer = gl.createBuffer()!;
-      ctx.countBuffer(1);
+      buffer = ctx.resources.buffer();
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
       gl.bufferData(gl.PIXEL_PACK_BUFFER, plan.texels * plan.channels * 4, gl.STREAM_READ);
       ctx.checkAllocation(buffer, plan.texels * plan.channels * 4, `the readback buffer of a ${this.describe()}`);
@@ -299,21 +298,16 @@ export class Stream {
       return out;
     } finally {
       plan.temp?.dispose();
-      if (buffer) {
-        if (!ctx.isLost) gl.deleteBuffer(buffer);
-        ctx.countBuffer(-1);
-      }
+      if (buffer && ctx.resources.owns(buffer)) ctx.resources.release(buffer); // (dispose may have released it)
     }
   }
 
   /** Releases the texture. Idempotent. */
   dispose(): void {
     if (!this.tex) return;
-    if (!this.ctx.isLost) {
-      const { width, height } = this.layout;
-      if (this.pooled) this.ctx.releaseTexture(this.tex, width, height, this.info);
-      else this.ctx.deleteTexture(this.tex);
-    }
+    const { width, height } = this.layout;
+    if (this.pooled && !this.ctx.isLost) this.ctx.releaseTexture(this.tex, width, height, this.info);
+    else if (this.ctx.resources.owns(this.tex)) this.ctx.deleteTexture(this.tex);
     this.tex = null;
     this.ctx.forget(this);
   }

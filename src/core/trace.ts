@@ -10,17 +10,22 @@
  * ```
  */
 import type { BrookContext } from './context';
-import type { Layout, Stream } from './stream';
 
 export interface PassRecord {
   /** 0-based position in the trace. */
   pass: number;
+  /** What the pass is: 'kernel', 'mask' (a z-mask build), 'copy', 'clear', 'scatter', 'peel', 'route', 'draw', ... */
+  kind: string;
+  /** The kernel's or pass's name. */
   kernel: string;
   /** Records written and the texture size of the domain. */
   records: number;
   width: number;
   height: number;
-  /** Streams read ("name: float4 stream of 1000 records") and written. */
+  /** 'triangles', 'lines', 'points', or 'none' (clears and copies), and the vertices drawn. */
+  primitive: string;
+  vertices: number;
+  /** Streams read ("name: float4 stream of 1000 records") and the targets written (streams, array layers, depth). */
   inputs: string[];
   outputs: string[];
   /** GPU milliseconds (EXT_disjoint_timer_query_webgl2); null when unavailable or disjoint. */
@@ -56,18 +61,9 @@ export class Tracer {
     return out;
   }
 
-  /** @internal */
-  begin(kernel: string, domain: Layout, reads: Map<string, Stream>, outputs: Stream[]): PassRecord {
-    const record: PassRecord = {
-      pass: this.records.length,
-      kernel,
-      records: domain.length,
-      width: domain.width,
-      height: domain.height,
-      inputs: [...reads].map(([name, s]) => `${name}: ${s.describe()}`),
-      outputs: outputs.map((s) => s.describe()),
-      gpuMs: null,
-    };
+  /** @internal Records a pass (pass.ts calls it). */
+  begin(pass: Omit<PassRecord, 'pass' | 'gpuMs'>): PassRecord {
+    const record: PassRecord = { pass: this.records.length, ...pass, gpuMs: null };
     this.records.push(record);
     this.timer = this.ctx.queries.beginTimer();
     return record;

@@ -36,12 +36,7 @@ export class ZMask {
   ) {
     this.width = width;
     this.height = height;
-    const gl = ctx.gl;
-    this.rb = gl.createRenderbuffer()!;
-    gl.bindRenderbuffer(gl.RENDERBUFFER, this.rb);
-    gl.renderbufferStorage(gl.RENDERBUFFER, gl.DEPTH_COMPONENT32F, width, height);
-    gl.bindRenderbuffer(gl.RENDERBUFFER, null);
-    ctx.countRenderbuffer(1);
+    this.rb = ctx.resources.renderbuffer(width, height, ctx.gl.DEPTH_COMPONENT32F, 4);
   }
 
   /** @internal The depth renderbuffer. */
@@ -56,9 +51,8 @@ export class ZMask {
 
   dispose(): void {
     if (!this.rb) return;
-    this.ctx.forgetDepth(this.rb);
-    if (!this.ctx.isLost) this.ctx.gl.deleteRenderbuffer(this.rb);
-    this.ctx.countRenderbuffer(-1);
+    this.ctx.resources.release(this.rb); // and the framebuffers that used it
+    this.ctx.forgetMask(this);
     this.rb = null;
   }
 }

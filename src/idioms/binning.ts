@@ -226,15 +226,6 @@ export interface BinningStats {
  */
 type SliceStorage = 'depth' | 'color';
 
-function sliceArray(gl: WebGL2RenderingContext, format: number, width: number, height: number, layers: number): WebGLTexture {
-  const t = gl.createTexture()!;
-  gl.bindTexture(gl.TEXTURE_2D_ARRAY, t);
-  gl.texStorage3D(gl.TEXTURE_2D_ARRAY, 1, format, width, height, Math.max(layers, 1));
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-  gl.bindTexture(gl.TEXTURE_2D_ARRAY, null);
-  return t;
-}
 
 /** A built bin structure; owns its textures (dispose()). */
 export class Bins {
@@ -270,16 +261,12 @@ export class Bins {
     this.slotRows = Math.max(1, Math.min(capacity, Math.floor(ctx.caps.maxTextureSize / height)));
     this.loads = ctx.stream('float', [height, width]);
     if (storage === 'depth') {
-      this.arrays = [0, 1].map(() => sliceArray(gl, gl.DEPTH_COMPONENT32F, width, height, Math.ceil(capacity / 2)));
+      this.arrays = [0, 1].map(() => ctx.resources.textureArray(width, height, Math.max(Math.ceil(capacity / 2), 1), gl.DEPTH_COMPONENT32F, 4));
     } else {
-      this.arrays = [sliceArray(gl, gl.R32F, width, height, capacity)];
-      this.depthStencil = gl.createRenderbuffer()!;
-      gl.bindRenderbuffer(gl.RENDERBUFFER, this.depthStencil);
-      gl.renderbufferStorage(gl.RENDERBUFFER, gl.DEPTH32F_STENCIL8, width, height);
-      gl.bindRenderbuffer(gl.RENDERBUFFER, null);
+      this.arrays = [ctx.resources.textureArray(width, height, capacity, gl.R32F, 4)];
+      this.depthStencil = ctx.resources.renderbuffer(width, height, gl.DEPTH32F_STENCIL8, 8);
     }
-    this.fbo = gl.createFramebuffer()!;
-    ctx.countRenderbuffer(2); // the two depth arrays, or the colour array and the depth-stencil buffer
+    this.fbo = ctx.resources.framebuffer();
   }
 
   /** @internal The array and layer of slice i. */
@@ -331,12 +318,8 @@ export class Bins {
     if (this.isDisposed) return;
     this.isDisposed = true;
     this.loads.dispose();
-    if (!this.ctx.isLost) {
-      this.arrays.forEach((t) => this.ctx.gl.deleteTexture(t));
-      this.ctx.gl.deleteRenderbuffer(this.depthStencil);
-      this.ctx.gl.deleteFramebuffer(this.fbo);
-    }
-    this.ctx.countRenderbuffer(-2);
+    const r = this.ctx.resources;
+    for (const obj of [...this.arrays, this.depthStencil, this.fbo]) if (obj && r.owns(obj)) r.release(obj);
   }
 }
 
@@ -908,11 +891,8 @@ export async function stencilRoute(ctx: BrookContext, positions: Stream, grid: B
   const route = ctx.rawProgram(ROUTE_VERTEX, ROUTE_FRAGMENT, 'stencil routing').info;
   const slotProgram = ctx.rawProgram(null, SLOT_FRAGMENT, 'stencil slots').info;
   const slots = ctx.stream('float', [height * k, width * k]);
-  const stencil = gl.createRenderbuffer()!;
-  gl.bindRenderbuffer(gl.RENDERBUFFER, stencil);
-  gl.renderbufferStorage(gl.RENDERBUFFER, gl.STENCIL_INDEX8, width * k, height * k);
-  gl.bindRenderbuffer(gl.RENDERBUFFER, null);
-  const fbo = gl.createFramebuffer()!;
+  const stencil = ctx.resources.renderbuffer(width * k, height * k, gl.STENCIL_INDEX8, 1);
+  const fbo = ctx.resources.framebuffer();
   try {
     gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
     gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, slots.texture, 0);
@@ -942,8 +922,8 @@ export async function stencilRoute(ctx: BrookContext, positions: Stream, grid: B
     gl.disable(gl.STENCIL_TEST);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   } finally {
-    gl.deleteFramebuffer(fbo);
-    gl.deleteRenderbuffer(stencil);
+    ctx.resources.release(fbo);
+    ctx.resources.release(stencil);
   }
   const routed = await countRouted(ctx, slots);
   const dropped = await countDropped(ctx, positions); // NaN positions are drawn nowhere

@@ -114,23 +114,15 @@ export async function filter(ctx: BrookContext, stream: Stream, options: FilterO
 
 // ---- shared pieces --------------------------------------------------------------------------
 
-const marks = new Map<string, KernelSpec>();
-
 /** A pass computing `keep` for every record into the given outputs (one GLSL statement each). */
 export function markKernel(kind: string, type: ElementType, keep: string, outputs: Record<string, ElementType>, body: string): KernelSpec {
-  const key = `${kind}|${type}|${keep}`;
-  let spec = marks.get(key);
-  if (!spec) {
-    spec = {
-      name: `Mark<${kind}>`,
-      inputs: { x: type },
-      outputs,
-      helpers: FIRST_COMPONENT,
-      body: `int i = brook_index;\nbool keep = ${keep};\n${body}`,
-    };
-    marks.set(key, spec);
-  }
-  return spec;
+  return {
+    name: `Mark<${kind}>`,
+    inputs: { x: type },
+    outputs,
+    helpers: FIRST_COMPONENT,
+    body: `int i = brook_index;\nbool keep = ${keep};\n${body}`,
+  };
 }
 
 const FIRST_COMPONENT = [
@@ -155,40 +147,33 @@ const pickLast: KernelSpec = {
 // ---- histogram pyramid ----------------------------------------------------------------------
 
 const sum4: KernelSpec = { name: 'PyramidLevel', gathers: { below: 'uint' }, outputs: { count: 'uint' }, body: PYRAMID_SUM4 };
-const descents = new Map<string, KernelSpec>();
 
 /** The descent kernel for `levels` stored levels (level 0 = flags), unrolled level by level. */
 export function pyramidDescent(type: ElementType, levels: number, indices: boolean): KernelSpec {
-  const key = `${type}|${levels}|${indices}`;
-  let spec = descents.get(key);
-  if (!spec) {
-    const gathers: Record<string, ElementType> = { value: type };
-    const lines = ['uint k = uint(brook_index);', 'int j = 0;'];
-    for (let l = levels - 1; l >= 0; l--) {
-      gathers[`lv${l}`] = 'uint';
-      lines.push(
-        `{ // level ${l}`,
-        '  int b = j * 4;',
-        `  uint c = lv${l}(b);`,
-        '  if (k < c) j = b;',
-        `  else { k -= c; c = lv${l}(b + 1);`,
-        '    if (k < c) j = b + 1;',
-        `    else { k -= c; c = lv${l}(b + 2);`,
-        '      if (k < c) j = b + 2; else { k -= c; j = b + 3; } } }',
-        '}',
-      );
-    }
-    lines.push('kept = value(j);');
-    if (indices) lines.push('idx = uint(j);');
-    spec = {
-      name: `PyramidDescent<${levels}>`,
-      gathers,
-      outputs: indices ? { kept: type, idx: 'uint' } : { kept: type },
-      body: lines.join('\n'),
-    };
-    descents.set(key, spec);
+  const gathers: Record<string, ElementType> = { value: type };
+  const lines = ['uint k = uint(brook_index);', 'int j = 0;'];
+  for (let l = levels - 1; l >= 0; l--) {
+    gathers[`lv${l}`] = 'uint';
+    lines.push(
+      `{ // level ${l}`,
+      '  int b = j * 4;',
+      `  uint c = lv${l}(b);`,
+      '  if (k < c) j = b;',
+      `  else { k -= c; c = lv${l}(b + 1);`,
+      '    if (k < c) j = b + 1;',
+      `    else { k -= c; c = lv${l}(b + 2);`,
+      '      if (k < c) j = b + 2; else { k -= c; j = b + 3; } } }',
+      '}',
+    );
   }
-  return spec;
+  lines.push('kept = value(j);');
+  if (indices) lines.push('idx = uint(j);');
+  return {
+    name: `PyramidDescent<${levels}>`,
+    gathers,
+    outputs: indices ? { kept: type, idx: 'uint' } : { kept: type },
+    body: lines.join('\n'),
+  };
 }
 
 async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, indices: boolean, watch: Watcher): Promise<FilterResult> {
@@ -258,19 +243,12 @@ async function bitonicFilter(ctx: BrookContext, stream: Stream, keep: string, in
 
 // ---- Horn's scan / search (the book) ---------------------------------------------------------
 
-const listings = new Map<string, Record<string, KernelSpec>>();
-
 /** The chapter's kernels with `float4` records swapped for `type` (float2, float3 or float4). */
 export function hornKernels(type: 'float2' | 'float3' | 'float4'): Record<string, KernelSpec> {
-  let k = listings.get(type);
-  if (!k) {
-    const swap = (text: string) => text.replace(/\bfloat4\b/g, type);
-    const a = parseBrook(swap(HORN_36_1));
-    const b = parseBrook(swap(HORN_36_2));
-    k = { StartScan: a.StartScan!, Scan: a.Scan!, GatherSearch: a.GatherSearch!, RelGather: a.RelGather!, GatherSearchLoop: b.GatherSearch! };
-    listings.set(type, k);
-  }
-  return k;
+  const swap = (text: string) => text.replace(/\bfloat4\b/g, type);
+  const a = parseBrook(swap(HORN_36_1));
+  const b = parseBrook(swap(HORN_36_2));
+  return { StartScan: a.StartScan!, Scan: a.Scan!, GatherSearch: a.GatherSearch!, RelGather: a.RelGather!, GatherSearchLoop: b.GatherSearch! };
 }
 
 /** Host parameters of the search: halfN = 2^k / 2, logN = k + 1, k = ceil(log2(nulls + 1)). */
@@ -280,22 +258,14 @@ export function searchParameters(nulls: number): { halfN: number; logN: number }
 }
 
 const fill: KernelSpec = { name: 'Fill', uniforms: { v: 'float' }, outputs: { out_: 'float' }, body: 'out_ = v;' };
-const gathersByTag = new Map<ElementType, KernelSpec>();
 function gatherByTag(type: ElementType): KernelSpec {
-  let spec = gathersByTag.get(type);
-  if (!spec) {
-    gathersByTag.set(
-      type,
-      (spec = {
-        name: 'GatherByTag',
-        inputs: { tag: 'float2' },
-        gathers: { value: type },
-        outputs: { kept: type, idx: 'uint' },
-        body: 'kept = value(tag.x);\nidx = uint(tag.x);',
-      }),
-    );
-  }
-  return spec;
+  return {
+    name: 'GatherByTag',
+    inputs: { tag: 'float2' },
+    gathers: { value: type },
+    outputs: { kept: type, idx: 'uint' },
+    body: 'kept = value(tag.x);\nidx = uint(tag.x);',
+  };
 }
 
 async function hornFilter(

@@ -59,41 +59,32 @@ export interface BranchDesc {
 export type BranchMethod = 'branch' | 'predicate' | 'zcull';
 export const BRANCH_METHODS: readonly BranchMethod[] = ['branch', 'predicate', 'zcull'];
 
-const cache = new Map<string, KernelSpec>();
-function cached(key: string, make: () => KernelSpec): KernelSpec {
-  let spec = cache.get(key);
-  if (!spec) cache.set(key, (spec = make()));
-  return spec;
-}
-
 function base(d: BranchDesc): Omit<KernelSpec, 'name' | 'body'> {
   return { inputs: d.inputs, gathers: d.gathers, uniforms: d.uniforms, outputs: d.outputs, helpers: d.helpers };
 }
 
 /** The single kernel of `d` with a plain `if` ('branch') or both sides and a select ('predicate'). */
 export function branchKernel(d: BranchDesc, method: 'branch' | 'predicate'): KernelSpec {
-  return cached(`${method}|${JSON.stringify(d)}`, () => {
-    if (method === 'branch') {
-      return { ...base(d), name: `${d.name}<branch>`, body: `if (${d.cond}) {\n${d.then}\n} else {\n${d.else}\n}` };
-    }
-    // Each side in its own function writing its own copies of the outputs; both always run.
-    const params = [
-      ...Object.entries(d.inputs ?? {}).map(([n, t]) => `${typeInfo(t).glsl} ${glslName(n)}`),
-      ...Object.entries(d.outputs).map(([n, t]) => `inout ${typeInfo(t).glsl} ${glslName(n)}`),
-    ].join(', ');
-    const args = (prefix: string) =>
-      [...Object.keys(d.inputs ?? {}).map(glslName), ...Object.keys(d.outputs).map((n) => `${prefix}${glslName(n)}`)].join(', ');
-    const outs = Object.entries(d.outputs);
-    const body = [
-      ...outs.map(([n, t]) => `${typeInfo(t).glsl} flow_t_${glslName(n)} = ${glslName(n)}, flow_e_${glslName(n)} = ${glslName(n)};`),
-      `flow_then(${args('flow_t_')});`,
-      `flow_else(${args('flow_e_')});`,
-      `bool flow_c = ${d.cond};`,
-      ...outs.map(([n, t]) => `${glslName(n)} = ${select(t, `flow_t_${glslName(n)}`, `flow_e_${glslName(n)}`)};`),
-    ].join('\n');
-    const helpers = [d.helpers ?? '', `void flow_then(${params}) {\n${d.then}\n}`, `void flow_else(${params}) {\n${d.else}\n}`].join('\n');
-    return { ...base(d), helpers, name: `${d.name}<predicate>`, body };
-  });
+  if (method === 'branch') {
+    return { ...base(d), name: `${d.name}<branch>`, body: `if (${d.cond}) {\n${d.then}\n} else {\n${d.else}\n}` };
+  }
+  // Each side in its own function writing its own copies of the outputs; both always run.
+  const params = [
+    ...Object.entries(d.inputs ?? {}).map(([n, t]) => `${typeInfo(t).glsl} ${glslName(n)}`),
+    ...Object.entries(d.outputs).map(([n, t]) => `inout ${typeInfo(t).glsl} ${glslName(n)}`),
+  ].join(', ');
+  const args = (prefix: string) =>
+    [...Object.keys(d.inputs ?? {}).map(glslName), ...Object.keys(d.outputs).map((n) => `${prefix}${glslName(n)}`)].join(', ');
+  const outs = Object.entries(d.outputs);
+  const body = [
+    ...outs.map(([n, t]) => `${typeInfo(t).glsl} flow_t_${glslName(n)} = ${glslName(n)}, flow_e_${glslName(n)} = ${glslName(n)};`),
+    `flow_then(${args('flow_t_')});`,
+    `flow_else(${args('flow_e_')});`,
+    `bool flow_c = ${d.cond};`,
+    ...outs.map(([n, t]) => `${glslName(n)} = ${select(t, `flow_t_${glslName(n)}`, `flow_e_${glslName(n)}`)};`),
+  ].join('\n');
+  const helpers = [d.helpers ?? '', `void flow_then(${params}) {\n${d.then}\n}`, `void flow_else(${params}) {\n${d.else}\n}`].join('\n');
+  return { ...base(d), helpers, name: `${d.name}<predicate>`, body };
 }
 
 /**
@@ -114,12 +105,12 @@ function select(type: ElementType, a: string, b: string): string {
 
 /** The two z-cull passes of `d`: each side alone, run where the mask lets it. */
 function sideKernel(d: BranchDesc, side: 'then' | 'else'): KernelSpec {
-  return cached(`${side}|${JSON.stringify(d)}`, () => ({ ...base(d), name: `${d.name}<${side}>`, body: d[side] }));
+  return { ...base(d), name: `${d.name}<${side}>`, body: d[side] };
 }
 
 /** Listing 34-1's pass for `d`: discards the records where cond holds (they run the then side). */
 function maskBuilder(d: BranchDesc): KernelSpec {
-  return cached(`mask|${JSON.stringify(d)}`, () => ({
+  return {
     name: `${d.name}<mask>`,
     inputs: d.inputs,
     gathers: d.gathers,
@@ -127,7 +118,7 @@ function maskBuilder(d: BranchDesc): KernelSpec {
     helpers: d.helpers,
     outputs: { flow_unused: 'float' },
     body: `if (${d.cond}) discard;`,
-  }));
+  };
 }
 
 function shapeOf(s: Stream): StreamShape {

@@ -41,27 +41,16 @@ export interface ScanOptions {
   method?: ScanMethod;
 }
 
-const caches = new Map<string, KernelSpec>();
-
-function kernel(key: string, type: ElementType, make: () => KernelSpec): KernelSpec {
-  const k = `${key}|${type}`;
-  let spec = caches.get(k);
-  if (!spec) caches.set(k, (spec = make()));
-  return spec;
-}
-
-const stepKernel = (t: ElementType) =>
-  kernel('step', t, () => ({ name: 'Scan', gathers: { src: t }, uniforms: { offset: 'int' }, outputs: { sum: t }, body: SCAN_STEP }));
-const shiftKernel = (t: ElementType) => kernel('shift', t, () => ({ name: 'ScanExclusive', gathers: { src: t }, outputs: { sum: t }, body: SCAN_EXCLUSIVE }));
-const upKernel = (t: ElementType) => kernel('up', t, () => ({ name: 'ScanUp', gathers: { below: t }, outputs: { count: t }, body: PYRAMID_SUM4 }));
-const downKernel = (t: ElementType) =>
-  kernel('down', t, () => ({
-    name: 'ScanDown',
-    gathers: { level: t, parent: t },
-    uniforms: { root: 'bool', inclusive: 'bool' },
-    outputs: { sum: t },
-    body: SCAN_DOWN,
-  }));
+const stepKernel = (t: ElementType): KernelSpec => ({ name: 'Scan', gathers: { src: t }, uniforms: { offset: 'int' }, outputs: { sum: t }, body: SCAN_STEP });
+const shiftKernel = (t: ElementType): KernelSpec => ({ name: 'ScanExclusive', gathers: { src: t }, outputs: { sum: t }, body: SCAN_EXCLUSIVE });
+const upKernel = (t: ElementType): KernelSpec => ({ name: 'ScanUp', gathers: { below: t }, outputs: { count: t }, body: PYRAMID_SUM4 });
+const downKernel = (t: ElementType): KernelSpec => ({
+  name: 'ScanDown',
+  gathers: { level: t, parent: t },
+  uniforms: { root: 'bool', inclusive: 'bool' },
+  outputs: { sum: t },
+  body: SCAN_DOWN,
+});
 
 /** Up-sweep levels of the pyramid scan of n records: levels above the input until one has at most 4 nodes. */
 function pyramidLevels(n: number): number {

@@ -65,18 +65,9 @@ export const orderIndex: KernelSpec = {
   body: 'idx = perm(brook_index).y;',
 };
 
-const gathers = new Map<ElementType, KernelSpec>();
-
 /** out = value[order[i].y]: the records in sorted order (a RelGather by absolute index). */
 export function gatherByIndex(type: ElementType): KernelSpec {
-  let spec = gathers.get(type);
-  if (!spec) {
-    gathers.set(
-      type,
-      (spec = { name: 'GatherByIndex', gathers: { value: type, order: 'uint2' }, outputs: { out_: type }, body: 'out_ = value(order(brook_index).y);' }),
-    );
-  }
-  return spec;
+  return { name: 'GatherByIndex', gathers: { value: type, order: 'uint2' }, outputs: { out_: type }, body: 'out_ = value(order(brook_index).y);' };
 }
 
 /** Number of passes a bitonic sort of n records runs (after the init pass). */

@@ -16,3 +16,4 @@ export * from './ccd';
 export * from './ccd-bvh';
 export * from './ccd-scenes';
 export * from './brook';
+export { manyOutputs } from './outputs';

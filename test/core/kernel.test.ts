@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, KernelSpec, iter } from '../../src/index';
+import { BrookContext, KernelSpec, iter, reference } from '../../src/index';
 import { expectArrayEqual, expectNoGLError, newContext, randomFloats } from '../helpers';
 
 const f32 = Math.fround;
@@ -171,5 +171,35 @@ describe('core/kernel', () => {
     ctx.run({ name: 'Names', gathers: { p: 'float', i: 'float' }, outputs: { row: 'float' }, body: 'row = p(brook_index) + i(brook_index) + p_texel(ivec2(1, 0));' }, { p, i, row: out });
     expectArrayEqual(out.readSync(), Array.from({ length: 10 }, (_, k) => k * 3 + 1 + 3), 'p + i + p[1]');
     [p, i, out].forEach((s) => s.dispose());
+  });
+});
+
+describe('core/kernel: more outputs than draw buffers', () => {
+  let ctx: BrookContext;
+  before(() => (ctx = newContext()));
+  after(() => ctx.dispose());
+
+  it('runs a kernel with 12 float4 outputs as several passes, equal to the CPU reference (one output is also the input)', async () => {
+    const outputs = 12;
+    const n = 300;
+    const names = Array.from({ length: outputs }, (_, k) => `o${k}`);
+    const spec: KernelSpec = {
+      name: 'twelve',
+      inputs: { x: 'float4' },
+      outputs: Object.fromEntries(names.map((o) => [o, 'float4'])),
+      body: names.map((o, k) => `${o} = vec4(x.x * ${k + 1}.0, x.y + ${k}.0, x.z - x.w, float(brook_index * ${outputs} + ${k}));`).join('\n'),
+    };
+    const data = randomFloats(n * 4, 12, -100, 100);
+    const streams = names.map((_, k) => ctx.stream('float4', n, k === 0 ? data : undefined));
+    const args = Object.fromEntries(names.map((o, k) => [o, streams[k]!]));
+    ctx.trace.start();
+    ctx.run(spec, { x: streams[0]!, ...args }); // o0 is also x: every pass must read the old x
+    const passes = await ctx.trace.stop();
+    expect(passes.length).to.equal(Math.ceil(outputs / ctx.caps.maxDrawBuffers));
+    expect(passes.every((p) => p.kind === 'kernel' && p.records === n)).to.equal(true);
+    const expected = reference.manyOutputs(data, outputs);
+    for (let k = 0; k < outputs; k++) expectArrayEqual(await streams[k]!.read(), expected[k]!, `output o${k}`);
+    streams.forEach((s) => s.dispose());
+    expectNoGLError(ctx);
   });
 });

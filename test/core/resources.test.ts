@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, KernelSpec, POOL_PER_SHAPE, createContext } from '../../src/index';
+import { BrookContext, KernelSpec, POOL_PER_SHAPE, PROGRAM_CACHE_SIZE, createContext } from '../../src/index';
 import { expectArrayEqual, expectNoGLError, newContext } from '../helpers';
 
 describe('core/resources', () => {
@@ -65,5 +65,60 @@ describe('core/resources', () => {
     c.dispose();
     expect(c.stats()).to.include({ textures: 0, framebuffers: 0, programs: 0, pooledTextures: 0 });
     expect(a.disposed && b.disposed).to.equal(true);
+  });
+});
+
+describe('core/resources: the registry', () => {
+  it('counts every kind with bytes, and a disposed context returns to zero', () => {
+    const c = createContext();
+    const start = c.stats();
+    expect(start).to.include({ textures: 0, textureBytes: 0, renderbuffers: 0, framebuffers: 0, programs: 0, vertexArrays: 1 });
+    const s = c.stream('float4', [8, 16]);
+    const mask = c.zmask(s);
+    expect(c.stats()).to.include({ textures: 1, textureBytes: 8 * 16 * 16, renderbuffers: 1, renderbufferBytes: 8 * 16 * 4 });
+    c.buildMask(mask, { name: 'none', outputs: { o: 'float4' }, body: 'discard;' }, { o: s });
+    expect(c.stats()).to.include({ framebuffers: 1, programs: 1 });
+    mask.dispose();
+    expect(c.stats()).to.include({ renderbuffers: 0, renderbufferBytes: 0, framebuffers: 0 });
+    c.dispose();
+    expect(c.stats()).to.deep.equal({
+      textures: 0, textureBytes: 0, renderbuffers: 0, renderbufferBytes: 0, framebuffers: 0, programs: 0,
+      vertexArrays: 0, buffers: 0, queries: 0, syncs: 0, pooledTextures: 0,
+    });
+  });
+
+  it('releases the WebGL context on dispose: 50 contexts made and disposed, one kept alive, the 51st works', async () => {
+    const kept = newContext();
+    const a = kept.stream('float', 4, [1, 2, 3, 4]);
+    for (let i = 0; i < 50; i++) {
+      const c = createContext();
+      c.stream('float', 4, [i, i, i, i]);
+      c.dispose();
+      expect(c.gl.isContextLost(), `context ${i} released`).to.equal(true);
+    }
+    const last = createContext();
+    const x = last.stream('float', 4, [1, 2, 3, 4]);
+    const y = last.stream('float', 4);
+    last.run({ name: 'twice', inputs: { x: 'float' }, outputs: { y: 'float' }, body: 'y = 2.0 * x;' }, { x, y });
+    expectArrayEqual(await y.read(), new Float32Array([2, 4, 6, 8]), 'the 51st context');
+    expect(kept.isLost, 'a context kept alive through 50 others').to.equal(false);
+    expectArrayEqual(await a.read(), new Float32Array([1, 2, 3, 4]), 'the kept context');
+    last.dispose();
+    kept.dispose();
+  });
+
+  it(`keeps at most programCacheSize programs (default PROGRAM_CACHE_SIZE = ${PROGRAM_CACHE_SIZE}): 40 distinct kernels through a cache of 16, the evicted ones relinked on use`, () => {
+    const size = 16;
+    const c = createContext({ programCacheSize: size });
+    const x = c.stream('float', 8, Float32Array.from({ length: 8 }, (_, i) => i));
+    const y = c.stream('float', 8);
+    const add = (k: number): KernelSpec => ({ name: `add${k}`, inputs: { x: 'float' }, outputs: { y: 'float' }, body: `y = x + ${k}.0;` });
+    const first = c.kernel(add(0));
+    for (let k = 1; k < 40; k++) c.run(add(k), { x, y });
+    expect(c.stats().programs).to.equal(size);
+    c.run(first, { x, y }); // its program was evicted: linked again
+    expectArrayEqual(y.readSync(), Float32Array.from({ length: 8 }, (_, i) => i));
+    expect(c.stats().programs).to.equal(size);
+    c.dispose();
   });
 });

@@ -207,24 +207,17 @@ export const LANDLOCKED: KernelSpec = {
   ].join('\n'),
 };
 
-const specs = new Map<string, KernelSpec>();
 function stageSpec(stage: Stage, part: 'interior' | 'border' | 'single'): KernelSpec {
-  const key = `${stage.name}|${part}`;
-  let spec = specs.get(key);
-  if (!spec) {
-    const edge = 'brook_pos.x == 0 || brook_pos.y == 0 || brook_pos.x == brook_dims.y - 1 || brook_pos.y == brook_dims.w - 1';
-    const body = part === 'single' ? `if (${edge}) {\n${stage.border}\n} else {\n${stage.interior}\n}` : stage[part];
-    spec = {
-      name: `${stage.name}<${part}>`,
-      gathers: stage.gathers,
-      uniforms: stage.uniforms,
-      outputs: { [stage.output[0]]: stage.output[1] },
-      helpers: stage.helpers,
-      body,
-    };
-    specs.set(key, spec);
-  }
-  return spec;
+  const edge = 'brook_pos.x == 0 || brook_pos.y == 0 || brook_pos.x == brook_dims.y - 1 || brook_pos.y == brook_dims.w - 1';
+  const body = part === 'single' ? `if (${edge}) {\n${stage.border}\n} else {\n${stage.interior}\n}` : stage[part];
+  return {
+    name: `${stage.name}<${part}>`,
+    gathers: stage.gathers,
+    uniforms: stage.uniforms,
+    outputs: { [stage.output[0]]: stage.output[1] },
+    helpers: stage.helpers,
+    body,
+  };
 }
 
 /** Two streams used alternately: read one, write the other (no ping-pong copies under a mask). */

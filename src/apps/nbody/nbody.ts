@@ -104,8 +104,6 @@ export function resolveVariant(v: NBodyVariant, maxDrawBuffers = 8): Required<NB
   return r;
 }
 
-const accelKernels = new Map<string, KernelSpec>();
-
 /**
  * The acceleration kernel for a position texture `width` texels wide (a power of two).
  * Output k (acc0..acc{b-1}) of fragment r holds, for segment s = r / M and f = r - s*M, the
@@ -115,9 +113,6 @@ export function accelerationKernel(variant: Required<NBodyVariant>, width: numbe
   const { q, b } = variant;
   const P = Math.min(variant.p, width);
   const U = Math.min(variant.u, P);
-  const key = `${P}|${U}|${q}|${b}|${width}`;
-  let spec = accelKernels.get(key);
-  if (spec) return spec;
   const ks = Array.from({ length: b }, (_, k) => k);
   const us = Array.from({ length: U }, (_, t) => t);
   const lines = [
@@ -141,7 +136,7 @@ export function accelerationKernel(variant: Required<NBodyVariant>, width: numbe
     '}',
     ...ks.map((k) => `acc${k} = vec4(a${k}, 0.0);`),
   ];
-  spec = {
+  return {
     name: `NBodyAccel<p=${P},u=${U},q=${q},b=${b}>`,
     gathers: { pos: 'float4' },
     uniforms: { M: 'int', npad: 'int', rows: 'int', height: 'int', eps2: 'float' },
@@ -149,20 +144,13 @@ export function accelerationKernel(variant: Required<NBodyVariant>, width: numbe
     helpers: INTERACTION,
     body: lines.join('\n'),
   };
-  accelKernels.set(key, spec);
-  return spec;
 }
-
-const combineKernels = new Map<string, KernelSpec>();
 
 /** Adds the q partial sums of the b outputs into one acceleration per body. */
 function combineKernel(q: number, b: number): KernelSpec {
-  const key = `${q}|${b}`;
-  let spec = combineKernels.get(key);
-  if (spec) return spec;
   const ks = Array.from({ length: b }, (_, k) => k);
   const pick = ks.map((k) => `${k ? 'else ' : ''}if (k == ${k}) sum += part${k}(r);`).join('\n    ');
-  spec = {
+  return {
     name: `NBodyCombine<q=${q},b=${b}>`,
     gathers: Object.fromEntries(ks.map((k) => [`part${k}`, 'float4' as const])),
     uniforms: { M: 'int' },
@@ -178,8 +166,6 @@ function combineKernel(q: number, b: number): KernelSpec {
       'acc = sum;',
     ].join('\n'),
   };
-  combineKernels.set(key, spec);
-  return spec;
 }
 
 /** Baseline pass 1: the N x N force texture, record (row i, column j) = the pull of j on i. */

@@ -67,7 +67,7 @@ export function createPointRenderer(ctx: BrookContext): PointRenderer {
     bySpeed: loc('bySpeed'),
     maxSpeed: loc('maxSpeed'),
   };
-  const vao = gl.createVertexArray();
+  const vao = ctx.resources.vertexArray();
   let disposed = false;
   return {
     draw(positions, count, viewProjection, options = {}) {
@@ -115,9 +115,9 @@ export function createPointRenderer(ctx: BrookContext): PointRenderer {
       gl.activeTexture(gl.TEXTURE0);
     },
     dispose() {
-      if (disposed || ctx.isLost) return;
+      if (disposed) return;
       disposed = true;
-      gl.deleteVertexArray(vao);
+      if (ctx.resources.owns(vao)) ctx.resources.release(vao);
     },
   };
 }

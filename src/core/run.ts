@@ -1,0 +1,94 @@
+/**
+ * Running a kernel: its arguments bound and checked (kernel.ts), then one pass per group of
+ * at most MAX_DRAW_BUFFERS outputs through the pass runner (pass.ts). An output that is also
+ * read renders into a pooled texture and is swapped in after every pass has run (ping-pong: as
+ * in Brook, no pass reads and writes the same texture); a pass that leaves texels unwritten (a
+ * z mask, a region) starts that texture from a copy of the old contents.
+ */
+import type { BrookContext } from './context';
+import { check } from './errors';
+import { Kernel, KernelArgs, KernelSpec, RunOptions, bindArguments, cachedKernel, compileKernel, validateSpec } from './kernel';
+import { copyTexels, runPass, type ColorTarget, type PassDesc } from './pass';
+import { checkOwner, describeValue as describeAny } from './validate';
+import { ZMask } from './zmask';
+import { runReduceKernel } from './reducekernel';
+
+/**
+ * Runs `given` once over its output domain with `args`: validated first, then drawn. A
+ * description is compiled only once its arguments have passed, so a refused call compiles nothing.
+ */
+export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions = {}): void {
+  // A Brook reduce kernel called by its own parameters runs as its passes (reducekernel.ts).
+  const givenSpec = given instanceof Kernel ? given.spec : given;
+  if (givenSpec?.reduceOf && args && typeof args === 'object' && !('reduce_src' in args)) return runReduceKernel(ctx, given, args, options);
+  let compiled = given instanceof Kernel ? given : cachedKernel(ctx, given);
+  if (given instanceof Kernel) checkOwner(ctx, given.owner, `kernel ${given.name}`, 'compiled kernel');
+  if (!compiled) validateSpec(given as KernelSpec, ctx);
+  const spec = given instanceof Kernel ? given.spec : given;
+  const kernel = { name: spec.name, spec };
+  const { outputs, reads, uniforms } = bindArguments(ctx, kernel, args);
+  const domain = outputs[0]!.layout;
+  const region = options.region ?? 'all';
+  const mask = options.build ?? options.mask ?? null;
+  if (mask) {
+    check(mask instanceof ZMask, () => `kernel ${kernel.name}: options.mask must be a z mask (ctx.zmask(stream)), got ${describeAny(mask)}`);
+    checkOwner(ctx, mask.ctx, `kernel ${kernel.name}: options.mask`, 'z mask');
+    check(!mask.disposed, () => `kernel ${kernel.name}: the z mask was disposed`);
+    check(
+      mask.width === domain.width && mask.height === domain.height,
+      () => `kernel ${kernel.name}: the z mask is ${mask.width}x${mask.height} texels but the output is ${domain.width}x${domain.height}; make the mask with ctx.zmask(output)`,
+    );
+    check(options.build !== undefined || mask.builds > 0, () => `kernel ${kernel.name}: the z mask has not been built yet (ctx.buildMask)`);
+  }
+  check(!options.invert || options.mask, () => `kernel ${kernel.name}: invert needs a mask`);
+  check(['all', 'interior', 'boundary'].includes(region), () => `kernel ${kernel.name}: region must be 'all', 'interior' or 'boundary', got '${String(region)}'`);
+  if (region !== 'all') {
+    check(domain.dims === 2, () => `kernel ${kernel.name}: region '${region}' needs a 2D output ([height, width]); this one is 1D`);
+    check(domain.width >= 3 && domain.height >= 3, () => `kernel ${kernel.name}: region '${region}' needs an output of at least 3x3 texels`);
+  }
+  const k = compiled ?? compileKernel(ctx, spec); // every argument checked: compile (cached), then allocate
+  const partial = options.mask !== undefined || region !== 'all';
+  const readStreams = [...reads.values()];
+  const aliased = outputs.map((o) => readStreams.includes(o));
+  const temps = outputs.map((o, i) => (aliased[i] ? ctx.acquireTexture(domain.width, domain.height, o.info) : null));
+  if (partial) {
+    outputs.forEach((o, i) => temps[i] && copyTexels(ctx, o.texture, temps[i]!, domain.width, domain.height, `${o.describe()} (ping-pong copy)`));
+  }
+  for (const [name, s] of reads) {
+    uniforms[kernel.spec.inputs?.[name] !== undefined ? `brook_s_${name}` : `brook_g_${name}`] = s.texture;
+  }
+  const names = Object.keys(kernel.spec.outputs);
+  const parts = options.build ? k.parts.slice(0, 1) : k.parts; // a mask build writes only depth
+  parts.forEach((part, p) => {
+    const targets: ColorTarget[] = part.outputs.map((name) => {
+      const i = names.indexOf(name);
+      const o = outputs[i]!;
+      return temps[i] ? { texture: temps[i]!, width: domain.width, height: domain.height, label: `${o.describe()} (ping-pong)` } : o;
+    });
+    const pass: PassDesc = {
+      name: parts.length > 1 ? `${kernel.name} [outputs ${part.outputs.join(', ')}]` : kernel.name,
+      kind: options.build ? 'mask' : 'kernel',
+      program: k.program(p),
+      vertex: region === 'boundary' ? 'boundary' : 'fullscreen',
+      targets,
+      records: domain.length,
+      uniforms,
+      reads,
+    };
+    if (mask) {
+      pass.depth = mask;
+      pass.depthTest = options.build ? { func: 'less', write: true } : { func: options.invert ? 'greater' : 'less', write: false };
+    }
+    if (options.build) {
+      pass.clear = { depth: 1 };
+      pass.colorWrite = false;
+      pass.clipZ = -1;
+    }
+    if (region === 'interior') pass.scissor = [1, 1, domain.width - 2, domain.height - 2];
+    runPass(ctx, pass);
+  });
+  outputs.forEach((o, i) => {
+    if (!temps[i]) return;
+    ctx.releaseTexture(o.swapTexture(temps[i]!), domain.width, domain.height, o.info);
+  });
+}
