@@ -30,8 +30,8 @@ import BITONIC_STEP from '../../glsl/idioms/bitonic-step.glsl';
 import RADIX_COUNT from '../../glsl/idioms/radix-count.glsl';
 import RADIX_SCATTER_VERT from '../../glsl/idioms/radix-scatter.vert.glsl';
 import RADIX_SCATTER_FRAG from '../../glsl/idioms/radix-scatter.frag.glsl';
+import { runPass, type ShaderStage } from '../core/pass';
 import PYRAMID_SUM4 from '../../glsl/idioms/pyramid-sum4.glsl';
-import * as twgl from 'twgl.js';
 import { BrookContext, BrookError, ElementType, KernelSpec, Stream } from '../core/index';
 import { pyramidPrefixes } from './scan';
 
@@ -246,34 +246,26 @@ export function radixOrder(ctx: BrookContext, keys: Stream, placement: RadixPlac
   }
 }
 
+const RADIX_SCATTER: ShaderStage = { glsl: RADIX_SCATTER_VERT, gathers: { src: 'uint2', prefix: 'uint4', root: 'uint4' } };
+const RADIX_PLACED: ShaderStage = { glsl: RADIX_SCATTER_FRAG };
+
 const sum4x4: KernelSpec = { name: 'RadixLevel', gathers: { below: 'uint4' }, outputs: { count: 'uint4' }, body: PYRAMID_SUM4 };
 
 /** The 'points' placement: down-sweep the counts to prefixes, then one POINTS draw. */
 function scatterPoints(ctx: BrookContext, src: Stream, counts: Stream, out: Stream, shift: number, temps: Stream[]): void {
-  const gl = ctx.gl;
-  const { info } = ctx.rawProgram(RADIX_SCATTER_VERT, RADIX_SCATTER_FRAG, 'radix sort scatter');
   const pyramid = pyramidPrefixes(ctx, counts);
   temps.push(...pyramid.temps);
-  const record = ctx.trace.active ? ctx.trace.begin('RadixScatter', out.layout, new Map([['src', src], ['root', pyramid.root]]), [out]) : null;
-  gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor([out.texture]));
-  gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
-  gl.viewport(0, 0, out.layout.width, out.layout.height);
-  gl.useProgram(info.program);
-  twgl.setUniforms(info, {
-    src: src.texture,
-    prefix: (pyramid.prefix ?? pyramid.root).texture,
-    root: pyramid.root.texture,
-    hasPrefix: pyramid.prefix !== null,
-    shift,
-    logW: Math.log2(src.layout.width),
-    prefixLogW: Math.log2((pyramid.prefix ?? pyramid.root).layout.width),
-    size: [out.layout.width, out.layout.height],
+  runPass(ctx, {
+    name: 'RadixScatter',
+    kind: 'scatter',
+    vertex: RADIX_SCATTER,
+    fragment: RADIX_PLACED,
+    primitive: 'points',
+    count: src.length,
+    targets: [out],
+    gathers: { src, prefix: pyramid.prefix ?? pyramid.root, root: pyramid.root },
+    uniforms: { hasPrefix: pyramid.prefix !== null, shift },
   });
-  gl.bindVertexArray(ctx.passVertexArray);
-  gl.drawArrays(gl.POINTS, 0, src.length);
-  gl.bindVertexArray(null);
-  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-  if (record) ctx.trace.end(record);
 }
 
 function checkKeys(ctx: BrookContext, keys: Stream): void {
