@@ -144,6 +144,9 @@ export class BrookContext {
     if (o.debug !== undefined && typeof o.debug !== 'boolean') {
       throw new BrookError(`createContext: options.debug must be true or false, got ${describeValue(o.debug)}`);
     }
+    if (o.programCacheSize !== undefined && !(Number.isInteger(o.programCacheSize) && o.programCacheSize >= 1)) {
+      throw new BrookError(`createContext: options.programCacheSize must be a positive integer, got ${describeValue(o.programCacheSize)}`);
+    }
     this.debug = o.debug ?? false;
     this.ownCanvas = o.canvas === undefined;
     const canvas =
@@ -179,7 +182,7 @@ export class BrookContext {
     }) as EventListener);
 
     this.resources = new Resources(gl, () => this.isLost, () => this.guard());
-    this.programs = new ProgramCache(gl, this.resources, options.programCacheSize ?? PROGRAM_CACHE_SIZE);
+    this.programs = new ProgramCache(gl, this.resources, o.programCacheSize ?? PROGRAM_CACHE_SIZE);
     this.vao = this.resources.vertexArray();
     this.trace = new Tracer(this);
     this.queries = new Queries(this);
