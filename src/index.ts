@@ -8,5 +8,6 @@ export * from './core/index';
 export * from './idioms/index';
 export * from './apps/index';
 export * from './io/ply';
+export * from './view/index';
 export * as reference from './reference/index';
 export * from './view/index';

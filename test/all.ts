@@ -46,4 +46,5 @@ import './reliability/fuzz.test';
 import './view/view.test';
 import './view/embed.test';
 import './python/widget.test';
+import './core/pass.test';
 import './readme.test';

@@ -27,9 +27,8 @@ import { ReduceOp, reduceStream } from './reduce';
 import { Tracer } from './trace';
 import { Queries } from './queries';
 import { checkOptions, checkOwner, checkStream, describeValue } from './validate';
-import { Resources, describeStage } from './resources';
-import { PROGRAM_CACHE_SIZE, ProgramCache, type ProgramRecord } from './programs';
-import PASS_VERT from '../../glsl/core/pass.vert.glsl';
+import { Resources } from './resources';
+import { PROGRAM_CACHE_SIZE, ProgramCache } from './programs';
 
 export interface Capabilities {
   /** The renderer string (unmasked where the browser allows), e.g. "ANGLE (NVIDIA, Vulkan ...)". */
@@ -39,6 +38,10 @@ export interface Capabilities {
   maxTextureSize: number;
   maxDrawBuffers: number;
   maxTextureImageUnits: number;
+  /** Layers of a 2D texture array (binning's slices). */
+  maxArrayTextureLayers: number;
+  /** The largest point size (stencil routing's k x k points). */
+  maxPointSize: number;
   /** The most records a 1D stream can hold: maxTextureSize squared. */
   maxRecords: number;
   extensions: string[];
@@ -388,24 +391,20 @@ export class BrookContext {
     else this.deleteTexture(tex);
   }
 
-  /** Deletes every texture idle in the pool. */
+  /**
+   * Deletes every texture idle in the pool, and the cached framebuffers (made again on next use:
+   * ping-pong passes attach ever new combinations of pooled textures, which the cache keeps
+   * while all their textures live).
+   */
   trimPool(): void {
     for (const list of this.pool.values()) for (const t of list) this.deleteTexture(t);
     this.pool.clear();
+    this.resources.dropFramebuffers();
   }
 
   /** @internal The framebuffer drawing into `textures` (colour attachments 0..n-1), cached. */
   framebufferFor(textures: WebGLTexture[]): WebGLFramebuffer {
     return this.resources.framebufferFor({ color: textures.map((texture) => ({ texture })) });
-  }
-
-  /**
-   * @internal A program for a pass written as raw GLSL (vertex null: the pass vertex shader),
-   * from the program cache. Kept while idioms move to runPass.
-   */
-  rawProgram(vertex: string | null, fragment: string, what: string): ProgramRecord {
-    const vs = vertex ?? PASS_VERT;
-    return this.programs.get(vs, fragment, describeStage(what, vs, fragment));
   }
 
   /** @internal Forgets a disposed mask. */
@@ -448,6 +447,8 @@ function readCapabilities(gl: WebGL2RenderingContext): Capabilities {
     maxTextureSize,
     maxDrawBuffers: gl.getParameter(gl.MAX_DRAW_BUFFERS) as number,
     maxTextureImageUnits: gl.getParameter(gl.MAX_TEXTURE_IMAGE_UNITS) as number,
+    maxArrayTextureLayers: gl.getParameter(gl.MAX_ARRAY_TEXTURE_LAYERS) as number,
+    maxPointSize: (gl.getParameter(gl.ALIASED_POINT_SIZE_RANGE) as Float32Array)[1]!,
     maxRecords: maxTextureSize * maxTextureSize,
     extensions,
     floatBlend: has('EXT_float_blend'),

@@ -11,6 +11,8 @@ export { PROGRAM_CACHE_SIZE } from './programs';
 export type { ResourceCounts } from './resources';
 export type { KernelSpec, KernelArgs, KernelArg, StructValue, UniformType, RunOptions, IterType } from './kernel';
 export { ZMask } from './zmask';
+export { seededRandom } from './random';
+export { OcclusionWindow, defaultInFlight } from './queries';
 export { brook, brookWith, brookStructs, parseBrookStructs, parseBrook, translateBody, stripComments, DEFAULT_MAX_ITERATIONS } from './brook';
 export type { BrookOptions } from './brook';
 export { REDUCE_FACTOR, reduceKernel } from './reduce';

@@ -30,6 +30,7 @@
  * as in Brook, no pass reads and writes the same texture.
  */
 import PASS_VERT from '../../glsl/core/pass.vert.glsl';
+import HEADER from '../../glsl/core/header.glsl';
 import PRELUDE from '../../glsl/core/prelude.glsl';
 import type { ZMask } from './zmask';
 import { check, numberLines } from './errors';
@@ -330,12 +331,7 @@ export function generateKernelSource(spec: KernelSpec, written?: readonly string
   const outputs = Object.entries(spec.outputs);
 
   const head: string[] = [
-    '#version 300 es',
-    'precision highp float;',
-    'precision highp int;',
-    'precision highp sampler2D;',
-    'precision highp isampler2D;',
-    'precision highp usampler2D;',
+    HEADER.trimEnd(),
     `// kernel ${spec.name}`,
     PRELUDE,
   ];

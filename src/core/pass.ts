@@ -20,7 +20,8 @@
  *   (glsl/core/prelude.glsl and glsl/core/scatter.glsl): its gathers are the same accessors as a
  *   kernel's (`items(i)`, `items_texel`, `brook_texel`), and `brook_scatter(i, z)` places a
  *   point on record i of the first target.
- * - Fragment stage: GLSL with the same prelude, or a kernel's generated program.
+ * - Fragment stage: GLSL with the same prelude, or a kernel's generated program. Stages may
+ *   declare `uniform vec2 brook_view`: the target's size in pixels (the canvas's for 'canvas').
  * - Targets: colour streams or layers of texture arrays (MRT in order), or 'canvas'; an
  *   optional depth target (a z mask, an array layer, a renderbuffer) and stencil.
  * - State: depth test, stencil test, blending, colour writes, scissor, viewport; the runner
@@ -32,6 +33,7 @@
  * with `debug`, checked with gl.getError. The runner owns nothing it did not create: programs
  * come from the context's cache, framebuffers from the registry's attachment cache.
  */
+import HEADER from '../../glsl/core/header.glsl';
 import PASS_VERT from '../../glsl/core/pass.vert.glsl';
 import PRELUDE from '../../glsl/core/prelude.glsl';
 import SCATTER from '../../glsl/core/scatter.glsl';
@@ -123,16 +125,6 @@ export interface PassDesc {
   occlusion?: boolean;
 }
 
-const HEADER = [
-  '#version 300 es',
-  'precision highp float;',
-  'precision highp int;',
-  'precision highp sampler2D;',
-  'precision highp isampler2D;',
-  'precision highp usampler2D;',
-  'precision highp sampler2DArray;',
-].join('\n');
-
 const sources = new WeakMap<ShaderStage, string>();
 
 /** The complete GLSL of a stage: header, stream prelude, gather accessors, the stage's code. */
@@ -202,6 +194,7 @@ export function runPass(ctx: BrookContext, p: PassDesc): Promise<boolean> | null
       uniforms.brook_size = [width, height];
       uniforms.brook_clip_z = p.clipZ ?? 0;
     }
+    if (!p.program) uniforms.brook_view = [width, height];
     if (!p.program && colors[0] instanceof Stream) {
       uniforms.brook_dims ??= dimsOf(colors[0]);
       uniforms.brook_2d ??= colors[0].layout.dims === 2;

@@ -186,3 +186,85 @@ export class Queries {
     }
   }
 }
+
+/** Occlusion queries left unanswered by default: 8 on a GPU, 2 on a software renderer (bench 'binning'). */
+export function defaultInFlight(ctx: BrookContext): number {
+  return ctx.caps.software ? 2 : 8;
+}
+
+/**
+ * A window of unanswered occlusion queries, for loops that decide on the GPU's answers without
+ * stalling on each (predicated binning and routing, section 34.3's loop). WebGL2 has no
+ * predicated rendering and answers a frame or more later, so up to `inFlight` passes are issued
+ * before the oldest answer is awaited; the answers are read in issue order.
+ *
+ * ```ts
+ * const win = new OcclusionWindow(ctx);                  // defaultInFlight(ctx)
+ * for (let i = 0; i < max && !win.done; i++) {
+ *   win.add(runPass(ctx, { ...pass(i), occlusion: true })!);
+ *   await win.throttle();                                // fewer than inFlight unanswered
+ * }
+ * await win.drain();                                     // win.firstEmpty: the first pass that drew nothing
+ * ```
+ */
+export class OcclusionWindow {
+  private readonly pending: Array<{ index: number; answer: Promise<boolean> }> = [];
+  private issued = 0;
+  /** Issue index (0-based) of the first query answered "no sample passed", or -1. */
+  firstEmpty = -1;
+  readonly inFlight: number;
+
+  constructor(ctx: BrookContext, inFlight?: number) {
+    this.inFlight = inFlight ?? defaultInFlight(ctx);
+    if (!Number.isInteger(this.inFlight) || this.inFlight < 1) throw new BrookError(`inFlight must be a positive integer, got ${this.inFlight}`);
+  }
+
+  /** Tracks the answer of a query just issued. */
+  add(answer: Promise<boolean>): void {
+    this.pending.push({ index: this.issued++, answer });
+  }
+
+  /** Tracks the answer of a query just issued, then waits until fewer than inFlight are unanswered. */
+  async admit(answer: Promise<boolean>): Promise<void> {
+    this.add(answer);
+    await this.throttle();
+  }
+
+  /** Unanswered queries. */
+  get size(): number {
+    return this.pending.length;
+  }
+
+  /** Whether some answered query saw no sample pass. */
+  get done(): boolean {
+    return this.firstEmpty >= 0;
+  }
+
+  /** Waits for the oldest unanswered query and returns its answer. */
+  async next(): Promise<boolean> {
+    const { index, answer } = this.pending.shift()!;
+    const any = await answer;
+    if (!any && this.firstEmpty < 0) this.firstEmpty = index;
+    return any;
+  }
+
+  /** Waits until fewer than inFlight queries are unanswered. */
+  async throttle(): Promise<void> {
+    while (this.pending.length >= this.inFlight) await this.next();
+  }
+
+  /** Waits for every answer. */
+  async drain(): Promise<void> {
+    while (this.pending.length) await this.next();
+  }
+
+  /** Waits for every answer, whatever it is (a failed loop releases its queries before it rejects). */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.pending.splice(0).map((p) => p.answer));
+  }
+
+  /** Stops waiting for the answers still pending (their queries are still released). */
+  abandon(): void {
+    for (const p of this.pending.splice(0)) p.answer.catch(() => {});
+  }
+}

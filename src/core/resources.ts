@@ -53,6 +53,14 @@ interface Entry {
   bytes: number;
 }
 
+/** Sized formats of the storage the registry makes beside streams' own (named, not GL literals). */
+export const STORAGE_FORMAT = {
+  R32F: 0x822e,
+  DEPTH32F: 0x8cac,
+  DEPTH32F_STENCIL8: 0x8cad,
+  STENCIL8: 0x8d48,
+} as const;
+
 const GL_TEXTURE_2D = 0x0de1;
 const GL_TEXTURE_2D_ARRAY = 0x8c1a;
 
@@ -104,11 +112,6 @@ export class Resources {
     gl.renderbufferStorage(gl.RENDERBUFFER, internalFormat, width, height);
     gl.bindRenderbuffer(gl.RENDERBUFFER, null);
     return rb;
-  }
-
-  /** A framebuffer its caller attaches and releases itself (most passes use framebufferFor). */
-  framebuffer(): WebGLFramebuffer {
-    return this.made(this.gl.createFramebuffer(), 'framebuffer', 0);
   }
 
   vertexArray(): WebGLVertexArrayObject {
@@ -191,6 +194,11 @@ export class Resources {
     const uses = [...a.color, a.depth, a.stencil, a.depthStencil].filter((x): x is Attachment => x !== undefined).map(objectOf);
     this.framebuffers.set(key, { fbo, uses });
     return fbo;
+  }
+
+  /** Deletes every cached framebuffer (they are made again on next use). */
+  dropFramebuffers(): void {
+    for (const { fbo } of [...this.framebuffers.values()]) this.release(fbo);
   }
 
   /** Whether this registry made `obj` and it is still live. */

@@ -96,17 +96,10 @@ function nativeReadable(ctx: BrookContext, texture: WebGLTexture, info: TypeInfo
   return ok;
 }
 
-const packKernels = new Map<ElementType, KernelSpec>();
-
 /** The pass that packs a 1-3 component stream's scalars four to a uvec4 texel for readback. */
 function packKernel(type: ElementType): KernelSpec {
-  let spec = packKernels.get(type);
-  if (!spec) {
-    const body = [READ_PACK_1, READ_PACK_2, READ_PACK_3][typeInfo(type).components - 1]!;
-    spec = { name: 'ReadPack', gathers: { src: type }, outputs: { texels: 'uint4' }, helpers: READ_BITS, body };
-    packKernels.set(type, spec);
-  }
-  return spec;
+  const body = [READ_PACK_1, READ_PACK_2, READ_PACK_3][typeInfo(type).components - 1]!;
+  return { name: 'ReadPack', gathers: { src: type }, outputs: { texels: 'uint4' }, helpers: READ_BITS, body };
 }
 import { checkOptions, describeValue } from './validate';
 

@@ -19,6 +19,7 @@
  */
 import { BrookError } from './errors';
 import type { BrookContext } from './context';
+import { STORAGE_FORMAT } from './resources';
 
 export class ZMask {
   readonly width: number;
@@ -36,7 +37,7 @@ export class ZMask {
   ) {
     this.width = width;
     this.height = height;
-    this.rb = ctx.resources.renderbuffer(width, height, ctx.gl.DEPTH_COMPONENT32F, 4);
+    this.rb = ctx.resources.renderbuffer(width, height, STORAGE_FORMAT.DEPTH32F, 4);
   }
 
   /** @internal The depth renderbuffer. */

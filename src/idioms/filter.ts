@@ -16,6 +16,9 @@
  *   its linear form: uint flags, then levels of 4-to-1 sums up to one root holding the count;
  *   each output record descends the levels to find its source. O(n) work, ceil(log4 n) + 2
  *   passes, exact uint counts at any length.
+ * - `'scatter'`: an exclusive scan of the kept flags, then one POINTS draw in which each kept
+ *   record's vertex shader scatters it to its rank (scatter.ts). O(n log n) scan work, exact
+ *   uint counts.
  * - `'scan-multipass'`: the book's method with the multipass search of Listing 36-1 (StartScan,
  *   log2 n Scan passes, k + 1 GatherSearch passes, RelGather), run from the listing's Brook text
  *   (glsl/idioms/horn-36-1.brook). O(n log n).
@@ -43,9 +46,11 @@ import PYRAMID_SUM4 from '../../glsl/idioms/pyramid-sum4.glsl';
 import { BrookContext, BrookError, ElementType, KernelSpec, Stream, iter, parseBrook } from '../core/index';
 import { checkContext, checkFunction, checkRequired, checkStream, checkString } from '../core/validate';
 import { bitonicOrder, gatherByIndex, orderIndex } from './sort';
+import { markKernel } from './predicate';
+import { scatterFilter } from './scatter';
 
-export type FilterMethod = 'pyramid' | 'scan-multipass' | 'scan-loop' | 'bitonic';
-export const FILTER_METHODS: readonly FilterMethod[] = ['pyramid', 'scan-multipass', 'scan-loop', 'bitonic'];
+export type FilterMethod = 'pyramid' | 'scatter' | 'scan-multipass' | 'scan-loop' | 'bitonic';
+export const FILTER_METHODS: readonly FilterMethod[] = ['pyramid', 'scatter', 'scan-multipass', 'scan-loop', 'bitonic'];
 
 export interface FilterOptions {
   /** GLSL boolean expression of `x` (the record) and `i` (int index): keep when true. */
@@ -82,7 +87,7 @@ export interface FilterResult {
 /** The largest length the book's float32 scan counts exactly. */
 export const FLOAT_EXACT_LIMIT = 2 ** 24;
 
-const SENTINEL = 'floatBitsToUint(brook_first(x)) == 0x7f800000u';
+const SENTINEL = 'floatBitsToUint(brook_first(x)) == 0x7f800000u'; // brook_first: predicate.ts
 
 /** Keeps the records of `stream` for which the predicate holds; see the module comment. */
 export async function filter(ctx: BrookContext, stream: Stream, options: FilterOptions): Promise<FilterResult> {
@@ -109,28 +114,11 @@ export async function filter(ctx: BrookContext, stream: Stream, options: FilterO
   const watch = options.watch ?? (() => {});
   if (method === 'pyramid') return pyramidFilter(ctx, stream, keep, !!options.indices, watch);
   if (method === 'bitonic') return bitonicFilter(ctx, stream, keep, !!options.indices, watch);
+  if (method === 'scatter') return scatterFilter(ctx, stream, keep, !!options.indices);
   return hornFilter(ctx, stream, keep, method, !!options.sentinel && !options.indices, !!options.indices, watch);
 }
 
 // ---- shared pieces --------------------------------------------------------------------------
-
-/** A pass computing `keep` for every record into the given outputs (one GLSL statement each). */
-export function markKernel(kind: string, type: ElementType, keep: string, outputs: Record<string, ElementType>, body: string): KernelSpec {
-  return {
-    name: `Mark<${kind}>`,
-    inputs: { x: type },
-    outputs,
-    helpers: FIRST_COMPONENT,
-    body: `int i = brook_index;\nbool keep = ${keep};\n${body}`,
-  };
-}
-
-const FIRST_COMPONENT = [
-  'float brook_first(float v) { return v; }',
-  'float brook_first(vec2 v) { return v.x; }',
-  'float brook_first(vec3 v) { return v.x; }',
-  'float brook_first(vec4 v) { return v.x; }',
-].join('\n');
 
 async function readUint(s: Stream): Promise<number> {
   return (await s.read())[0]!;

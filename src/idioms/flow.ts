@@ -39,7 +39,8 @@ import { Stream, type StreamShape } from '../core/stream';
 import { typeInfo, type ElementType } from '../core/types';
 import type { ZMask } from '../core/zmask';
 import { checkContext, checkFunction, checkInteger, checkOptions, checkRequired, checkStream, checkString, describeValue } from '../core/validate';
-import { markKernel } from './filter';
+import { OcclusionWindow } from '../core/queries';
+import { markKernel } from './predicate';
 
 export interface BranchDesc {
   name: string;
@@ -191,7 +192,7 @@ export interface OcclusionLoopOptions {
   terminate: () => void;
   /** Error out after this many iterations with records still live. */
   maxIterations: number;
-  /** Iterations issued ahead of the oldest unanswered query (default 3). */
+  /** Iterations issued ahead of the oldest unanswered query (default: defaultInFlight, 8 on a GPU, 2 on a software renderer). */
   inFlight?: number;
 }
 
@@ -211,22 +212,21 @@ export async function occlusionLoop(ctx: BrookContext, o: OcclusionLoopOptions):
   checkFunction(o.iterate, 'occlusionLoop: options.iterate', '(k) => ctx.run(step, ...)');
   checkFunction(o.terminate, 'occlusionLoop: options.terminate', '() => ctx.run(terminationKernel, ...)');
   checkInteger(o.maxIterations, 'occlusionLoop: options.maxIterations (the bound on a loop that never ends)', 1);
-  const inFlight = o.inFlight ?? 3;
-  checkInteger(inFlight, 'occlusionLoop: options.inFlight', 1);
-  const pending: Array<Promise<boolean>> = [];
+  if (o.inFlight !== undefined) checkInteger(o.inFlight, 'occlusionLoop: options.inFlight', 1);
+  const window = new OcclusionWindow(ctx, o.inFlight);
   let issued = 0;
   let answered = 0;
   try {
     for (;;) {
-      while (pending.length < inFlight && issued < o.maxIterations) {
+      while (window.size < window.inFlight && issued < o.maxIterations) {
         o.iterate(issued);
         issued++;
-        pending.push(ctx.queries.occlusion(o.terminate));
+        window.add(ctx.queries.occlusion(o.terminate));
       }
-      const live = await pending.shift()!;
+      const live = await window.next();
       answered++;
       if (!live) {
-        pending.forEach((p) => p.catch(() => {})); // later answers are not needed
+        window.abandon(); // later answers are not needed
         return { iterations: answered, issued };
       }
       if (answered >= o.maxIterations) {
@@ -235,7 +235,7 @@ export async function occlusionLoop(ctx: BrookContext, o: OcclusionLoopOptions):
     }
   } catch (e) {
     // a failed loop releases its queries before it rejects: wait for the answers in flight
-    await Promise.allSettled(pending);
+    await window.settle();
     throw e;
   }
 }

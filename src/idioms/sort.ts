@@ -142,8 +142,6 @@ export function radixPasses(n: number, placement: RadixPlacement = 'descent'): n
   return 1 + (32 / RADIX_BITS) * (placement === 'descent' ? 2 + up : 2 + 2 * up);
 }
 
-const descents = new Map<number, KernelSpec>();
-
 /**
  * The gather form of a radix pass's placement for a pyramid of `levels` count levels: output
  * record p finds its digit d from the root's totals and its rank k among the records of digit
@@ -151,42 +149,37 @@ const descents = new Map<number, KernelSpec>();
  * Ziegler et al. 2006, per digit) to the group of four records holding it.
  */
 export function radixDescent(levels: number): KernelSpec {
-  let spec = descents.get(levels);
-  if (!spec) {
-    const gathers: Record<string, ElementType> = { src: 'uint2' };
-    for (let l = 0; l < levels; l++) gathers[`lv${l}`] = 'uint4';
-    const lines = [
-      'uint k = uint(brook_index);',
-      `uvec4 total = lv${levels - 1}(0);`,
-      'int d = 3;',
-      'for (int c = 0; c < 3; c++) { if (k < total[c]) { d = c; break; } k -= total[c]; }',
-      'int j = 0;',
-    ];
-    for (let l = levels - 2; l >= 0; l--) {
-      lines.push(
-        `{ // level ${l + 1} of the counts`,
-        '  int b = j * 4;',
-        `  uint c = lv${l}(b)[d];`,
-        '  if (k < c) j = b;',
-        `  else { k -= c; c = lv${l}(b + 1)[d];`,
-        '    if (k < c) j = b + 1;',
-        `    else { k -= c; c = lv${l}(b + 2)[d];`,
-        '      if (k < c) j = b + 2; else { k -= c; j = b + 3; } } }',
-        '}',
-      );
-    }
+  const gathers: Record<string, ElementType> = { src: 'uint2' };
+  for (let l = 0; l < levels; l++) gathers[`lv${l}`] = 'uint4';
+  const lines = [
+    'uint k = uint(brook_index);',
+    `uvec4 total = lv${levels - 1}(0);`,
+    'int d = 3;',
+    'for (int c = 0; c < 3; c++) { if (k < total[c]) { d = c; break; } k -= total[c]; }',
+    'int j = 0;',
+  ];
+  for (let l = levels - 2; l >= 0; l--) {
     lines.push(
-      '// the k-th record of digit d among records 4j..4j+3',
-      'placed = src(j * 4 + 3);',
-      'for (int m = j * 4; m < j * 4 + 3; m++) {',
-      '  uvec2 r = src(m);',
-      '  if (int((r.x >> uint(shift)) & 3u) == d) { if (k == 0u) { placed = r; break; } k -= 1u; }',
+      `{ // level ${l + 1} of the counts`,
+      '  int b = j * 4;',
+      `  uint c = lv${l}(b)[d];`,
+      '  if (k < c) j = b;',
+      `  else { k -= c; c = lv${l}(b + 1)[d];`,
+      '    if (k < c) j = b + 1;',
+      `    else { k -= c; c = lv${l}(b + 2)[d];`,
+      '      if (k < c) j = b + 2; else { k -= c; j = b + 3; } } }',
       '}',
     );
-    spec = { name: `RadixDescent<${levels}>`, gathers, uniforms: { shift: 'int' }, outputs: { placed: 'uint2' }, body: lines.join('\n') };
-    descents.set(levels, spec);
   }
-  return spec;
+  lines.push(
+    '// the k-th record of digit d among records 4j..4j+3',
+    'placed = src(j * 4 + 3);',
+    'for (int m = j * 4; m < j * 4 + 3; m++) {',
+    '  uvec2 r = src(m);',
+    '  if (int((r.x >> uint(shift)) & 3u) == d) { if (k == 0u) { placed = r; break; } k -= 1u; }',
+    '}',
+  );
+  return { name: `RadixDescent<${levels}>`, gathers, uniforms: { shift: 'int' }, outputs: { placed: 'uint2' }, body: lines.join('\n') };
 }
 
 /**

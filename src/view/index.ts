@@ -9,3 +9,7 @@ export * from './table';
 export * from './trace-table';
 export * from './plot';
 export * from './embed';
+export { createPointRenderer } from './points';
+export type { PointRenderer } from './points';
+export { createFieldRenderer } from './field';
+export type { FieldRenderer } from './field';

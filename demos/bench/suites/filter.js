@@ -19,6 +19,7 @@ const LABEL = {
   'scan-loop': 'scan/search (looping search)',
   bitonic: 'bitonic sort compaction',
   pyramid: 'histogram pyramid (O(n), default)',
+  scatter: 'scan + vertex-shader scatter',
 };
 
 function data(n) {

@@ -11,13 +11,15 @@
  * await crowd.step(1 / 60);
  * ```
  */
+import COLLISION from '../../../glsl/apps/agents/collision.glsl';
+import AVOID_BODY from '../../../glsl/apps/agents/avoid.glsl';
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import { checkContext, checkInteger, checkNumber, checkRequired } from '../../core/validate';
 import type { KernelSpec } from '../../core/kernel';
 import type { Stream } from '../../core/stream';
-import { BIN_QUERY_GLSL, BIN_UNIFORMS, binPoints, binUniforms, type BinGrid, type Bins } from '../../idioms/binning';
-import { seededRandom } from '../nbody/presets';
+import { BIN_QUERY_GLSL, BIN_UNIFORMS, binPoints, binUniforms, type BinGrid, type Bins } from '../../idioms/binning/index';
+import { seededRandom } from '../../core/random';
 
 /** Directions evaluated per agent (the set V of equation 7), evenly spread around the goal direction. */
 export const DIRECTIONS = 16;
@@ -34,19 +36,7 @@ export interface AgentOptions {
 }
 
 /** The GLSL shared by the kernel and mirrored by src/reference/agents.ts. */
-const AVOID_HELPERS = `${BIN_QUERY_GLSL}
-// Swept circle-circle: the first time t >= 0 at which |p + w t| < r (p: relative position,
-// w: relative velocity); 0 when already overlapping, horizon when never within it.
-float timeToCollision(vec2 p, vec2 w, float r, float horizon) {
-  float c = dot(p, p) - r * r;
-  if (c < 0.0) return 0.0;
-  float a = dot(w, w);
-  float b = dot(p, w);
-  if (b >= 0.0 || a == 0.0) return horizon;
-  float disc = b * b - a * c;
-  if (disc < 0.0) return horizon;
-  return min((-b - sqrt(disc)) / a, horizon);
-}`;
+const AVOID_HELPERS = `${BIN_QUERY_GLSL}\nconst int AGENT_DIRECTIONS = ${DIRECTIONS};\n${COLLISION}`;
 
 /** One avoidance decision per agent: the best direction's velocity (xy) and its fitness (z). */
 export const AVOID: KernelSpec = {
@@ -56,31 +46,7 @@ export const AVOID: KernelSpec = {
   uniforms: { ...BIN_UNIFORMS, radius: 'float', speed: 'float', horizon: 'float', weight: 'float' },
   outputs: { choice: 'float4' },
   helpers: AVOID_HELPERS,
-  body: [
-    'vec2 g = goal - a.xy;',
-    'g = dot(g, g) > 0.0 ? normalize(g) : vec2(1.0, 0.0);',
-    'ivec3 c = binCell(vec3(a.xy, 0.0));',
-    `float best = -1e30; vec2 bestV = vec2(0.0); float bestT = 0.0;`,
-    `for (int k = 0; k < ${DIRECTIONS}; k++) {`,
-    `  float angle = 6.283185307 * float(k) / float(${DIRECTIONS});`,
-    '  vec2 d = vec2(g.x * cos(angle) - g.y * sin(angle), g.x * sin(angle) + g.y * cos(angle));',
-    '  vec2 v = d * speed;',
-    '  float t = horizon;                                      // t(d): the nearest collision',
-    '  for (int n = 0; n < 27; n++) {',
-    '    ivec2 b;',
-    '    if (!binNeighbour(c, n, b)) continue;',
-    '    for (int s = 0; s < binLoad(b); s++) {',
-    '      int j = binItem(b, s);',
-    '      if (j == brook_index) continue;',
-    '      vec4 o = agents(j);',
-    '      t = min(t, timeToCollision(o.xy - a.xy, o.zw - v, 2.0 * radius, horizon));',
-    '    }',
-    '  }',
-    '  float fitness = weight * (t / horizon) + dot(g, d) * 0.5 + 0.5;   // (6)',
-    '  if (fitness > best) { best = fitness; bestV = v; bestT = t; }   // (7)',
-    '}',
-    'choice = vec4(bestV, best, bestT);',
-  ].join('\n'),
+  body: AVOID_BODY,
 };
 
 /** The agents as 3D points (z = 0) for binning. */

@@ -10,13 +10,15 @@
  * await dem.step(1 / 600, { push: [0, -20, 0] });
  * ```
  */
+import FORCE_BODY from '../../../glsl/apps/dem/force.glsl';
+import INTEGRATE_BODY from '../../../glsl/apps/dem/integrate.glsl';
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import { checkContext, checkInteger, checkNumber, checkOptions, checkRequired, checkVector } from '../../core/validate';
 import type { KernelSpec } from '../../core/kernel';
 import type { Stream } from '../../core/stream';
-import { BIN_QUERY_GLSL, BIN_UNIFORMS, binPoints, binUniforms, type BinGrid, type BinningStats, type Bins } from '../../idioms/binning';
-import { seededRandom } from '../nbody/presets';
+import { BIN_QUERY_GLSL, BIN_UNIFORMS, binPoints, binUniforms, type BinGrid, type BinningStats, type Bins } from '../../idioms/binning/index';
+import { seededRandom } from '../../core/random';
 
 export interface DemOptions {
   count: number;
@@ -68,26 +70,7 @@ export function demParameters(options: DemParameterOptions): { spring: number; d
   return { spring, damping: 2 * zeta * Math.sqrt(spring), dt: 0.2 / Math.sqrt(spring) };
 }
 
-/** The force on particle `p` (eqs. 1-5) from the particles of its 27 neighbouring bins. */
-const FORCE_BODY = [
-  'vec3 f = vec3(0.0);',
-  'ivec3 c = binCell(x.xyz);',
-  'for (int k = 0; k < 27; k++) {',
-  '  ivec2 b;',
-  '  if (!binNeighbour(c, k, b)) continue;',
-  '  int load = binLoad(b);',
-  '  for (int s = 0; s < load; s++) {',
-  '    int j = binItem(b, s);',
-  '    if (j == brook_index) continue;',
-  '    vec3 r = pos(j).xyz - x.xyz;                                  // (1)',
-  '    float dist = length(r);',
-  '    if (dist >= diameter || dist == 0.0) continue;',
-  '    f += -spring * (diameter - dist) * r / dist;                  // (3)',
-  '    f += damping * (vel(j).xyz - v.xyz);                          // (4)',
-  '  }',
-  '}',
-].join('\n');
-
+/** The force on each particle (eqs. 1-5) from the particles of its 27 neighbouring bins (glsl/apps/dem/force.glsl). */
 export const DEM_FORCE: KernelSpec = {
   name: 'DemForce',
   inputs: { x: 'float4', v: 'float4' },
@@ -95,7 +78,7 @@ export const DEM_FORCE: KernelSpec = {
   uniforms: { ...BIN_UNIFORMS, spring: 'float', damping: 'float', diameter: 'float' },
   outputs: { force: 'float4' },
   helpers: BIN_QUERY_GLSL,
-  body: `${FORCE_BODY}\nforce = vec4(f, 0.0);                                            // (5)`,
+  body: FORCE_BODY,
 };
 
 /** Semi-implicit Euler with gravity, the user's push and spring-damper walls at the box faces. */
@@ -104,15 +87,7 @@ const INTEGRATE: KernelSpec = {
   inputs: { x: 'float4', v: 'float4', force: 'float4' },
   uniforms: { dt: 'float', gravity: 'float', push: 'float3', spring: 'float', damping: 'float', radius: 'float' },
   outputs: { xn: 'float4', vn: 'float4' },
-  body: [
-    'vec3 a = force.xyz + vec3(0.0, -gravity, 0.0) + push;',
-    '// the walls: a spring and a damper wherever the particle overlaps a face of [0, 1]^3',
-    'vec3 lo = max(vec3(radius) - x.xyz, 0.0), hi = max(x.xyz - vec3(1.0 - radius), 0.0);',
-    'a += spring * (lo - hi) - damping * v.xyz * vec3(greaterThan(lo + hi, vec3(0.0)));',
-    'vec3 nv = v.xyz + a * dt;',
-    'vn = vec4(nv, 0.0);',
-    'xn = vec4(clamp(x.xyz + nv * dt, vec3(0.0), vec3(1.0)), x.w);',
-  ].join('\n'),
+  body: INTEGRATE_BODY,
 };
 
 export class Dem {

@@ -21,6 +21,9 @@
  *   border and the border kernels on lines over it (no-slip walls, Neumann pressure), instead
  *   of one kernel testing every cell.
  */
+import SEARCH from '../../../glsl/apps/fluid/search.glsl';
+import SPLAT from '../../../glsl/apps/fluid/splat.glsl';
+import LANDLOCKED_BODY from '../../../glsl/apps/fluid/landlocked.glsl';
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import { checkContext, checkInteger, checkNumber, checkOptions, checkRequired } from '../../core/validate';
@@ -64,16 +67,7 @@ export interface Splat {
 
 const SOLID = 'bool solid(ivec2 c) { return obst_texel(c) > 0.5; }';
 
-/** The direction from an obstacle cell to its fluid neighbours (zero when it has none): the branch the offset texture precomputes. */
-const SEARCH = `vec2 fluidDirection(ivec2 c) {
-  vec2 d = vec2(0.0);
-  if (!solid(c + ivec2(1, 0))) d.x += 1.0;
-  if (!solid(c - ivec2(1, 0))) d.x -= 1.0;
-  if (!solid(c + ivec2(0, 1))) d.y += 1.0;
-  if (!solid(c - ivec2(0, 1))) d.y -= 1.0;
-  return sign(d);
-}`;
-
+/** Bilinear interpolation of gather `name` (generated per field name and type). */
 const BILERP = (name: string, t: string) => `${t} ${name}At(vec2 q) {
   q = clamp(q, vec2(0.0), vec2(${name}_size() - 1) - 0.001);
   ivec2 i = ivec2(floor(q));
@@ -83,10 +77,7 @@ const BILERP = (name: string, t: string) => `${t} ${name}At(vec2 q) {
   return mix(a, b, f.y);
 }`;
 
-const SPLAT = `float splatWeight(ivec2 c) {
-  vec2 d = vec2(c) - splat.xy;
-  return exp(-dot(d, d) / (splat.z * splat.z));
-}`;
+
 
 /** The border cell's inner neighbour (for the border kernels). */
 const INNER = 'ivec2 inner = clamp(brook_pos, ivec2(1), ivec2(brook_dims.y - 2, brook_dims.w - 2));';
@@ -192,19 +183,7 @@ export const LANDLOCKED: KernelSpec = {
   name: 'Obstacles (Listing 34-1)',
   gathers: { obstacleGrid: 'float' },
   outputs: { unused: 'float' },
-  body: [
-    'ivec2 coords = brook_pos;',
-    '// get neighbouring boundary values (on or off)',
-    'vec4 bounds;',
-    'bounds.x = obstacleGrid(coords - ivec2(1, 0));',
-    'bounds.y = obstacleGrid(coords + ivec2(1, 0));',
-    'bounds.z = obstacleGrid(coords - ivec2(0, 1));',
-    'bounds.w = obstacleGrid(coords + ivec2(0, 1));',
-    'bounds.x = dot(bounds, vec4(1.0)); // add them up',
-    '// discard cells that are not landlocked',
-    'if (bounds.x < 4.0) discard;',
-    'unused = 0.0;',
-  ].join('\n'),
+  body: LANDLOCKED_BODY,
 };
 
 function stageSpec(stage: Stage, part: 'interior' | 'border' | 'single'): KernelSpec {

@@ -10,8 +10,6 @@ export {
   ROW_FOLD,
 } from './nbody';
 export type { NBodyVariant, NBodyMethod, NBodyOptions } from './nbody';
-export { nbodyPreset, plummer, collidingDisks, seededRandom } from './presets';
+export { nbodyPreset, plummer, collidingDisks } from './presets';
 export type { Bodies, NBodyPreset } from './presets';
-export { createPointRenderer } from './render';
-export type { PointRenderer } from './render';
 export { OrbitCamera } from './camera';

@@ -2,18 +2,7 @@
  * Initial conditions: a Plummer sphere and two colliding disk galaxies (Figure 31-1), seeded so
  * tests and benchmarks are repeatable. Units: G = 1, total mass 1.
  */
-
-/** A small seeded generator (mulberry32) returning numbers in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../core/random';
 
 export interface Bodies {
   /** xyzm per body. */

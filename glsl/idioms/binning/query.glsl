@@ -1,7 +1,6 @@
 // Queries of a bin structure (section 3.1) for kernels, over Bins.pack() and Bins.loads.
 // The kernel declares gathers `binLoads` (float, the loads) and `binSlots` (float, the packed
-// slots) and the uniforms BIN_UNIFORMS; glsl/idioms/binning.glsl (without its uniform lines)
-// comes first.
+// slots) and the uniforms BIN_UNIFORMS; mapping.glsl comes first (BIN_QUERY_GLSL joins them).
 //
 //   ivec3 c = binCell(p.xyz);
 //   for (int k = 0; k < 27; k++) {                  // the 27-neighbourhood

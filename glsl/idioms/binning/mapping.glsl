@@ -1,17 +1,11 @@
 // Where an item goes in a bin structure (Oat, Barczak & Shopf 2009, section 3) and its key.
-// Shared by the binning vertex shader and the kernels that test which items were binned.
+// Shared by the binning vertex shaders and the kernels that test which items were binned;
+// the uniforms it reads are in uniforms.glsl (stages) or BIN_UNIFORMS (kernels).
 // Spatial mode: the item's position (xyz) picks a cell of a gx x gy x gz grid, laid out as a
 // flat 3D texture (Harris et al. 2003): slice z of the grid is tile z, tiles in rows of
 // bin_tilesX; the key is the item's id / 2^24 (exact in float32 and in a 32-bit float depth).
 // Value mode (bucket sort): the item's integer value v in [0, 2^24) picks bin v >> bin_shift
 // (2^(24 - bin_shift) bins, row by row), and the key is v / 2^24.
-uniform int bin_mode;
-uniform vec3 bin_origin;
-uniform vec3 bin_invCell;
-uniform ivec3 bin_grid;
-uniform int bin_tilesX;
-uniform ivec2 bin_size;
-uniform int bin_shift;
 
 const float BIN_KEY_SCALE = 1.0 / 16777216.0;
 

@@ -1,0 +1,61 @@
+/**
+ * Argument checks of the binning entry points (before anything is allocated), and the count of
+ * items with a NaN coordinate, which no bin takes (`stats.dropped`).
+ */
+import type { BrookContext } from '../../core/context';
+import { check } from '../../core/errors';
+import type { KernelSpec } from '../../core/kernel';
+import type { Stream } from '../../core/stream';
+import { checkInteger, checkNumber, checkOneOf, checkOwner, checkRequired, checkVector, describeValue } from '../../core/validate';
+import { BINNING_METHODS, Bins, ROUTING_METHODS, type BinGrid, type BinMapping, type BinningMethod } from './bins';
+import type { BinningOptions } from './build';
+
+const ALL_METHODS = [...BINNING_METHODS, ...ROUTING_METHODS];
+
+/** A grid's cells, origin and cell size, checked before anything is allocated. */
+export function checkGrid(grid: BinGrid, where: string): void {
+  checkRequired(grid, `${where}: grid`, '{ cells: [gx, gy, gz], origin: [x, y, z], cellSize }');
+  check(
+    Array.isArray(grid.cells) && grid.cells.length === 3 && grid.cells.every((c) => Number.isInteger(c) && c >= 1),
+    () => `${where}: grid.cells must be three positive integers [gx, gy, gz], got ${describeValue(grid.cells)}${Array.isArray(grid.cells) ? ` ${JSON.stringify(grid.cells)}` : ''}`,
+  );
+  checkVector(grid.origin, 3, `${where}: grid.origin`);
+  checkNumber(grid.cellSize, `${where}: grid.cellSize`);
+  check(
+    Math.fround(grid.cellSize) > 0 && Number.isFinite(Math.fround(1 / grid.cellSize)),
+    () => `${where}: grid.cellSize must be positive with a finite float32 inverse, got ${grid.cellSize}`,
+  );
+}
+
+export function checkMethod(method: BinningMethod, mode: BinMapping['mode']): void {
+  check(ALL_METHODS.includes(method), () => `binning: unknown method '${String(method)}': use ${ALL_METHODS.join(', ')} (options.method)`);
+  check(ROUTING_METHODS.includes(method) === false || mode === 'spatial', () => `binning: '${method}' (stencil routing) needs the items drawn in key order, which holds for spatial binning (key = id) but not for bucket sort's values; use a binning method such as 'delayed'`);
+}
+
+export function checkBinningOptions(ctx: BrookContext, o: BinningOptions): void {
+  if (o.capacity !== undefined) checkInteger(o.capacity, 'binning: options.capacity', 1);
+  if (o.inFlight !== undefined) checkInteger(o.inFlight, 'binning: options.inFlight', 1);
+  if (o.reduction !== undefined) checkOneOf(o.reduction, ['pyramid', 'scatter'], 'binning: options.reduction');
+  if (o.into !== undefined) {
+    check(o.into instanceof Bins, () => `binning: options.into must be the Bins of an earlier call, got ${describeValue(o.into)}`);
+    checkOwner(ctx, o.into.loads.ctx, 'binning: options.into', 'bin structure');
+  }
+}
+
+const droppedFlag: KernelSpec = {
+  name: 'BinDropped',
+  inputs: { p: 'float4' },
+  outputs: { nan: 'uint' },
+  body: 'nan = any(greaterThan(floatBitsToUint(p.xyz) & 0x7fffffffu, uvec3(0x7f800000u))) ? 1u : 0u;',
+};
+
+/** How many items have a NaN coordinate (one pass and a reduction, read back without a stall). */
+export function countDropped(ctx: BrookContext, items: Stream): Promise<number> {
+  const flags = ctx.scratch('uint', items.length);
+  try {
+    ctx.run(droppedFlag, { p: items, nan: flags });
+    return ctx.reduce(flags, 'sum').then((r) => r[0]!);
+  } finally {
+    flags.dispose(); // the reduction's passes are issued: the flags may go back to the pool
+  }
+}
