@@ -1,0 +1,90 @@
+/**
+ * The Brook front end's lexical layer (see brook.ts): tokens, Brook-to-GLSL type and function
+ * names, comment blanking, and the small text helpers (matching brackets, line numbers) that
+ * the other brook*.ts modules share.
+ */
+import { BrookError } from './errors';
+
+export const TYPE_MAP: Record<string, string> = {
+  float2: 'vec2', float3: 'vec3', float4: 'vec4',
+  half: 'float', half2: 'vec2', half3: 'vec3', half4: 'vec4',
+  int2: 'ivec2', int3: 'ivec3', int4: 'ivec4',
+  uint2: 'uvec2', uint3: 'uvec3', uint4: 'uvec4',
+  bool2: 'bvec2', bool3: 'bvec3', bool4: 'bvec4',
+  float2x2: 'mat2', float3x3: 'mat3', float4x4: 'mat4',
+};
+export const FUNCTION_MAP: Record<string, string> = { lerp: 'mix', frac: 'fract', rsqrt: 'inversesqrt', atan2: 'atan' };
+export const INT_TYPES = new Set(['int', 'uint', 'int2', 'int3', 'int4', 'uint2', 'uint3', 'uint4', 'ivec2', 'ivec3', 'ivec4', 'uvec2', 'uvec3', 'uvec4']);
+export type Token = { kind: 'id' | 'num' | 'punct' | 'space'; text: string };
+
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  const re = /(\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/)|([A-Za-z_][A-Za-z0-9_]*)|(0[xX][0-9a-fA-F]+[uU]?|(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?[fFhH]?|\d+(?:[eE][+-]?\d+)?[uUfFhH]?)|([\s\S])/g;
+  for (const m of text.matchAll(re)) {
+    if (m[1] !== undefined) tokens.push({ kind: 'space', text: m[1] });
+    else if (m[2] !== undefined) tokens.push({ kind: 'id', text: m[2] });
+    else if (m[3] !== undefined) tokens.push({ kind: 'num', text: m[3] });
+    else tokens.push({ kind: 'punct', text: m[4]! });
+  }
+  // `unsigned int` and a bare `unsigned` are uint
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]!.kind !== 'id' || tokens[i]!.text !== 'unsigned') continue;
+    tokens[i] = { kind: 'id', text: 'uint' };
+    const j = nextSolid(tokens, i);
+    if (j !== undefined && tokens[j]!.text === 'int') tokens.splice(i + 1, j - i);
+  }
+  return tokens;
+}
+
+
+const SCALAR_KIND: Record<string, string> = { float: 'float', half: 'float', int: 'int', uint: 'uint', bool: 'bool' };
+
+/** GLSL type of a Brook scalar or vector type name (float4 -> vec4), or undefined. */
+export function glslValueType(t: string): string | undefined {
+  const m = /^(float|half|int|uint|bool)([234]?)$/.exec(t);
+  if (!m) return undefined;
+  const kind = SCALAR_KIND[m[1]!]!;
+  if (!m[2]) return kind;
+  return `${kind === 'float' ? '' : kind === 'int' ? 'i' : kind === 'uint' ? 'u' : 'b'}vec${m[2]}`;
+}
+
+export const SWIZZLE = /^(?:[xyzw]{1,4}|[rgba]{1,4})$/;
+
+export function nextSolid(tokens: Token[], i: number): number | undefined {
+  for (let j = i + 1; j < tokens.length; j++) if (tokens[j]!.kind !== 'space') return j;
+  return undefined;
+}
+
+export function normalizeType(t: string, where: string): string {
+  const glsl: Record<string, string> = { vec2: 'float2', vec3: 'float3', vec4: 'float4', ivec2: 'int2', ivec3: 'int3', ivec4: 'int4', uvec2: 'uint2', uvec3: 'uint3', uvec4: 'uint4', half: 'float', half2: 'float2', half3: 'float3', half4: 'float4', float2x2: 'mat2', float3x3: 'mat3', float4x4: 'mat4' };
+  const n = glsl[t] ?? t;
+  if (!/^(float|int|uint)[234]?$|^mat[234]$|^bool$/.test(n)) {
+    throw new BrookError(`${where}: unknown type '${t}' (use float, float2-4, int, int2-4, uint, uint2-4)`);
+  }
+  return n;
+}
+
+export function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/**
+ * The source with every comment blanked out: each comment character becomes a space and its
+ * newlines stay, so offsets and line numbers are those of the original text. A comment may
+ * hold anything (`{`, `(`, the word kernel, a whole older kernel); an unterminated block
+ * comment runs to the end, as in C.
+ */
+export function stripComments(text: string): string {
+  return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g, (c) => c.replace(/[^\n]/g, ' '));
+}
+
+export function matching(text: string, open: number, a: string, b: string, where: string): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === a) depth++;
+    else if (text[i] === b && --depth === 0) return i;
+  }
+  throw new BrookError(`${where}: unbalanced '${a}' starting on line ${lineAt(text, open)}`);
+}

@@ -1,0 +1,126 @@
+/**
+ * Token-by-token translation of Brook/Cg statements to GLSL ES 3.00 (the rules are listed in
+ * brook.ts's module comment), with every loop condition bounded by brook_loop().
+ */
+import { glslName } from './kernel';
+import { CgEnv, cgConversions } from './brookcg';
+import { FUNCTION_MAP, INT_TYPES, TYPE_MAP, Token, nextSolid, tokenize } from './brooktokens';
+
+/** Translates Cg/Brook statements to GLSL ES 3.00 (see the module comment for the rules). */
+export function translateBody(text: string, gathers: Set<string>, intNames: Set<string>, boundLoops = false, env?: CgEnv): string {
+  let tokens = tokenize(text);
+  if (env) tokens = cgConversions(tokens, env);
+  if (boundLoops) tokens = boundLoopTokens(tokens);
+  const ints = new Set(intNames);
+  // First pass: which statements must keep integer literals.
+  const intStatement: boolean[] = [];
+  let statement = 0;
+  let involvesInt = false;
+  const statementOf: number[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.kind === 'id' && INT_TYPES.has(t.text)) {
+      involvesInt = true;
+      const next = tokens.slice(i + 1).find((x) => x.kind !== 'space');
+      if (next?.kind === 'id') ints.add(next.text);
+    } else if (t.kind === 'id' && ints.has(t.text)) {
+      involvesInt = true;
+    }
+    statementOf[i] = statement;
+    if (t.kind === 'punct' && (t.text === ';' || t.text === '{' || t.text === '}')) {
+      intStatement[statement++] = involvesInt;
+      involvesInt = false;
+    }
+  }
+  intStatement[statement] = involvesInt;
+
+  const out: string[] = [];
+  const brackets: Array<'gather' | 'plain'> = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.kind === 'id') {
+      const next = nextSolid(tokens, i);
+      if (gathers.has(t.text) && next && tokens[next]!.text === '[') {
+        out.push(glslName(t.text), '(');
+        brackets.push('gather');
+        i = next;
+        continue;
+      }
+      out.push(TYPE_MAP[t.text] ?? FUNCTION_MAP[t.text] ?? glslName(t.text));
+    } else if (t.kind === 'num') {
+      let text = t.text.replace(/[fFhH]$/, (s) => (/^0[xX]/.test(t.text) ? s : ''));
+      const plainInt = /^\d+$/.test(text);
+      const inPlainIndex = brackets.includes('plain');
+      if (plainInt && !inPlainIndex && !intStatement[statementOf[i]!]) text += '.0';
+      out.push(text);
+    } else if (t.kind === 'punct' && t.text === '[') {
+      brackets.push('plain');
+      out.push('[');
+    } else if (t.kind === 'punct' && t.text === ']') {
+      const kind = brackets.pop();
+      if (kind === 'gather') {
+        const next = nextSolid(tokens, i);
+        if (next && tokens[next]!.text === '[') {
+          out.push(', ');
+          brackets.push('gather');
+          i = next;
+        } else {
+          out.push(')');
+        }
+      } else {
+        out.push(']');
+      }
+    } else {
+      out.push(t.text);
+    }
+  }
+  return out.join('');
+}
+
+/**
+ * Every loop condition also counts an iteration: `while (c)` -> `while ((c) && brook_loop())`,
+ * `for (a; c; b)` -> `for (a; (c) && brook_loop(); b)` (an empty c -> `brook_loop()`);
+ * `do ... while (c);` is covered by its while. brook_loop() is generated with the kernel
+ * (KernelSpec.maxIterations).
+ */
+function boundLoopTokens(tokens: Token[]): Token[] {
+  const out = [...tokens];
+  const punct = (text: string): Token => ({ kind: 'punct', text });
+  const call: Token[] = [{ kind: 'id', text: 'brook_loop' }, punct('('), punct(')')];
+  for (let i = 0; i < out.length; i++) {
+    const t = out[i]!;
+    if (t.kind !== 'id' || (t.text !== 'while' && t.text !== 'for')) continue;
+    const open = nextSolid(out, i);
+    if (open === undefined || out[open]!.text !== '(') continue;
+    let depth = 0;
+    let close = -1;
+    const semis: number[] = [];
+    for (let j = open; j < out.length; j++) {
+      const x = out[j]!.text;
+      if (out[j]!.kind !== 'punct') continue;
+      if (x === '(') depth++;
+      else if (x === ')' && --depth === 0) {
+        close = j;
+        break;
+      } else if (x === ';' && depth === 1) semis.push(j);
+    }
+    if (close < 0) continue; // unbalanced: GLSL will say so
+    let from: number;
+    let to: number;
+    if (t.text === 'while') {
+      from = open + 1;
+      to = close;
+    } else {
+      if (semis.length !== 2) continue;
+      from = semis[0]! + 1;
+      to = semis[1]!;
+    }
+    while (from < to && out[from]!.kind === 'space') from++;
+    while (to > from && out[to - 1]!.kind === 'space') to--;
+    const empty = from === to;
+    const cond = empty ? [...call] : [punct('('), ...out.slice(from, to), punct(')'), punct(' && '), ...call];
+    out.splice(from, to - from, ...cond);
+    i = open; // loops nested in the condition are rare; the body follows and is scanned next
+  }
+  return out;
+}
