@@ -134,18 +134,22 @@ async function main() {
         console.log(cells.map((c) => `      ${c.name}: ${c.detail}`).join('\n'));
       });
     }
-    console.log('jupyter (python/ installed with pip, a real notebook server, every notebook in notebooks/jupyter run in Chromium)');
-    const { python, reason } = findJupyterPython();
-    if (!python) console.log(`  - skipped: ${reason}`);
-    else {
+    console.log('jupyter (python/ installed with pip, a real Jupyter server, every notebook in notebooks/jupyter run in Chromium)');
+    const notebooks = fs.readdirSync(path.join(root, 'notebooks/jupyter')).filter((f) => f.endsWith('.ipynb')).sort();
+    const NAMES = { classic: 'classic Notebook', lab: 'JupyterLab', notebook7: 'Notebook' };
+    for (const frontEnd of ['classic', 'lab', 'notebook7']) {
+      const { python, reason } = findJupyterPython(frontEnd);
+      if (!python) {
+        console.log(`  - ${NAMES[frontEnd]} skipped: ${reason}`);
+        continue;
+      }
       // (requests beyond 127.0.0.1, e.g. a CDN MathJax, still fail at once: no network)
-      const notebooks = fs.readdirSync(path.join(root, 'notebooks/jupyter')).filter((f) => f.endsWith('.ipynb')).sort();
-      await step(`Jupyter server started over pip-installed python/ (${python})`, () =>
-        withJupyter({ page, root, tmp, python }, async ({ version, run }) => {
-          console.log(`      classic Notebook ${version}`);
+      await step(`${NAMES[frontEnd]} server started over pip-installed python/ (${python})`, () =>
+        withJupyter({ page, root, tmp: path.join(tmp, frontEnd), python, frontEnd }, async ({ version, run }) => {
+          console.log(`      ${NAMES[frontEnd]} ${version}`);
           for (const name of notebooks) {
             errors.length = 0;
-            await step(`notebooks/jupyter/${name}: every cell ran, results back in Python equal numpy`, async () => {
+            await step(`${NAMES[frontEnd]}: notebooks/jupyter/${name}: every cell ran, results back in Python equal numpy`, async () => {
               const lines = await run(name);
               console.log(lines.map((l) => `      ${l}`).join('\n'));
             });

@@ -15,7 +15,7 @@ Widgets (anywidget; JupyterLab, Notebook 7, VS Code, Colab)::
     w                      # displays the result as a picture with the pass trace
     w.result('result')     # a later cell: the numpy array
 
-Plain HTML outputs (no widget machinery; results return to Python in the classic Notebook)::
+Plain HTML outputs (no widget machinery; results return to Python where a Jupyter server serves the page)::
 
     brookgl.load()                        # once: defines the module in the page
     r = brookgl.html_run(source, outputs={'result': 1000}, x=..., y=..., alpha=2.0)

@@ -2,9 +2,12 @@
 
 ``load()`` puts the widget module into the page once (as ``window.brookglWidget``); each
 ``html_run``/``html_embed`` output then renders with a small local model that follows
-anywidget's model interface. Results go back to Python through a Jupyter comm where the front
-end lets an output reach its kernel (the classic Notebook, 6.x: ``Jupyter.notebook.kernel``);
-elsewhere they are shown but stay in the page.
+anywidget's model interface. Results go back to Python as a Jupyter comm opened on the kernel:
+through ``Jupyter.notebook.kernel`` in the classic Notebook (6.x); in JupyterLab and Notebook 7,
+whose pages expose no kernel object to outputs, over the Jupyter server's own kernel channel
+(``/api/kernels/<id>/channels``: the kernel's id comes with the output, the server's address and
+token from the page's ``jupyter-config-data``). Where neither exists (VS Code, Colab) results are
+shown but stay in the page.
 """
 from __future__ import annotations
 
@@ -41,10 +44,27 @@ def _register_comm_target() -> bool:
 
 def _on_comm(comm, open_msg) -> None:
     data = open_msg["content"]["data"]
+    buffers = open_msg.get("buffers") or []
+    if not buffers and "b64" in data:
+        # sent over the server's kernel channel as JSON text: buffers travel base64-encoded
+        buffers = [memoryview(base64.b64decode(b)) for b in data["b64"]]
     run = _RUNS.get(data.get("id"))
     if run is not None:
-        run._receive(data, open_msg.get("buffers") or [])
+        run._receive(data, buffers)
     comm.close()
+
+
+def _kernel_id() -> str:
+    """This kernel's id as the Jupyter server knows it (from its connection file's name), or ''."""
+    try:
+        import os
+
+        import ipykernel
+
+        name = os.path.basename(ipykernel.get_connection_file())
+        return name[len("kernel-"):-len(".json")] if name.startswith("kernel-") and name.endswith(".json") else ""
+    except Exception:  # pragma: no cover - not in a kernel
+        return ""
 
 
 class _Html:
@@ -79,20 +99,57 @@ _CLIENT = r"""
     save_changes: function () {
       if (state.status !== 'done' && state.status !== 'error' && state.status !== 'ready') return;
       el.dataset.status = state.status;
-      var kernel = window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel;
-      if (!kernel || el.dataset.sent) return;
-      el.dataset.sent = '1';
       var meta = {}, buffers = [];
       for (var name in (state.results || {})) {
         var r = state.results[name];
         meta[name] = { dtype: r.dtype, shape: r.shape, buffer: buffers.length };
         buffers.push(r.data);
       }
-      // notebook 6: new_comm(target_name, data, callbacks, metadata, comm_id, buffers)
-      kernel.comm_manager.new_comm(%(target)s, { id: %(id_json)s, status: state.status, error: state.error || '',
-        renderer: state.renderer || '', trace: state.trace || [], state: state.state || {}, results: meta }, {}, {}, undefined, buffers);
+      var data = { id: %(id_json)s, status: state.status, error: state.error || '', renderer: state.renderer || '',
+        trace: state.trace || [], state: state.state || {}, results: meta, request: state.request || 0 };
+      // an embed saves every second: send only what changed (a rerun sends its new results)
+      var key = JSON.stringify(data);
+      if (key === sentKey) return;
+      sentKey = key;
+      send(data, buffers);
     },
   };
+  var sentKey = null, channel = null, queued = [];
+  function send(data, buffers) {
+    var kernel = window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel;
+    if (kernel) {
+      el.dataset.sent = 'classic';
+      // notebook 6: new_comm(target_name, data, callbacks, metadata, comm_id, buffers)
+      kernel.comm_manager.new_comm(%(target)s, data, {}, {}, undefined, buffers);
+      return;
+    }
+    var config = document.getElementById('jupyter-config-data');
+    if (!config || !%(kernel_json)s) return;
+    config = JSON.parse(config.textContent);
+    data.b64 = buffers.map(function (b) {
+      var u = new Uint8Array(b.buffer || b, b.byteOffset || 0, b.byteLength), s = '';
+      for (var i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
+      return btoa(s);
+    });
+    var session = 'brookgl-' + Math.random().toString(16).slice(2);
+    queued.push(JSON.stringify({ channel: 'shell', buffers: [], metadata: {}, parent_header: {},
+      header: { msg_id: session, msg_type: 'comm_open', session: session, username: '', date: new Date().toISOString(), version: '5.3' },
+      content: { comm_id: session, target_name: %(target)s, data: data } }));
+    if (!channel) {
+      // one socket per output, on the Jupyter server's channel of this kernel
+      var base = (config.wsUrl || (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + (config.baseUrl || '/')).replace(/\/?$/, '/');
+      channel = new WebSocket(base + 'api/kernels/' + %(kernel_json)s + '/channels?session_id=' + session +
+        (config.token ? '&token=' + encodeURIComponent(config.token) : ''));
+      channel.onerror = function () { el.dataset.sent = 'failed'; };
+      channel.onopen = function () { flush(); };
+    }
+    flush();
+  }
+  function flush() {
+    if (!channel || channel.readyState !== 1) return;
+    while (queued.length) channel.send(queued.shift());
+    el.dataset.sent = 'channel';
+  }
   if (!window.brookglWidget) { el.textContent = 'brookgl is not loaded in this page: run brookgl.load() first (and trust the notebook)'; return; }
   window.brookglWidget.default.render({ model: model, el: el });
 })();
@@ -127,6 +184,7 @@ class HtmlRun:
             "id_json": json.dumps(self.id),
             "state": json.dumps(state).replace("</", "<\\/"),
             "target": json.dumps(COMM_TARGET),
+            "kernel_json": json.dumps(_kernel_id()),
         }
 
     def _receive(self, data: Dict[str, Any], buffers) -> None:
@@ -146,8 +204,8 @@ class HtmlRun:
             raise RuntimeError(f"brookgl: the kernel failed in the browser: {self.error}")
         if name not in self._results:
             raise LookupError(
-                f"brookgl: no result {name!r} yet (status {self.status}); results come back where the front end "
-                "lets outputs talk to the kernel (classic Notebook); run this cell again once the output shows"
+                f"brookgl: no result {name!r} yet (status {self.status}); results come back where the page can reach "
+                "the kernel (classic Notebook, Notebook 7, JupyterLab); run this cell again once the output shows"
             )
         return result_array(self._results[name])
 
@@ -162,5 +220,5 @@ def html_run(source: str, *, outputs: Dict[str, Any], kernel: Optional[str] = No
 
 
 def html_embed(demo: str = "filter", **options) -> HtmlRun:
-    """A live demo in a plain HTML output; ``state`` comes back once it is ready (classic Notebook)."""
+    """A live demo in a plain HTML output; ``state`` comes back once it is ready (Jupyter servers)."""
     return HtmlRun({"kind": "embed", "options": {"demo": demo, **options}})
