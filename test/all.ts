@@ -36,6 +36,7 @@ import './apps/subdivide.test';
 import './apps/ccd-elementary.test';
 import './apps/ccd-pipeline.test';
 import './apps/ccd-lws.test';
+import './apps/ccd-stages.test';
 import './reliability/foreign.test';
 import './reliability/values.test';
 import './reliability/options.test';

@@ -51,6 +51,20 @@ export class Tracer {
     this.on = true;
   }
 
+  /** Passes recorded since `start()` (0 when never started). */
+  get length(): number {
+    return this.records.length;
+  }
+
+  /**
+   * The passes recorded so far, once their GPU times are in, while recording goes on (a copy;
+   * for code that times its own stages inside a caller's trace).
+   */
+  async settled(): Promise<PassRecord[]> {
+    await Promise.all(this.timings);
+    return this.records.map((r) => ({ ...r }));
+  }
+
   /** Stops recording and resolves with the passes once their GPU times are in. */
   async stop(): Promise<PassRecord[]> {
     this.on = false;

@@ -1,6 +1,9 @@
 export { CCD_ELEMENTARY, runElementary, testQueriesOnGpu } from './elementary';
 export type { ElementaryArgs } from './elementary';
-export { Ccd, createCcd, CCD_REFIT, CCD_TRAVERSE, CCD_CONCAT, CCD_PAIR_TESTS, CCD_ORPHAN_TESTS } from './pipeline';
-export type { Balance, CcdOptions, CcdStats, StepOptions, StepResult } from './pipeline';
+export { Ccd, createCcd } from './pipeline';
+export { CCD_REFIT, CCD_TRAVERSE, CCD_CONCAT, CCD_PAIR_TESTS, CCD_ORPHAN_TESTS } from './kernels';
+export type { CcdOptions, StepOptions, StepResult } from './pipeline';
+export { CCD_STAGES } from './stages';
+export type { Balance, CcdStats, KernelTime, Stage, StageStats } from './stages';
 export { traverseLws } from './lws';
 export type { LwsOptions, LwsStats } from './lws';

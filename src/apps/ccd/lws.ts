@@ -146,7 +146,6 @@ export interface LwsResult {
   iterations: number;
   nodes: number;
   lanes: number;
-  passes: number;
   roundTrips: number;
   balancingMs: number;
   /** Gathering the per-iteration front chunks and compacting them (wall clock). */
@@ -163,12 +162,11 @@ export async function traverseLws(ccd: Ccd, start: Stream, count: number, option
   check(Number.isInteger(S) && S >= 4 * T, () => `lws: stackCap must be at least 4 x threads (${4 * T}), got ${S}`);
   let Q = options.dequeCap ?? 64 * T;
   check(Number.isInteger(Q) && Q >= T, () => `lws: dequeCap must be at least threads, got ${Q}`);
-  let passes = 0, roundTrips = 0;
+  let roundTrips = 0;
   for (let reruns = 0; ; reruns++) {
     const r = await attempt(ccd, start, count, B, T, S, Q, options.inFlight ?? 4);
-    passes += r.passes;
     roundTrips += r.roundTrips;
-    if (!r.overflow) return { ...r, passes, roundTrips, stats: { ...r.stats, reruns } };
+    if (!r.overflow) return { ...r, roundTrips, stats: { ...r.stats, reruns } };
     r.front?.dispose();
     if (reruns >= 4) throw new BrookError(`lws: a deque ring of ${Q} slots overflowed five times; pass a larger dequeCap`);
     Q *= 4;
@@ -177,10 +175,11 @@ export async function traverseLws(ccd: Ccd, start: Stream, count: number, option
 
 async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: number, S: number, Q: number, inFlight: number): Promise<LwsResult & { overflow: boolean }> {
   const ctx = ccd.ctx;
-  let passes = 0;
+  // every pass through ccd.run, counted in its stage: evalCollision and the termination pass
+  // are traversal, the node management around them balancing (stages.ts)
   const run = (spec: KernelSpec, args: Parameters<typeof ctx.run>[1]) => {
-    ctx.run(spec, args);
-    passes++;
+    ccd.stage(spec === LWS_EVAL || spec === LWS_LIVE ? 'traversal' : spec === LWS_GATHER8 ? 'front' : 'balancing');
+    ccd.run(spec, args);
   };
   const streams: Stream[] = [];
   const make = (type: 'int4' | 'int2' | 'int', n: number, data?: Int32Array) => {
@@ -217,10 +216,7 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
         run(LWS_DEQUE, { old: deque, stack, kidsA, kidsB, prefix, push, threads: T, stackCap: S, dequeCap: Q, dequeOut: deque });
         run(LWS_STACK, { stack, kidsA, kidsB, prefix, push, threads: T, stackCap: S, stackOut: stack });
       },
-      terminate: () => {
-        ctx.run(LWS_LIVE, { bstate, claims, ...u, alive });
-        passes++;
-      },
+      terminate: () => run(LWS_LIVE, { bstate, claims, ...u, alive }),
     });
     // counters and flags: one readback
     const [st, cn] = (await Promise.all([bstate.read(), counters.read()])) as [Int32Array, Int32Array];
@@ -252,6 +248,7 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
       len *= 8;
     }
     const all = level[0]!;
+    ccd.stage('front');
     const kept = await ccd.filter(all, 'x.z >= 2');
     all.dispose();
     return {
@@ -261,7 +258,6 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
       iterations: loop.iterations,
       nodes,
       lanes: B * T,
-      passes,
       roundTrips: loop.iterations + 1, // the occlusion queries waited on, and the counters
       balancingMs: 0,
       overflow,

@@ -27,83 +27,15 @@
  * frame starts from the last front (a front only deepens: nodes that separate again are not
  * merged back, which is why it goes stale).
  */
-import BVTT from '../../../glsl/apps/ccd/bvtt.glsl';
-import ELEMENTARY from '../../../glsl/apps/ccd/elementary.glsl';
-import FEATURES from '../../../glsl/apps/ccd/features.glsl';
-import REFIT from '../../../glsl/apps/ccd/refit.glsl';
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import type { KernelArgs, KernelSpec } from '../../core/kernel';
 import type { Stream } from '../../core/stream';
 import { filter } from '../../idioms/filter';
+import { CCD_CONCAT, CCD_ORPHAN_TESTS, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
 import { traverseLws, type LwsOptions, type LwsStats } from './lws';
+import { StageClock, type Balance, type CcdStats, type Stage } from './stages';
 import { buildBvh, orphanSets, triangleCount, type Bvh, type CcdScene } from '../../reference/ccd-bvh';
-
-/** One level of the refit (glsl/apps/ccd/refit.glsl). */
-export const CCD_REFIT: KernelSpec = {
-  name: 'CcdRefit',
-  inputs: { node: 'int4', loIn: 'float4', hiIn: 'float4' },
-  gathers: { boxLo: 'float4', boxHi: 'float4', tris: 'int4', x0: 'float4', x1: 'float4' },
-  uniforms: { level: 'int' },
-  outputs: { lo: 'float4', hi: 'float4' },
-  body: REFIT,
-};
-
-/** The BVTT gathers every traversal kernel declares. */
-export const BVTT_GATHERS = { nodes: 'int4', nodeObject: 'int', boxLo: 'float4', boxHi: 'float4', tris: 'int4' } as const;
-
-/** One traversal step of the static method: record k is slot k % 3 of work item k / 3. */
-export const CCD_TRAVERSE: KernelSpec = {
-  name: 'CcdTraverse',
-  gathers: { work: 'int4', ...BVTT_GATHERS },
-  uniforms: { selfTest: 'int' },
-  outputs: { child: 'int4' },
-  helpers: BVTT,
-  body: [
-    'int item = brook_index / 3, slot = brook_index - 3 * item;',
-    'ivec4 w = work(item);',
-    'ivec2 c[3]; int front;',
-    'int n = bvttStep(w.x, w.y, c, front);',
-    'if (n > 0) child = slot < n ? ivec4(c[slot], CCD_WORK, 0) : ivec4(-1, -1, 0, 0);',
-    'else child = slot == 0 ? ivec4(w.xy, front, 0) : ivec4(-1, -1, 0, 0);',
-  ].join('\n'),
-};
-
-/** Record i: `a` then `b` (concatenating front chunks). */
-export const CCD_CONCAT: KernelSpec = {
-  name: 'CcdConcat',
-  gathers: { a: 'int4', b: 'int4' },
-  uniforms: { na: 'int' },
-  outputs: { joined: 'int4' },
-  body: 'joined = brook_index < na ? a(brook_index) : b(brook_index - na);',
-};
-
-/** The 15 feature tests of candidate (front) pair k / 15, slot k % 15. */
-export const CCD_PAIR_TESTS: KernelSpec = {
-  name: 'CcdPairTests',
-  gathers: { cand: 'int4', nodes: 'int4', tris: 'int4', x0: 'float4', x1: 'float4' },
-  uniforms: { inputUlp: 'float' },
-  outputs: { hit: 'int4' },
-  helpers: `${ELEMENTARY}\n${FEATURES}`,
-  body: [
-    'int item = brook_index / 15, slot = brook_index - 15 * item;',
-    'ivec4 c = cand(item);',
-    'hit = ccdTestFeature(ccdPairFeature(nodes(c.x).z, nodes(c.y).z, slot));',
-  ].join('\n'),
-};
-
-/** The test of one orphan-set record. */
-export const CCD_ORPHAN_TESTS: KernelSpec = {
-  name: 'CcdOrphanTests',
-  inputs: { rec: 'int4' },
-  gathers: { tris: 'int4', x0: 'float4', x1: 'float4' },
-  uniforms: { inputUlp: 'float' },
-  outputs: { hit: 'int4' },
-  helpers: `${ELEMENTARY}\n${FEATURES}`,
-  body: 'hit = ccdTestFeature(rec);',
-};
-
-export type Balance = 'static' | 'lws';
 
 export interface CcdOptions {
   /** Rebuild the front from the root when it has grown past this factor. Default 1.5. */
@@ -118,41 +50,10 @@ export interface StepOptions {
   fromRoot?: boolean;
   /** Lazy work stealing parameters for this step (over the ones given at creation). */
   lws?: LwsOptions;
-}
-
-/** Per-frame measurements (Table 1's breakdown and the balancing counters). */
-export interface CcdStats {
-  balance: Balance;
-  /** Milliseconds (wall clock, each stage ended by a fence). */
-  refitMs: number;
-  /** Front update: assembling the new front from the nodes where the traversal ended (static:
-   * concatenating the per-step chunks; lws: gathering the per-iteration chunks and compacting). */
-  frontMs: number;
-  traversalMs: number;
-  /** Compaction and redistribution (static: the filters between steps). 0 for lws, whose
-   * balancing passes run inside the traversal loop (counted there; wall clock cannot split them). */
-  balancingMs: number;
-  elementaryMs: number;
-  totalMs: number;
-  /** Passes drawn and CPU round trips (count readbacks, query answers, result reads). */
-  passes: number;
-  roundTrips: number;
-  /** Traversal iterations until the work was gone. */
-  iterations: number;
-  /** BVTT nodes processed, and nodes processed / (lanes x iterations). */
-  nodesProcessed: number;
-  utilisation: number;
-  /** Front nodes at the start and at the end of the frame; whether it started from the root. */
-  frontStart: number;
-  frontSize: number;
-  fromRoot: boolean;
-  candidates: number;
-  orphans: number;
-  /** Feature tests run (15 per candidate, plus the orphans). */
-  tests: number;
-  pairs: number;
-  /** lws only: nodes pushed to deques, nodes stolen, steal rounds, extra iterations. */
-  lws?: LwsStats;
+  /** Time every pass on the GPU (under ctx.trace: the caller's if recording, else its own) and
+   * report the GPU ms per stage and kernel in `stats.stages` / `stats.kernels`. Each pass then
+   * carries a timer query, which adds to the wall times. */
+  profile?: boolean;
 }
 
 export interface StepResult {
@@ -161,9 +62,12 @@ export interface StepResult {
   stats: CcdStats;
 }
 
-/** Filter passes for n records, as src/idioms/filter.ts documents the pyramid: ceil(log4 n) + 2. */
-function filterPasses(n: number): number {
-  return Math.ceil(Math.log(Math.max(n, 2)) / Math.log(4)) + 2;
+/** Passes of a pyramid filter (src/idioms/filter.ts) of n records keeping `count`: the flags, one
+ * sum-of-4 level per ceil(log4 n), and the descent when anything is kept. */
+function filterPasses(n: number, count: number): number {
+  let levels = 0;
+  for (let m = n; m > 1; m = Math.ceil(m / 4)) levels++;
+  return 1 + levels + (count > 0 ? 1 : 0);
 }
 
 export class Ccd {
@@ -184,7 +88,8 @@ export class Ccd {
   private front: Stream | null = null;
   private frontCount = 0;
   private rootFrontCount = 0;
-  private passes = 0;
+  /** The current frame's pass counter by stage (a fresh one each step). */
+  private clock: StageClock;
   private roundTrips = 0;
   private disposed = false;
   readonly rebuildGrowth: number;
@@ -199,6 +104,7 @@ export class Ccd {
     const nv = scene.x0.length / 3;
     check(scene.x0.length % 3 === 0 && scene.x1.length === scene.x0.length, 'createCcd: scene.x0 and scene.x1 must hold 3 coordinates per vertex, the same count');
     for (let i = 0; i < scene.tris.length; i++) check(scene.tris[i]! >= 0 && scene.tris[i]! < nv, () => `createCcd: scene.tris[${i}] = ${scene.tris[i]} is not a vertex id (${nv} vertices)`);
+    this.clock = new StageClock(ctx, false);
     this.rebuildGrowth = options.rebuildGrowth ?? 1.5;
     this.lwsOptions = options.lws ?? {};
     check(this.rebuildGrowth >= 1, 'createCcd: rebuildGrowth must be >= 1');
@@ -238,14 +144,19 @@ export class Ccd {
   /** @internal Runs one pass and counts it. */
   run(spec: KernelSpec, args: KernelArgs): void {
     this.ctx.run(spec, args);
-    this.passes++;
+    this.clock.count();
+  }
+
+  /** @internal The passes drawn from now on belong to `stage` (Table 1's breakdown). */
+  stage(stage: Stage): void {
+    this.clock.set(stage);
   }
 
   /** @internal A filter (counted: its passes and the readback of its count). */
   async filter(s: Stream, keep: string): Promise<{ stream: Stream | null; count: number }> {
-    this.passes += filterPasses(s.length);
     this.roundTrips++;
     const r = await filter(this.ctx, s, { keep });
+    this.clock.count(filterPasses(s.length, r.count));
     return { stream: r.stream, count: r.count };
   }
 
@@ -277,7 +188,9 @@ export class Ccd {
     return acc;
   }
 
-  /** The static method: one pass per step over the compacted work list. */
+  /** The static method: one pass per step over the compacted work list. Wall: the filter's count
+   * readback also waits for the step's traversal pass, so its wall time lands in balancing (the
+   * GPU times of a profiled frame split them). */
   private async traverseStatic(start: Stream, count: number, timing: { balancing: number; front: number }): Promise<{ front: Stream | null; frontCount: number; iterations: number; nodes: number }> {
     const chunks: Array<{ stream: Stream; count: number }> = [];
     let work = start, w = count, iterations = 0, nodes = 0;
@@ -285,12 +198,17 @@ export class Ccd {
       iterations++;
       nodes += w;
       const out = this.ctx.scratch('int4', 3 * w);
+      this.stage('traversal');
       this.run(CCD_TRAVERSE, { work, ...this.bvttArgs(), child: out });
       if (work !== start) work.dispose();
       const t0 = performance.now();
+      this.stage('balancing');
       const next = await this.filter(out, 'x.z == 1');
+      const t1 = performance.now();
+      this.stage('front');
       const front = await this.filter(out, 'x.z >= 2');
-      timing.balancing += performance.now() - t0;
+      timing.balancing += t1 - t0;
+      timing.front += performance.now() - t1;
       out.dispose();
       if (front.stream) chunks.push({ stream: front.stream, count: front.count });
       if (!next.stream) break;
@@ -298,6 +216,7 @@ export class Ccd {
       w = next.count;
     }
     const t1 = performance.now();
+    this.stage('front');
     const f = this.concat(chunks);
     await this.ctx.queries.fence();
     this.roundTrips++;
@@ -310,14 +229,25 @@ export class Ccd {
     check(!this.disposed, 'Ccd.step: this Ccd was disposed');
     const balance = options.balance ?? 'static';
     check(balance === 'static' || balance === 'lws', () => `Ccd.step: balance must be 'static' or 'lws', got ${String(balance)}`);
+    check(options.profile === undefined || typeof options.profile === 'boolean', () => `Ccd.step: options.profile must be true or false, got ${String(options.profile)}`);
+    this.clock = new StageClock(this.ctx, options.profile === true);
+    try {
+      return await this.frame(balance, options);
+    } catch (e) {
+      this.clock.abort();
+      throw e;
+    }
+  }
+
+  private async frame(balance: Balance, options: StepOptions): Promise<StepResult> {
     const ctx = this.ctx;
-    this.passes = 0;
     this.roundTrips = 0;
     const fence = async () => {
       await ctx.queries.fence();
       this.roundTrips++;
     };
     const t0 = performance.now();
+    this.stage('refit');
     this.refit();
     await fence();
     const t1 = performance.now();
@@ -342,7 +272,6 @@ export class Ccd {
     if (balance === 'static') r = await this.traverseStatic(start, startCount, timing);
     else {
       const l = await traverseLws(this, start, startCount, { ...this.lwsOptions, ...options.lws });
-      this.passes += l.passes;
       this.roundTrips += l.roundTrips;
       lwsStats = l.stats;
       timing.front += l.frontMs;
@@ -356,6 +285,7 @@ export class Ccd {
     if (fromRoot) this.rootFrontCount = r.frontCount;
 
     // elementary tests: the candidates' 15 feature pairs and the orphan sets
+    this.stage('elementary');
     const found = new Set<string>();
     let candidates = 0;
     const collect = async (hits: Stream) => {
@@ -387,15 +317,27 @@ export class Ccd {
     }
     const t4 = performance.now();
     const lanes = r.lanes ?? 0;
+    const wall = {
+      refit: t1 - t0,
+      front: t2 - t1 + timing.front,
+      traversal: t3 - t2 - timing.balancing - timing.front,
+      balancing: balance === 'static' ? timing.balancing : null,
+      elementary: t4 - t3,
+    };
+    const passes = this.clock.total;
+    const { stages, kernels, gpuMs } = await this.clock.finish(wall);
     const stats: CcdStats = {
       balance,
-      refitMs: t1 - t0,
-      frontMs: t2 - t1 + timing.front,
-      traversalMs: t3 - t2 - timing.balancing - timing.front,
-      balancingMs: timing.balancing,
-      elementaryMs: t4 - t3,
+      refitMs: wall.refit,
+      frontMs: wall.front,
+      traversalMs: wall.traversal,
+      balancingMs: wall.balancing ?? 0,
+      elementaryMs: wall.elementary,
       totalMs: t4 - t0,
-      passes: this.passes,
+      stages,
+      kernels,
+      gpuMs,
+      passes,
       roundTrips: this.roundTrips,
       iterations: r.iterations,
       nodesProcessed: r.nodes,

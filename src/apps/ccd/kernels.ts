@@ -1,0 +1,74 @@
+/**
+ * The kernels of the CCD pipeline outside lazy work stealing (./lws.ts): the refit, one static
+ * traversal step, concatenation of front chunks and the elementary tests of candidates and
+ * orphan sets. Their GLSL is in glsl/apps/ccd/.
+ */
+import BVTT from '../../../glsl/apps/ccd/bvtt.glsl';
+import ELEMENTARY from '../../../glsl/apps/ccd/elementary.glsl';
+import FEATURES from '../../../glsl/apps/ccd/features.glsl';
+import REFIT from '../../../glsl/apps/ccd/refit.glsl';
+import type { KernelSpec } from '../../core/kernel';
+
+/** One level of the refit (glsl/apps/ccd/refit.glsl). */
+export const CCD_REFIT: KernelSpec = {
+  name: 'CcdRefit',
+  inputs: { node: 'int4', loIn: 'float4', hiIn: 'float4' },
+  gathers: { boxLo: 'float4', boxHi: 'float4', tris: 'int4', x0: 'float4', x1: 'float4' },
+  uniforms: { level: 'int' },
+  outputs: { lo: 'float4', hi: 'float4' },
+  body: REFIT,
+};
+
+/** The BVTT gathers every traversal kernel declares. */
+export const BVTT_GATHERS = { nodes: 'int4', nodeObject: 'int', boxLo: 'float4', boxHi: 'float4', tris: 'int4' } as const;
+
+/** One traversal step of the static method: record k is slot k % 3 of work item k / 3. */
+export const CCD_TRAVERSE: KernelSpec = {
+  name: 'CcdTraverse',
+  gathers: { work: 'int4', ...BVTT_GATHERS },
+  uniforms: { selfTest: 'int' },
+  outputs: { child: 'int4' },
+  helpers: BVTT,
+  body: [
+    'int item = brook_index / 3, slot = brook_index - 3 * item;',
+    'ivec4 w = work(item);',
+    'ivec2 c[3]; int front;',
+    'int n = bvttStep(w.x, w.y, c, front);',
+    'if (n > 0) child = slot < n ? ivec4(c[slot], CCD_WORK, 0) : ivec4(-1, -1, 0, 0);',
+    'else child = slot == 0 ? ivec4(w.xy, front, 0) : ivec4(-1, -1, 0, 0);',
+  ].join('\n'),
+};
+
+/** Record i: `a` then `b` (concatenating front chunks). */
+export const CCD_CONCAT: KernelSpec = {
+  name: 'CcdConcat',
+  gathers: { a: 'int4', b: 'int4' },
+  uniforms: { na: 'int' },
+  outputs: { joined: 'int4' },
+  body: 'joined = brook_index < na ? a(brook_index) : b(brook_index - na);',
+};
+
+/** The 15 feature tests of candidate (front) pair k / 15, slot k % 15. */
+export const CCD_PAIR_TESTS: KernelSpec = {
+  name: 'CcdPairTests',
+  gathers: { cand: 'int4', nodes: 'int4', tris: 'int4', x0: 'float4', x1: 'float4' },
+  uniforms: { inputUlp: 'float' },
+  outputs: { hit: 'int4' },
+  helpers: `${ELEMENTARY}\n${FEATURES}`,
+  body: [
+    'int item = brook_index / 15, slot = brook_index - 15 * item;',
+    'ivec4 c = cand(item);',
+    'hit = ccdTestFeature(ccdPairFeature(nodes(c.x).z, nodes(c.y).z, slot));',
+  ].join('\n'),
+};
+
+/** The test of one orphan-set record. */
+export const CCD_ORPHAN_TESTS: KernelSpec = {
+  name: 'CcdOrphanTests',
+  inputs: { rec: 'int4' },
+  gathers: { tris: 'int4', x0: 'float4', x1: 'float4' },
+  uniforms: { inputUlp: 'float' },
+  outputs: { hit: 'int4' },
+  helpers: `${ELEMENTARY}\n${FEATURES}`,
+  body: 'hit = ccdTestFeature(rec);',
+};
