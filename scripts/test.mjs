@@ -53,6 +53,10 @@ const EXERCISE = {
     ['select', 'suite', 'filter'],
     ['expect', "document.querySelectorAll('#recorded img.plot').length >= 2", 'the recorded filter plots are shown'],
   ],
+  'ccd/index.html': [
+    ['expect', "document.querySelectorAll('#stages tr').length === 7", "Table 1's breakdown: five stages and the total"],
+    ['select', 'balance', 'static'], ['frames', 2], ['check', 'profile', false], ['frames', 1], ['select', 'scene', 'bart'], ['frames', 2],
+  ],
   'fractal/index.html': [
     ['expect', "document.getElementById('summary').textContent.includes('ended the loop')", 'the default view ends the loop early by the query'],
     ['select', 'view', 'whole'], ['select', 'per', '16'],

@@ -1,9 +1,11 @@
 // The CCD page: a scene stepped every frame through createCcd (refit, BVTT front, balancing,
 // elementary tests on the GPU), drawn on a 2D canvas with the colliding faces highlighted. The
 // gallery's frame loop (../lib/demo.js) applies restarts between frames, never during a step.
-import { createContext, createCcd, parsePly, reference } from '../../dist/brookgl.js';
-import { $, animate, testMode } from '../lib/demo.js';
+import { CCD_STAGES, createContext, createCcd, parsePly, reference } from '../../dist/brookgl.js';
+import { $, animate, paperBox, testMode } from '../lib/demo.js';
+import { PAPERS } from '../papers/papers.js';
 
+$('paper').replaceWith(paperBox({ ...PAPERS.dasilva, quote: PAPERS.dasilva.quotes.ccd }));
 const ctx = createContext();
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
 const soft = ctx.caps.software || testMode;
@@ -15,7 +17,7 @@ let funnel = null;
 
 async function loadFunnel() {
   if (funnel) return funnel;
-  const ply = async (f) => parsePly(await (await fetch(`../../data/ccd/cloth-funnel/frames/${f}.ply`)).arrayBuffer());
+  const ply = async (f) => parsePly(await (await fetch(new URL(`../../data/ccd/cloth-funnel/frames/${f}.ply`, import.meta.url))).arrayBuffer());
   const f0 = await ply(227), f1 = await ply(228);
   funnel = { x0: f0.positions, x1: f1.positions, tris: Int32Array.from(f0.indices) };
   return funnel;
@@ -97,15 +99,21 @@ function draw(scene, pairs) {
   }
 }
 
+const fmt = (v) => (v === null ? '-' : v.toFixed(1));
+
+/** Table 1's breakdown of this frame (stage: passes, wall ms, GPU ms) and the balancing counters. */
 function showStats(s, pairs) {
+  const head = '<tr><th>stage</th><th>passes</th><th>wall ms</th><th>GPU ms</th></tr>';
+  const stages = CCD_STAGES.map((k) => `<tr><th>${k}</th><td>${s.stages[k].passes}</td><td>${fmt(s.stages[k].wallMs)}</td><td>${fmt(s.stages[k].gpuMs)}</td></tr>`).join('');
+  const total = `<tr><th>total</th><td>${s.passes}</td><td>${fmt(s.totalMs)}</td><td>${fmt(s.gpuMs)}</td></tr>`;
+  $('stages').innerHTML = head + stages + total;
   const rows = [
     ['triangles', ccd.triangles], ['front nodes (start → end)', `${s.frontStart} → ${s.frontSize}${s.fromRoot ? ' (from the root)' : ''}`],
-    ['refit ms', s.refitMs.toFixed(1)], ['front update ms', s.frontMs.toFixed(1)], ['traversal ms', s.traversalMs.toFixed(1)],
-    ['balancing ms', s.balancingMs.toFixed(1)], ['elementary tests ms', s.elementaryMs.toFixed(1)], ['total ms', s.totalMs.toFixed(1)],
-    ['iterations', s.iterations], ['passes', s.passes], ['CPU round trips', s.roundTrips], ['utilisation', s.utilisation.toFixed(2)],
+    ['iterations to empty', s.iterations], ['CPU round trips', s.roundTrips], ['utilisation', s.utilisation.toFixed(2)],
+    ['BVTT nodes processed', s.nodesProcessed],
     ['candidate pairs / orphan tests', `${s.candidates} / ${s.orphans}`], ['colliding pairs', pairs.length],
   ];
-  if (s.lws) rows.push(['moved to deques / stolen / steal rounds', `${s.lws.moved} / ${s.lws.stolen} / ${s.lws.steals}`]);
+  if (s.lws) rows.push(['nodes moved to deques / stolen / steal rounds', `${s.lws.moved} / ${s.lws.stolen} / ${s.lws.steals}`]);
   $('breakdown').innerHTML = rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('');
 }
 
@@ -113,7 +121,7 @@ async function frame() {
   const scene = sim.first ?? sim.next();
   if (!sim.first) ccd.setPositions(scene.x0, scene.x1);
   sim.first = null;
-  const { pairs, stats } = await ccd.step({ balance: $('balance').value, lws: { blocks: Number($('blocks').value), threads: soft ? 32 : 256 } });
+  const { pairs, stats } = await ccd.step({ balance: $('balance').value, lws: { blocks: Number($('blocks').value), threads: soft ? 32 : 256 }, profile: $('profile').checked });
   draw(scene, pairs);
   showStats(stats, pairs);
 }

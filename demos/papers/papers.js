@@ -49,4 +49,15 @@ export const PAPERS = {
         'Each agent evaluates a number of fixed directions relative to the direction in which it wishes to move. Each direction is evaluated to determine the time to collision with nearby agents (Figure 3). Each direction is given a fitness function based on the angle relative to the desired direction and the time to collision.',
     },
   },
+  dasilva: {
+    title: 'Lazy Work Stealing for Continuous Hierarchy Traversal on Deformable Bodies',
+    authors: 'Vinícius da Silva, Claudio Esperança, Ricardo Guerra Marroquim',
+    cite: 'Vinícius da Silva, Claudio Esperança, Ricardo Guerra Marroquim, “Lazy Work Stealing for Continuous Hierarchy Traversal on Deformable Bodies”, GRAPP 2014',
+    href: 'https://scholar.google.com/scholar?q=%22Lazy+Work+Stealing+for+Continuous+Hierarchy+Traversal+on+Deformable+Bodies%22',
+    page: '../papers/dasilva-2014/',
+    quotes: {
+      ccd:
+        'A lazy approach is used to acquire stolen nodes (pop level 3). Since a block has a reasonable number of threads running in parallel, the stealing part of the algorithm pops all deques at the same time, each thread changing the top pointer of one global deque. However, just the nodes from the first stolen deque are actually transferred to the block stack at this time.',
+    },
+  },
 };

@@ -1,128 +1,147 @@
 // Suite `ccd`: da Silva, Esperança & Marroquim (2014), Tables 1-6 reshaped for WebGL2. Each
 // scene is animated for a few frames (BART-like objects flying through each other; the
 // cloth-funnel step 227 -> 228 repeated; a mass-spring cloth falling on a ball): the first frame
-// traverses from the root (and compiles), the rest from the saved front; each frame is timed
-// wall clock with a fence after every stage (refit, front, traversal, balancing, elementary
-// tests), medians over the frames with min-max (1 block: the first two frames from the front).
-// Static balancing (gProximity's policy: a pass per step over a compacted list) beside lazy work stealing with B = 4 blocks of T threads; the
-// iteration ratio of B = 1 to B = 4 stands in for the paper's GT 520 (1 SM) vs GTS 450 (4 SMs)
-// speedups. On a software renderer the scenes are scaled down: no BART4096 and no funnel (its
-// 450K-node front takes minutes a frame there), the cloth 40 x 40 on a 128-triangle ball.
-import { createCcd, parsePly, reference } from '../../../dist/brookgl.js';
+// traverses from the root (and compiles), the rest from the saved front. Wall clock: each stage
+// ended by a fence, medians with min-max over the unprofiled frames from the front. GPU time: the
+// last frame runs profiled (Ccd.step({ profile: true }): every pass under ctx.trace with its
+// EXT_disjoint_timer_query time, summed per stage), so its timer queries never touch the wall
+// times. Static balancing (gProximity's policy: a pass per step over a compacted list) beside
+// lazy work stealing with B = 4 blocks of T threads; the iteration ratio of B = 1 to B = 4
+// stands in for the paper's GT 520 (1 SM) vs GTS 450 (4 SMs) speedups.
+//
+// Sizes: `test` (the paper page's test run) BART64 and a 10 x 10 cloth; `quick` BART64/256 and a
+// 16 x 16 cloth; otherwise BART64-4096 and the cloth with about `maxK` thousand triangles (default
+// 92, the paper's; a software renderer skips the funnel, whose 450K-node front takes minutes there).
+import { CCD_STAGES, createCcd, parsePly, reference } from '../../../dist/brookgl.js';
 
-// The paper's numbers (ms per frame; Table 3: K front nodes per frame).
-const PAPER = {
-  BART64: { tris: 64, gts450: 2.6, gt520: 1.6, front: 0.807, gprox520: 1.6, gprox450: 3.1 },
-  BART256: { tris: 256, gts450: 3.4, gt520: 3.5, front: 9.159, gprox520: 3.1, gprox450: 3.6 },
-  BART1024: { tris: 1024, gts450: 8.4, gt520: 19.7, front: 127.394, gprox520: 14.7, gprox450: 7.5 },
-  BART4096: { tris: 4096, gts450: 51.3, gt520: 169.9, front: 2156.26, gprox520: 173.4, gprox450: 47.6 },
-  Funnel: { tris: 18500, gts450: 17.4, gt520: 48.2, front: 493.391, gprox520: 49.0, gprox450: 16.3 },
-  'Cloth/Ball': { tris: 92000, gts450: 77.3, gt520: 225.7, front: 2482.04, gprox520: 238.3, gprox450: 68.6 },
+// The paper's numbers: Table 1 (LWS ms per frame on each card), Table 2 (LWS speedup GTS 450 vs
+// GT 520), Table 3 (K front nodes per frame), Tables 4-5 (gProximity ms), Table 6 (gProximity speedup).
+export const PAPER = {
+  BART64: { tris: 64, gts450: 2.6, gt520: 1.6, front: 0.807, gprox520: 1.6, gprox450: 3.1, speedLws: 0.61, speedGprox: 0.51 },
+  BART256: { tris: 256, gts450: 3.4, gt520: 3.5, front: 9.159, gprox520: 3.1, gprox450: 3.6, speedLws: 1.03, speedGprox: 1.16 },
+  BART1024: { tris: 1024, gts450: 8.4, gt520: 19.7, front: 127.394, gprox520: 14.7, gprox450: 7.5, speedLws: 2.34, speedGprox: 1.96 },
+  BART4096: { tris: 4096, gts450: 51.3, gt520: 169.9, front: 2156.26, gprox520: 173.4, gprox450: 47.6, speedLws: 3.31, speedGprox: 3.64 },
+  Funnel: { tris: 18500, gts450: 17.4, gt520: 48.2, front: 493.391, gprox520: 49.0, gprox450: 16.3, speedLws: 2.77, speedGprox: 3.0 },
+  'Cloth/Ball': { tris: 92000, gts450: 77.3, gt520: 225.7, front: 2482.04, gprox520: 238.3, gprox450: 68.6, speedLws: 2.92, speedGprox: 3.47 },
 };
 
 const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null;
 };
 const spread = (xs) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;
 
 async function funnelScene() {
-  const ply = async (f) => parsePly(await (await fetch(`../../data/ccd/cloth-funnel/frames/${f}.ply`)).arrayBuffer());
+  const ply = async (f) => parsePly(await (await fetch(new URL(`../../../data/ccd/cloth-funnel/frames/${f}.ply`, import.meta.url))).arrayBuffer());
   const f0 = await ply(227), f1 = await ply(228);
   return { x0: f0.positions, x1: f1.positions, tris: Int32Array.from(f0.indices) };
 }
 
 /** Scene descriptions: a name, the paper's row, and frames (scenes) to step through. */
-async function scenes(soft, quick) {
+async function scenes(soft, { quick, test, maxK }) {
   const out = [];
-  const bart = quick ? [64, 256] : soft ? [64, 256, 1024] : [64, 256, 1024, 4096];
-  const frames = quick ? 3 : soft ? 4 : 8;
+  const bart = test ? [64] : quick ? [64, 256] : [64, 256, 1024, 4096];
+  // frame 0 from the root, wall-clock frames, then one profiled frame
+  const frames = test || quick ? 4 : 5;
   for (const n of bart) out.push({ name: `BART${n}`, paper: `BART${n}`, frames: Array.from({ length: frames }, (_, f) => () => reference.bartScene(n, 40 + f)) });
-  if (!quick && !soft) {
-    // the funnel's 450K-node front takes minutes per frame on a software renderer: GPU only
+  if (!quick && !test && !soft) {
     const funnel = await funnelScene();
     out.push({ name: 'Funnel', paper: 'Funnel', frames: Array.from({ length: 4 }, () => () => funnel) });
   }
-  const grid = quick ? 16 : soft ? 40 : 215;
-  const cloth = new reference.ClothBall(grid, soft || quick ? 2 : 4);
+  // a grid g x g has 2 (g - 1)^2 triangles
+  const grid = test ? 10 : quick ? 16 : Math.round(Math.sqrt(((maxK ?? 92) * 1000) / 2)) + 1;
+  const cloth = new reference.ClothBall(grid, test || quick ? 1 : 4);
   for (let i = 0; i < 25; i++) cloth.advance();
   const clothFrames = [];
-  for (let f = 0; f < (quick || soft ? 3 : 4); f++) {
+  for (let f = 0; f < 4; f++) {
     clothFrames.push(cloth.scene());
     cloth.advance();
   }
-  out.push({ name: grid === 215 ? 'Cloth/Ball' : `Cloth/Ball (scaled to ${grid}×${grid})`, paper: 'Cloth/Ball', frames: clothFrames.map((s) => () => s) });
+  out.push({ name: grid === 216 ? 'Cloth/Ball' : `Cloth/Ball (${grid}×${grid} cloth)`, paper: 'Cloth/Ball', frames: clothFrames.map((s) => () => s) });
   return out;
 }
 
-/** Steps `frames` frames of the scene with one balancing method (the first from the root). */
-async function animate(ccd, scene, balance, lws, frames = scene.frames.length) {
+/** Steps the scene's frames with one balancing method: frame 0 from the root, the last profiled. */
+async function animate(ccd, scene, balance, lws, frames = scene.frames.length, log) {
   const per = [];
-  let pairs = 0;
+  let pairs = 0, profiled = null;
   ccd.resetFront();
   for (let f = 0; f < frames; f++) {
     const s = scene.frames[f]();
     ccd.setPositions(s.x0, s.x1);
-    const r = await ccd.step({ balance, lws });
-    if (f > 0 || frames === 1) per.push(r.stats); // frame 0 compiles and builds the front from the root
+    const profile = f === frames - 1 && frames > 2;
+    const r = await ccd.step({ balance, lws, profile });
+    log?.(`  frame ${f}: ${r.stats.totalMs.toFixed(0)} ms${profile ? ' (profiled)' : ''}`);
+    if (profile) profiled = r.stats;
+    else if (f > 0 || frames === 1) per.push(r.stats); // frame 0 compiles and builds the front from the root
     pairs = r.pairs.length;
   }
-  return { per, info: { triangles: ccd.triangles, orphans: ccd.orphanCount, nodes: ccd.bvh.count, pairs } };
+  return { per, profiled, info: { triangles: ccd.triangles, orphans: ccd.orphanCount, nodes: ccd.bvh.count, pairs } };
 }
 
-export async function run(ctx, { log = () => {}, quick = false } = {}) {
+export async function run(ctx, { log = () => {}, quick = false, test = false, maxK } = {}) {
   const soft = ctx.caps.software;
   const T = soft ? 32 : 256;
   const tables = [];
   const plots = [];
   const results = [];
-  const t1 = [], t3 = [], t45 = [], t26 = [], tb = [];
+  const t1 = [], t1gpu = [], t3 = [], t45 = [], t26 = [], tb = [];
   const timeSeries = { static: [], lws: [] };
-  for (const scene of await scenes(soft, quick)) {
+  for (const scene of await scenes(soft, { quick, test, maxK })) {
     const p = PAPER[scene.paper];
     log(`ccd ${scene.name}: building the hierarchy and orphan sets`);
     const ccd = createCcd(ctx, scene.frames[0]()); // one build (CPU) for the three runs
-    log(`ccd ${scene.name}: static`);
-    const st = await animate(ccd, scene, 'static');
+    log(`ccd ${scene.name} (${ccd.triangles} triangles): static`);
+    const st = await animate(ccd, scene, 'static', undefined, undefined, log);
     log(`ccd ${scene.name}: lazy work stealing, 4 blocks`);
-    const l4 = await animate(ccd, scene, 'lws', { blocks: 4, threads: T });
+    const l4 = await animate(ccd, scene, 'lws', { blocks: 4, threads: T }, undefined, log);
     log(`ccd ${scene.name}: lazy work stealing, 1 block`);
-    const l1 = await animate(ccd, scene, 'lws', { blocks: 1, threads: T }, Math.min(3, scene.frames.length));
+    const l1 = await animate(ccd, scene, 'lws', { blocks: 1, threads: T }, 2, log);
     ccd.dispose();
     const m = (run, key) => median(run.per.map((x) => x[key]));
     const tris = st.info.triangles;
-    t1.push([scene.name, tris, m(l4, 'refitMs'), m(l4, 'frontMs'), m(l4, 'traversalMs'), m(l4, 'balancingMs'), m(l4, 'elementaryMs'), m(l4, 'totalMs'), spread(l4.per.map((x) => x.totalMs)), p.gts450, p.gt520]);
-    t3.push([scene.name, m(l4, 'frontSize') / 1000, m(l4, 'candidates'), st.info.orphans, st.info.pairs, p.front]);
-    t45.push([scene.name, m(st, 'totalMs'), spread(st.per.map((x) => x.totalMs)), m(l4, 'totalMs'), m(st, 'traversalMs') + m(st, 'balancingMs'), m(l4, 'traversalMs'), `${p.gprox520} / ${p.gt520}`, `${p.gprox450} / ${p.gts450}`]);
+    for (const [label, r, paper] of [['static', st, [p.gprox450, p.gprox520]], ['LWS', l4, [p.gts450, p.gt520]]]) {
+      const wall = (s) => median(r.per.map((x) => x.stages[s].wallMs));
+      t1.push([scene.name, label, tris, ...CCD_STAGES.map(wall), m(r, 'totalMs'), spread(r.per.map((x) => x.totalMs)), r.per.length, ...paper]);
+      const g = r.profiled;
+      t1gpu.push([scene.name, label, ...CCD_STAGES.map((s) => g.stages[s].gpuMs), g.gpuMs, ...CCD_STAGES.map((s) => g.stages[s].passes), g.passes, g.roundTrips]);
+    }
+    t3.push([scene.name, m(l4, 'frontSize') / 1000, m(l4, 'nodesProcessed') / 1000, m(l4, 'candidates'), st.info.orphans, st.info.pairs, p.front]);
+    t45.push([scene.name, m(st, 'totalMs'), spread(st.per.map((x) => x.totalMs)), m(l4, 'totalMs'), spread(l4.per.map((x) => x.totalMs)), st.profiled.stages.traversal.gpuMs, st.profiled.stages.balancing.gpuMs, l4.profiled.stages.traversal.gpuMs, l4.profiled.stages.balancing.gpuMs, `${p.gprox520} / ${p.gt520}`, `${p.gprox450} / ${p.gts450}`]);
     const i1 = m(l1, 'iterations'), i4 = m(l4, 'iterations');
-    t26.push([scene.name, i1, i4, i1 / i4, m(l4, 'utilisation'), m(l1, 'utilisation'), (p.gt520 / p.gts450).toFixed(2), (p.gprox520 / p.gprox450).toFixed(2)]);
+    t26.push([scene.name, i1, i4, i1 / i4, m(l4, 'utilisation'), m(l1, 'utilisation'), p.speedLws, p.speedGprox]);
     const lw = l4.per.map((x) => x.lws);
     tb.push([scene.name, m(st, 'iterations'), m(st, 'passes'), m(st, 'roundTrips'), m(l4, 'iterations'), m(l4, 'passes'), m(l4, 'roundTrips'), median(lw.map((x) => x.extraIterations)), median(lw.map((x) => x.moved)), median(lw.map((x) => x.stolen)), median(lw.map((x) => x.steals)), Math.max(...lw.map((x) => x.reruns))]);
     timeSeries.static.push([tris, m(st, 'totalMs')]);
     timeSeries.lws.push([tris, m(l4, 'totalMs')]);
-    results.push({ scene: scene.name, triangles: tris, static: st.per, lws4: l4.per, lws1: l1.per, info: st.info });
+    results.push({ scene: scene.name, triangles: tris, static: st.per, staticProfiled: st.profiled, lws4: l4.per, lws4Profiled: l4.profiled, lws1: l1.per, info: st.info });
     log(`ccd ${scene.name}: static ${m(st, 'totalMs').toFixed(1)} ms, lws ${m(l4, 'totalMs').toFixed(1)} ms`);
   }
   const lanes = `B = 4 blocks of T = ${T} fragments`;
   tables.push({
-    title: `Table 1: ms per frame, lazy work stealing (${lanes}), median over the frames from the saved front (wall clock, a fence after each stage; LWS balancing runs inside its traversal loop, so it is counted under traversal); the paper's GTS 450 and GT 520 totals beside`,
-    columns: ['scene', 'triangles', 'refit', 'front', 'traversal', 'balancing', 'elementary', 'total', 'total min–max', 'paper GTS 450', 'paper GT 520'],
+    title: `Table 1 (wall clock): ms per frame by stage, static and lazy work stealing (${lanes}), medians over the frames from the saved front (a fence ends each stage; LWS balancing runs inside its traversal loop: '-', counted under traversal; static balancing includes waiting for its traversal pass); the paper's totals beside (gProximity for static, LWS for LWS)`,
+    columns: ['scene', 'method', 'triangles', 'refit', 'front', 'traversal', 'balancing', 'elementary', 'total', 'total min–max', 'frames', 'paper GTS 450', 'paper GT 520'],
     rows: t1,
   });
-  tables.push({ title: 'Table 3: front nodes per frame (K), candidates and orphan tests; the paper\'s front beside', columns: ['scene', 'front (K nodes)', 'candidate triangle pairs', 'orphan tests', 'colliding pairs', 'paper front (K)'], rows: t3 });
   tables.push({
-    title: 'Tables 4 and 5: static balancing (gProximity\'s policy) vs lazy work stealing, ms per frame; the paper\'s gProximity / LWS on each card',
-    columns: ['scene', 'static total', 'static min–max', 'LWS total', 'static traversal + balancing', 'LWS traversal loop', 'paper GT 520 gProx / LWS', 'paper GTS 450 gProx / LWS'],
+    title: "Table 1 (GPU timer): ms per stage in one profiled frame from the front (every pass's EXT_disjoint_timer_query time, summed per stage; '-' without the extension), and the passes per stage, which add up to the frame's passes in ctx.trace",
+    columns: ['scene', 'method', 'refit GPU', 'front GPU', 'traversal GPU', 'balancing GPU', 'elementary GPU', 'GPU total', 'refit passes', 'front passes', 'traversal passes', 'balancing passes', 'elementary passes', 'passes', 'CPU round trips'],
+    rows: t1gpu,
+  });
+  tables.push({ title: "Table 3: front nodes per frame (K), BVTT nodes processed (K), candidates and orphan tests; the paper's front beside", columns: ['scene', 'front (K nodes)', 'processed (K nodes)', 'candidate triangle pairs', 'orphan tests', 'colliding pairs', 'paper front (K)'], rows: t3 });
+  tables.push({
+    title: "Tables 4 and 5: static balancing (gProximity's policy) vs lazy work stealing, ms per frame (wall), and the GPU ms of traversal and balancing in the profiled frame; the paper's gProximity / LWS on each card",
+    columns: ['scene', 'static total', 'static min–max', 'LWS total', 'LWS min–max', 'static traversal GPU', 'static balancing GPU', 'LWS traversal GPU', 'LWS balancing GPU', 'paper GT 520 gProx / LWS', 'paper GTS 450 gProx / LWS'],
     rows: t45,
   });
   tables.push({
-    title: 'Tables 2 and 6 stand-in: traversal iterations with 1 block vs 4 blocks (the paper\'s GT 520 has 1 SM, the GTS 450 4); utilisation = nodes processed / (B·T · iterations)',
-    columns: ['scene', 'iterations, 1 block', 'iterations, 4 blocks', 'ratio', 'utilisation 4 blocks', 'utilisation 1 block', 'paper LWS speedup', 'paper gProximity speedup'],
+    title: "Tables 2 and 6 stand-in: traversal iterations with 1 block vs 4 blocks (the paper's GT 520 has 1 SM, the GTS 450 4); utilisation = nodes processed / (B·T · iterations)",
+    columns: ['scene', 'iterations, 1 block', 'iterations, 4 blocks', 'ratio', 'utilisation 4 blocks', 'utilisation 1 block', 'paper LWS speedup (Table 2)', 'paper gProximity speedup (Table 6)'],
     rows: t26,
   });
   tables.push({
-    title: 'Balancing counters per frame (medians): passes, CPU round trips (count readbacks, fences, occlusion answers, result reads), nodes pushed to deques vs stolen',
-    columns: ['scene', 'static iterations', 'static passes', 'static round trips', 'LWS iterations', 'LWS passes', 'LWS round trips', 'LWS iterations in flight past the end', 'moved to deques', 'stolen', 'steal rounds', 'ring reruns'],
+    title: 'Balancing counters per frame (medians): iterations to empty, passes, CPU round trips (count readbacks, fences, occlusion answers, result reads), nodes pushed to deques (moved by balancing) vs stolen',
+    columns: ['scene', 'static iterations', 'static passes', 'static round trips', 'LWS iterations', 'LWS passes', 'LWS round trips', 'LWS iterations in flight past the end', 'moved to deques', 'stolen from other blocks', 'steal rounds (incl. the start list)', 'ring reruns'],
     rows: tb,
   });
   plots.push({ title: 'ms per frame vs triangles', xLabel: 'triangles', yLabel: 'ms per frame', logX: true, logY: true, series: [{ name: 'static', points: timeSeries.static }, { name: 'lazy work stealing', points: timeSeries.lws }] });
