@@ -81,7 +81,9 @@ async function animate(ccd, scene, balance, lws, frames = scene.frames.length, l
 
 export async function run(ctx, { log = () => {}, quick = false, test = false, maxK } = {}) {
   const soft = ctx.caps.software;
-  const T = soft ? 32 : 256;
+  // threads per block: 256 on a GPU; on a software renderer 32 for small scenes (its cost is per
+  // pass, and small fronts leave wide blocks idle), 256 from 2K triangles (fewer iterations)
+  const threadsFor = (tris) => (soft && tris < 2000 ? 32 : 256);
   const tables = [];
   const plots = [];
   const results = [];
@@ -91,6 +93,7 @@ export async function run(ctx, { log = () => {}, quick = false, test = false, ma
     const p = PAPER[scene.paper];
     log(`ccd ${scene.name}: building the hierarchy and orphan sets`);
     const ccd = createCcd(ctx, scene.frames[0]()); // one build (CPU) for the three runs
+    const T = threadsFor(ccd.triangles);
     log(`ccd ${scene.name} (${ccd.triangles} triangles): static`);
     const st = await animate(ccd, scene, 'static', undefined, undefined, log);
     log(`ccd ${scene.name}: lazy work stealing, 4 blocks`);
@@ -102,14 +105,14 @@ export async function run(ctx, { log = () => {}, quick = false, test = false, ma
     const tris = st.info.triangles;
     for (const [label, r, paper] of [['static', st, [p.gprox450, p.gprox520]], ['LWS', l4, [p.gts450, p.gt520]]]) {
       const wall = (s) => median(r.per.map((x) => x.stages[s].wallMs));
-      t1.push([scene.name, label, tris, ...CCD_STAGES.map(wall), m(r, 'totalMs'), spread(r.per.map((x) => x.totalMs)), r.per.length, ...paper]);
+      t1.push([scene.name, label === 'LWS' ? `LWS 4×${T}` : label, tris, ...CCD_STAGES.map(wall), m(r, 'totalMs'), spread(r.per.map((x) => x.totalMs)), r.per.length, ...paper]);
       const g = r.profiled;
-      t1gpu.push([scene.name, label, ...CCD_STAGES.map((s) => g.stages[s].gpuMs), g.gpuMs, ...CCD_STAGES.map((s) => g.stages[s].passes), g.passes, g.roundTrips]);
+      t1gpu.push([scene.name, label === 'LWS' ? `LWS 4×${T}` : label, ...CCD_STAGES.map((s) => g.stages[s].gpuMs), g.gpuMs, ...CCD_STAGES.map((s) => g.stages[s].passes), g.passes, g.roundTrips]);
     }
     t3.push([scene.name, m(l4, 'frontSize') / 1000, m(l4, 'nodesProcessed') / 1000, m(l4, 'candidates'), st.info.orphans, st.info.pairs, p.front]);
     t45.push([scene.name, m(st, 'totalMs'), spread(st.per.map((x) => x.totalMs)), m(l4, 'totalMs'), spread(l4.per.map((x) => x.totalMs)), st.profiled.stages.traversal.gpuMs, st.profiled.stages.balancing.gpuMs, l4.profiled.stages.traversal.gpuMs, l4.profiled.stages.balancing.gpuMs, `${p.gprox520} / ${p.gt520}`, `${p.gprox450} / ${p.gts450}`]);
     const i1 = m(l1, 'iterations'), i4 = m(l4, 'iterations');
-    t26.push([scene.name, i1, i4, i1 / i4, m(l4, 'utilisation'), m(l1, 'utilisation'), p.speedLws, p.speedGprox]);
+    t26.push([`${scene.name} (T = ${T})`, i1, i4, i1 / i4, m(l4, 'utilisation'), m(l1, 'utilisation'), p.speedLws, p.speedGprox]);
     const lw = l4.per.map((x) => x.lws);
     tb.push([scene.name, m(st, 'iterations'), m(st, 'passes'), m(st, 'roundTrips'), m(l4, 'iterations'), m(l4, 'passes'), m(l4, 'roundTrips'), median(lw.map((x) => x.extraIterations)), median(lw.map((x) => x.moved)), median(lw.map((x) => x.stolen)), median(lw.map((x) => x.steals)), Math.max(...lw.map((x) => x.reruns))]);
     timeSeries.static.push([tris, m(st, 'totalMs')]);
@@ -117,7 +120,7 @@ export async function run(ctx, { log = () => {}, quick = false, test = false, ma
     results.push({ scene: scene.name, triangles: tris, static: st.per, staticProfiled: st.profiled, lws4: l4.per, lws4Profiled: l4.profiled, lws1: l1.per, info: st.info });
     log(`ccd ${scene.name}: static ${m(st, 'totalMs').toFixed(1)} ms, lws ${m(l4, 'totalMs').toFixed(1)} ms`);
   }
-  const lanes = `B = 4 blocks of T = ${T} fragments`;
+  const lanes = `B = 4 blocks of T fragments: T = ${soft ? '32 below 2K triangles, else 256' : '256'}`;
   tables.push({
     title: `Table 1 (wall clock): ms per frame by stage, static and lazy work stealing (${lanes}), medians over the frames from the saved front (a fence ends each stage; LWS balancing runs inside its traversal loop: '-', counted under traversal; static balancing includes waiting for its traversal pass); the paper's totals beside (gProximity for static, LWS for LWS)`,
     columns: ['scene', 'method', 'triangles', 'refit', 'front', 'traversal', 'balancing', 'elementary', 'total', 'total min–max', 'frames', 'paper GTS 450', 'paper GT 520'],
