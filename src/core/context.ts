@@ -12,7 +12,8 @@
  * Ownership: every GL object is made, counted and deleted by the context's registry
  * (`resources.ts`; `stats()` reads it), so a test can show that 10,000 passes leave the count
  * where it was. Streams own their textures; the context owns programs (a bounded cache by
- * source, `programs.ts`), the framebuffer cache and the texture pool. `dispose()` releases all
+ * source, `programs.ts`), the framebuffer cache and the texture pool (bounded, `pool.ts`); its
+ * capabilities are read once (`caps.ts`). `dispose()` releases all
  * of it and then the WebGL context itself (WEBGL_lose_context): browsers keep only about 16
  * live contexts, and notebook cells re-run. After the context is lost or disposed, every call
  * throws a BrookError instead of returning zeros.
@@ -29,31 +30,11 @@ import { Queries } from './queries';
 import { checkOptions, checkOwner, checkStream, describeValue } from './validate';
 import { Resources } from './resources';
 import { PROGRAM_CACHE_SIZE, ProgramCache } from './programs';
+import { Capabilities, readCapabilities } from './caps';
+import { TexturePool } from './pool';
 
-export interface Capabilities {
-  /** The renderer string (unmasked where the browser allows), e.g. "ANGLE (NVIDIA, Vulkan ...)". */
-  renderer: string;
-  vendor: string;
-  version: string;
-  maxTextureSize: number;
-  maxDrawBuffers: number;
-  maxTextureImageUnits: number;
-  /** Layers of a 2D texture array (binning's slices). */
-  maxArrayTextureLayers: number;
-  /** The largest point size (stencil routing's k x k points). */
-  maxPointSize: number;
-  /** The most records a 1D stream can hold: maxTextureSize squared. */
-  maxRecords: number;
-  extensions: string[];
-  /** EXT_float_blend: blending into float32 targets. */
-  floatBlend: boolean;
-  /** EXT_disjoint_timer_query_webgl2: GPU time per pass. */
-  timerQuery: boolean;
-  /** OES_texture_float_linear: linear filtering of float textures. */
-  floatLinear: boolean;
-  /** True when the renderer is a CPU implementation (SwiftShader, llvmpipe, ...). */
-  software: boolean;
-}
+export type { Capabilities } from './caps';
+export { POOL_PER_SHAPE, POOL_IDLE_TEXTURES, POOL_IDLE_BYTES } from './pool';
 
 export interface ContextOptions {
   /** Canvas to draw with; default: a new OffscreenCanvas (or a detached canvas element). */
@@ -83,10 +64,6 @@ export interface Stats {
   /** Textures idle in the pool (counted in `textures` too). */
   pooledTextures: number;
 }
-
-const RENDERER_INFO = 'WEBGL_debug_renderer_info';
-const UNMASKED_VENDOR = 0x9245;
-const UNMASKED_RENDERER = 0x9246;
 
 /**
  * Creates a brookgl context. Throws a BrookError when WebGL2 or float render targets are
@@ -132,7 +109,7 @@ export class BrookContext {
   private readonly ownCanvas: boolean;
   private readonly vao: WebGLVertexArrayObject;
   private readonly masks = new Set<ZMask>();
-  private readonly pool = new Map<string, WebGLTexture[]>();
+  private readonly pool: TexturePool;
   private readonly streams = new Set<Stream>();
 
   constructor(options: ContextOptions = {}) {
@@ -187,6 +164,7 @@ export class BrookContext {
     this.resources = new Resources(gl, () => this.isLost, () => this.guard());
     this.programs = new ProgramCache(gl, this.resources, o.programCacheSize ?? PROGRAM_CACHE_SIZE);
     this.vao = this.resources.vertexArray();
+    this.pool = new TexturePool((w, h, info) => this.createTexture(w, h, info), (tex) => this.deleteTexture(tex));
     this.trace = new Tracer(this);
     this.queries = new Queries(this);
   }
@@ -304,9 +282,7 @@ export class BrookContext {
 
   /** Live GL object counts; flat across a long run when nothing leaks. */
   stats(): Stats {
-    let pooled = 0;
-    for (const list of this.pool.values()) pooled += list.length;
-    return { ...this.resources.snapshot(), pooledTextures: pooled };
+    return { ...this.resources.snapshot(), pooledTextures: this.pool.count };
   }
 
   /**
@@ -373,22 +349,14 @@ export class BrookContext {
     this.resources.release(tex);
   }
 
-  /** @internal A texture of this size and format from the pool, or a new one. */
+  /** @internal A texture of this size and format from the pool (pool.ts), or a new one. */
   acquireTexture(width: number, height: number, info: TypeInfo): WebGLTexture {
-    const list = this.pool.get(poolKey(width, height, info));
-    return list?.pop() ?? this.createTexture(width, height, info);
+    return this.pool.acquire(width, height, info);
   }
 
-  /**
-   * @internal Returns a texture to the pool. The pool keeps at most `POOL_PER_SHAPE` textures per
-   * shape and format and deletes the rest, so it cannot grow without bound.
-   */
+  /** @internal Returns a texture to the pool, which keeps it within its bounds (pool.ts). */
   releaseTexture(tex: WebGLTexture, width: number, height: number, info: TypeInfo): void {
-    const key = poolKey(width, height, info);
-    let list = this.pool.get(key);
-    if (!list) this.pool.set(key, (list = []));
-    if (list.length < POOL_PER_SHAPE) list.push(tex);
-    else this.deleteTexture(tex);
+    this.pool.release(tex, width, height, info);
   }
 
   /**
@@ -397,8 +365,7 @@ export class BrookContext {
    * while all their textures live).
    */
   trimPool(): void {
-    for (const list of this.pool.values()) for (const t of list) this.deleteTexture(t);
-    this.pool.clear();
+    this.pool.trim();
     this.resources.dropFramebuffers();
   }
 
@@ -421,41 +388,6 @@ export class BrookContext {
   layout(shape: StreamShape) {
     return layoutFor(shape, this.caps.maxTextureSize);
   }
-}
-
-/** At most this many idle textures of one shape and format stay in the pool. */
-export const POOL_PER_SHAPE = 4;
-
-function poolKey(width: number, height: number, info: TypeInfo): string {
-  return `${width}x${height}:${info.internalFormat}`;
-}
-
-function readCapabilities(gl: WebGL2RenderingContext): Capabilities {
-  const extensions = gl.getSupportedExtensions() ?? [];
-  let renderer = String(gl.getParameter(gl.RENDERER));
-  let vendor = String(gl.getParameter(gl.VENDOR));
-  if (extensions.includes(RENDERER_INFO) && gl.getExtension(RENDERER_INFO)) {
-    renderer = String(gl.getParameter(UNMASKED_RENDERER));
-    vendor = String(gl.getParameter(UNMASKED_VENDOR));
-  }
-  const has = (name: string) => extensions.includes(name) && gl.getExtension(name) !== null;
-  const maxTextureSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
-  return {
-    renderer,
-    vendor,
-    version: String(gl.getParameter(gl.VERSION)),
-    maxTextureSize,
-    maxDrawBuffers: gl.getParameter(gl.MAX_DRAW_BUFFERS) as number,
-    maxTextureImageUnits: gl.getParameter(gl.MAX_TEXTURE_IMAGE_UNITS) as number,
-    maxArrayTextureLayers: gl.getParameter(gl.MAX_ARRAY_TEXTURE_LAYERS) as number,
-    maxPointSize: (gl.getParameter(gl.ALIASED_POINT_SIZE_RANGE) as Float32Array)[1]!,
-    maxRecords: maxTextureSize * maxTextureSize,
-    extensions,
-    floatBlend: has('EXT_float_blend'),
-    timerQuery: has('EXT_disjoint_timer_query_webgl2'),
-    floatLinear: has('OES_texture_float_linear'),
-    software: /swiftshader|llvmpipe|software|softpipe|microsoft basic/i.test(renderer),
-  };
 }
 
 export { typeInfo };

@@ -1,5 +1,5 @@
 export { BrookError } from './errors';
-export { BrookContext, createContext, POOL_PER_SHAPE, MEMORY_CHECK_BYTES } from './context';
+export { BrookContext, createContext, POOL_PER_SHAPE, POOL_IDLE_TEXTURES, POOL_IDLE_BYTES, MEMORY_CHECK_BYTES } from './context';
 export type { Capabilities, ContextOptions, Stats } from './context';
 export { Stream, layoutFor } from './stream';
 export type { Layout, ReadMethod, ReadOptions, StreamShape } from './stream';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, KernelSpec, POOL_PER_SHAPE, PROGRAM_CACHE_SIZE, createContext } from '../../src/index';
+import { BrookContext, KernelSpec, POOL_IDLE_BYTES, POOL_IDLE_TEXTURES, POOL_PER_SHAPE, PROGRAM_CACHE_SIZE, createContext, filter } from '../../src/index';
 import { expectArrayEqual, expectNoGLError, newContext } from '../helpers';
 
 describe('core/resources', () => {
@@ -54,6 +54,37 @@ describe('core/resources', () => {
     streams.forEach((s) => s.dispose());
     ctx.trimPool();
     expect(ctx.stats().pooledTextures).to.equal(0);
+  });
+
+  it('stays bounded when every call leaves a texture of a new shape (200 filters, distinct counts)', async () => {
+    ctx.trimPool();
+    const start = ctx.stats();
+    const n = 4096;
+    const s = ctx.stream('float', n);
+    const data = new Float32Array(n);
+    const shapes = new Set<string>();
+    let most = 0;
+    for (let k = 1; k <= 200; k++) {
+      const count = 20 * k; // the first `count` records are kept: a result of a new length each call
+      data.fill(0, 0, count).fill(1, count);
+      s.write(data);
+      const r = await filter(ctx, s, { keep: 'x < 0.5' });
+      expect(r.count).to.equal(count);
+      shapes.add(`${r.stream!.layout.width}x${r.stream!.layout.height}`);
+      r.stream!.dispose(); // back to the pool, under a shape it has not seen before (mostly)
+      const st = ctx.stats();
+      expect(st.pooledTextures, `idle textures after filter ${k}`).to.be.at.most(POOL_IDLE_TEXTURES);
+      most = Math.max(most, st.textures);
+    }
+    expect(shapes.size, 'the spec meets more shapes than the pool keeps').to.be.above(POOL_IDLE_TEXTURES);
+    // live: the input stream, the idle pool; nothing else outlives a call
+    expect(most).to.be.at.most(start.textures + 1 + POOL_IDLE_TEXTURES);
+    const idleBytes = ctx.stats().textureBytes - start.textureBytes - s.layout.width * s.layout.height * 4;
+    expect(idleBytes).to.be.at.most(POOL_IDLE_BYTES);
+    s.dispose();
+    ctx.trimPool();
+    const end = ctx.stats();
+    expect({ ...end, programs: start.programs }).to.deep.equal(start);
   });
 
   it('context dispose releases every stream, program and framebuffer', () => {
