@@ -14,140 +14,17 @@
  * s.dispose();
  * ```
  */
-import { BrookError, check } from './errors';
+import { BrookError } from './errors';
 import type { BrookContext } from './context';
 import { ElementType, StreamData, TypeInfo, allocate, arrayKind, typeInfo } from './types';
-import type { KernelSpec } from './kernel';
-import READ_PACK_1 from '../../glsl/core/read-pack-1.glsl';
-import READ_PACK_2 from '../../glsl/core/read-pack-2.glsl';
-import READ_PACK_3 from '../../glsl/core/read-pack-3.glsl';
-import READ_BITS from '../../glsl/core/read-bits.glsl';
+import { describeValue } from './validate';
+import type { StreamShape } from './layout';
+import type { Layout } from './layout';
+import { readStream, readStreamSync, type ReadOptions } from './streamread';
 
-/**
- * How `read()` moves a 1- or 2-component stream: `'native'` (default) reads RED / RG texels
- * where the implementation offers that format (IMPLEMENTATION_COLOR_READ_FORMAT, asked once per
- * texture format), else packs; `'pack'` always packs four scalars to a texel in one pass and
- * reads RGBA. Both move 4 bytes a scalar. Measured (peers bench, 2^22 floats): 27.5 vs 29.4 ms
- * on an H100, and on SwiftShader the pack pass costs more than the copy it saves.
- */
-export type ReadMethod = 'pack' | 'native';
-
-export interface ReadOptions {
-  /** See `ReadMethod`; default 'native'. */
-  method?: ReadMethod;
-}
-
-const RGBA_INTEGER = 0x8d99;
-const UNSIGNED_INT = 0x1405;
-
-interface ReadPlan {
-  /** The texture read, its width in texels, and how many texels (in row order) hold data. */
-  texture: WebGLTexture;
-  width: number;
-  texels: number;
-  /** The packed copy, disposed once its read is issued. */
-  temp: Stream | null;
-  channels: number;
-  format: number;
-  glType: number;
-  /** Texels hold 32-bit patterns of the records' scalars, four a texel. */
-  packed: boolean;
-  /** Texels are whole RGBA records of fewer components (take the first ones of each). */
-  unpack: boolean;
-}
-
-/**
- * readPixels of the texels that hold data: the whole rows, then the filled part of the last
- * row (a stream's last row may be partly unused), into `dst` or the bound pixel-pack buffer.
- */
-function issueReads(gl: WebGL2RenderingContext, plan: ReadPlan, dst: StreamData | null): void {
-  const rows = Math.floor(plan.texels / plan.width);
-  const rest = plan.texels - rows * plan.width;
-  const rowScalars = plan.width * plan.channels;
-  gl.pixelStorei(gl.PACK_ALIGNMENT, 4);
-  if (dst) {
-    const view = plan.glType === UNSIGNED_INT && !(dst instanceof Uint32Array) ? new Uint32Array(dst.buffer) : dst;
-    if (rows > 0) gl.readPixels(0, 0, plan.width, rows, plan.format, plan.glType, view, 0);
-    if (rest > 0) gl.readPixels(0, rows, rest, 1, plan.format, plan.glType, view, rows * rowScalars);
-  } else {
-    if (rows > 0) gl.readPixels(0, 0, plan.width, rows, plan.format, plan.glType, 0);
-    if (rest > 0) gl.readPixels(0, rows, rest, 1, plan.format, plan.glType, rows * rowScalars * 4);
-  }
-}
-
-const nativeFormats = new WeakMap<BrookContext, Map<number, boolean>>();
-
-/**
- * Whether readPixels takes this texture format in its own format and type (RED/RG FLOAT, INT
- * or UNSIGNED_INT), as IMPLEMENTATION_COLOR_READ_FORMAT / _TYPE report for a framebuffer
- * holding it; asked once per context and internal format (getParameter may be a round trip).
- */
-function nativeReadable(ctx: BrookContext, texture: WebGLTexture, info: TypeInfo): boolean {
-  let known = nativeFormats.get(ctx);
-  if (!known) nativeFormats.set(ctx, (known = new Map()));
-  let ok = known.get(info.internalFormat);
-  if (ok === undefined) {
-    const gl = ctx.gl;
-    gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor([texture]));
-    ok = gl.getParameter(gl.IMPLEMENTATION_COLOR_READ_FORMAT) === info.format && gl.getParameter(gl.IMPLEMENTATION_COLOR_READ_TYPE) === info.glType;
-    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    known.set(info.internalFormat, ok);
-  }
-  return ok;
-}
-
-/** The pass that packs a 1-3 component stream's scalars four to a uvec4 texel for readback. */
-function packKernel(type: ElementType): KernelSpec {
-  const body = [READ_PACK_1, READ_PACK_2, READ_PACK_3][typeInfo(type).components - 1]!;
-  return { name: 'ReadPack', gathers: { src: type }, outputs: { texels: 'uint4' }, helpers: READ_BITS, body };
-}
-import { checkOptions, describeValue } from './validate';
-
-/** A 1D length or a 2D `[height, width]` shape. */
-export type StreamShape = number | readonly [number, number];
-
-export interface Layout {
-  /** Logical record count. */
-  length: number;
-  /** 1 for a 1D stream, 2 for a 2D one. */
-  dims: 1 | 2;
-  /** Logical shape: [n] or [height, width]. */
-  shape: readonly number[];
-  /** Texture size in texels. */
-  width: number;
-  height: number;
-}
-
-/** The texture layout of a shape, or a BrookError saying why the device cannot hold it. */
-export function layoutFor(shape: StreamShape, maxTextureSize: number): Layout {
-  if (typeof shape === 'number') {
-    const n = shape;
-    check(Number.isInteger(n) && n >= 1, () => `a stream length must be a positive integer, got ${n}`);
-    const capacity = maxTextureSize * maxTextureSize;
-    check(
-      n <= capacity,
-      () => `a stream of ${n} records exceeds this device's capacity of ${capacity} (MAX_TEXTURE_SIZE ${maxTextureSize} squared): split the data into several streams`,
-    );
-    let width = 1;
-    while (width * width < n) width *= 2;
-    width = Math.min(width, maxTextureSize);
-    return { length: n, dims: 1, shape: [n], width, height: Math.ceil(n / width) };
-  }
-  check(
-    Array.isArray(shape) && shape.length === 2,
-    () => `a stream shape is a length n or a 2D [height, width], got ${describeValue(shape)}`,
-  );
-  const [h, w] = shape;
-  check(
-    Number.isInteger(h) && Number.isInteger(w) && h >= 1 && w >= 1,
-    () => `a 2D stream shape must be two positive integers [height, width], got [${h}, ${w}]`,
-  );
-  check(
-    h <= maxTextureSize && w <= maxTextureSize,
-    () => `a 2D stream of [${h}, ${w}] exceeds MAX_TEXTURE_SIZE ${maxTextureSize} on this device`,
-  );
-  return { length: h * w, dims: 2, shape: [h, w], width: w, height: h };
-}
+export { layoutFor } from './layout';
+export type { Layout, StreamShape } from './layout';
+export type { ReadMethod, ReadOptions } from './streamread';
 
 export class Stream {
   readonly type: ElementType;
@@ -228,18 +105,7 @@ export class Stream {
    * Moves the same bytes as `read()` (see there).
    */
   readSync(options: ReadOptions = {}): StreamData {
-    this.ctx.guard();
-    const gl = this.ctx.gl;
-    const plan = this.planRead(checkOptions(options, 'read(): options').method ?? 'native');
-    try {
-      const raw = allocate(plan.format === RGBA_INTEGER && plan.glType === UNSIGNED_INT ? 'uint' : this.info.kind, plan.texels * plan.channels);
-      gl.bindFramebuffer(gl.FRAMEBUFFER, this.ctx.framebufferFor([plan.texture]));
-      issueReads(gl, plan, raw);
-      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-      return this.finishRead(plan, raw);
-    } finally {
-      plan.temp?.dispose();
-    }
+    return readStreamSync(this, options);
   }
 
   /**
@@ -258,41 +124,7 @@ export class Stream {
    * always packs.
    */
   async read(options: ReadOptions = {}): Promise<StreamData> {
-    this.ctx.guard();
-    const ctx = this.ctx;
-    const gl = ctx.gl;
-    const plan = this.planRead(checkOptions(options, 'read(): options').method ?? 'native');
-    let buffer: WebGLBuffer | null = null;
-    try {
-      buffer = ctx.resources.buffer();
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
-      gl.bufferData(gl.PIXEL_PACK_BUFFER, plan.texels * plan.channels * 4, gl.STREAM_READ);
-      ctx.checkAllocation(buffer, plan.texels * plan.channels * 4, `the readback buffer of a ${this.describe()}`);
-      gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor([plan.texture]));
-      issueReads(gl, plan, null);
-      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
-      plan.temp?.dispose();
-      plan.temp = null;
-      await ctx.queries.fence();
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
-      let out: StreamData;
-      if (plan.unpack) {
-        const raw = allocate(this.info.kind, plan.texels * 4);
-        gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, raw);
-        out = this.fromRGBA(raw);
-      } else {
-        const scalars = this.length * this.info.components;
-        out = allocate(this.info.kind, scalars);
-        const view = plan.packed ? new Uint32Array(out.buffer) : out;
-        gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, view, 0, scalars);
-      }
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
-      return out;
-    } finally {
-      plan.temp?.dispose();
-      if (buffer && ctx.resources.owns(buffer)) ctx.resources.release(buffer); // (dispose may have released it)
-    }
+    return readStream(this, options);
   }
 
   /** Releases the texture. Idempotent. */
@@ -309,41 +141,6 @@ export class Stream {
   describe(): string {
     const shape = this.layout.dims === 1 ? `${this.length} records` : `[${this.shape.join(', ')}] records`;
     return `${this.type} stream of ${shape}`;
-  }
-
-  /**
-   * What a read transfers: this stream's own texels (4 components; or too short for packing to
-   * save anything), its texels in RED / RG ('native' where offered), or a packed copy.
-   */
-  private planRead(method: ReadMethod): ReadPlan {
-    check(method === 'pack' || method === 'native', () => `read(): method must be 'pack' or 'native', got '${String(method)}'`);
-    const { info, layout } = this;
-    const ctx = this.ctx;
-    const gl = ctx.gl;
-    const c = info.components;
-    const texels = Math.ceil((layout.length * c) / 4);
-    const own = { texture: this.texture, width: layout.width, texels: layout.length, temp: null };
-    if (c === 4) return { ...own, channels: 4, format: info.readFormat, glType: info.glType, packed: false, unpack: false };
-    if (texels >= layout.length) return { ...own, channels: 4, format: info.readFormat, glType: info.glType, packed: false, unpack: true };
-    if (method === 'native' && c <= 2 && nativeReadable(ctx, this.texture, info)) {
-      return { ...own, channels: c, format: info.format, glType: info.glType, packed: false, unpack: false };
-    }
-    const temp = ctx.scratch('uint4', texels);
-    try {
-      ctx.run(packKernel(this.type), { src: this, texels: temp });
-    } catch (e) {
-      temp.dispose();
-      throw e;
-    }
-    return { texture: temp.texture, width: temp.layout.width, texels, temp, channels: 4, format: RGBA_INTEGER, glType: UNSIGNED_INT, packed: true, unpack: false };
-  }
-
-  private finishRead(plan: ReadPlan, raw: StreamData): StreamData {
-    if (plan.unpack) return this.fromRGBA(raw);
-    const scalars = this.length * this.info.components;
-    const whole = raw.length === scalars ? raw : raw.slice(0, scalars);
-    if (!plan.packed || this.info.kind === 'uint') return whole;
-    return this.info.kind === 'float' ? new Float32Array(whole.buffer, whole.byteOffset, scalars) : new Int32Array(whole.buffer, whole.byteOffset, scalars);
   }
 
   private toTexels(data: ArrayLike<number>): StreamData {
@@ -391,15 +188,6 @@ export class Stream {
       out[j + 1] = data[i * 3 + 1]!;
       out[j + 2] = data[i * 3 + 2]!;
     }
-    return out;
-  }
-
-  private fromRGBA(raw: StreamData): StreamData {
-    const { length } = this.layout;
-    const c = this.info.components;
-    if (c === 4) return raw.subarray(0, length * 4).slice();
-    const out = allocate(this.info.kind, length * c);
-    for (let i = 0; i < length; i++) for (let k = 0; k < c; k++) out[i * c + k] = raw[i * 4 + k]!;
     return out;
   }
 }

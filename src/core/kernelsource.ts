@@ -1,0 +1,172 @@
+/**
+ * GLSL generation for kernels: the fragment shader of a KernelSpec (the prelude's address
+ * translation, the gather accessors, inputs, iterators, outputs around the body) and compile
+ * errors told in the kernel's own lines. Pure string work, no GL. kernel.ts re-exports it.
+ */
+import HEADER from '../../glsl/core/header.glsl';
+import PRELUDE from '../../glsl/core/prelude.glsl';
+import { numberLines } from './errors';
+import { TypeInfo, typeInfo } from './types';
+import { IterType, KernelSpec, UniformType, glslName } from './kernelspec';
+
+const UNIFORM_GLSL: Record<string, string> = { mat2: 'mat2', mat3: 'mat3', mat4: 'mat4', bool: 'bool' };
+
+function glslOfUniform(type: UniformType): string {
+  return UNIFORM_GLSL[type] ?? typeInfo(type).glsl;
+}
+
+function zeroOf(glsl: string): string {
+  if (glsl === 'bool') return 'false';
+  if (glsl === 'int') return '0';
+  if (glsl === 'uint') return '0u';
+  return `${glsl}(0)`;
+}
+
+/** The gather accessor functions for gather `name` of `info`'s records (kernels and pass stages). */
+export function gatherAccessors(param: string, info: TypeInfo): string {
+  const t = info.glsl;
+  const name = glslName(param);
+  const s = `brook_g_${param}`;
+  const d = `${s}_dims`;
+  const fetch = (texel: string) => `texelFetch(${s}, ${texel}, 0)${info.swizzle}`;
+  return [
+    `uniform highp ${info.sampler} ${s};`,
+    `uniform ivec4 ${d};`,
+    `${t} ${name}(int brook_a) { return brook_inside(brook_a, ${d}) ? ${fetch(`brook_texel(brook_a, ${d})`)} : ${zeroOf(t)}; }`,
+    `${t} ${name}(uint brook_a) { return ${name}(int(min(brook_a, 0x7fffffffu))); }`,
+    `${t} ${name}(float brook_a) { return ${name}(int(floor(brook_a))); }`,
+    `${t} ${name}(ivec2 brook_a) { return brook_inside2(brook_a, ${d}) && brook_inside(brook_a.y * ${d}.y + brook_a.x, ${d}) ? ${fetch('brook_a')} : ${zeroOf(t)}; }`,
+    `${t} ${name}(vec2 brook_a) { return ${name}(ivec2(floor(brook_a))); }`,
+    `${t} ${name}(int brook_r, int brook_c) { return ${name}(ivec2(brook_c, brook_r)); }`,
+    `${t} ${name}(float brook_r, float brook_c) { return ${name}(ivec2(floor(brook_c), floor(brook_r))); }`,
+    // Unchecked access for inner loops that stay inside the texture (texels past the stream's
+    // length hold whatever the texture holds), and the texture's size. Not for names ending in
+    // '_' (GLSL reserves '__'), such as the renamed reserved words of Brook kernels.
+    ...(name.endsWith('_') ? [] : [`${t} ${name}_texel(ivec2 brook_a) { return ${fetch('brook_a')}; }`, `ivec2 ${name}_size() { return ${d}.yw; }`]),
+  ].join('\n');
+}
+
+/**
+ * The fragment shader for a kernel, and the line (1-based) where its body starts. Pure string
+ * work with no GL: tests check it directly. Everything that varies per run (sizes, iterator
+ * steps, layouts) is a uniform, so the source — the program cache key — depends only on the spec.
+ * `written` (default: all) names the outputs this shader writes, for kernels split into passes.
+ */
+export function generateKernelSource(spec: KernelSpec, written?: readonly string[]): { source: string; bodyStart: number } {
+  const inputs = Object.entries(spec.inputs ?? {});
+  const gathers = Object.entries(spec.gathers ?? {});
+  const iters = Object.entries(spec.iters ?? {});
+  const uniforms = Object.entries(spec.uniforms ?? {});
+  const outputs = Object.entries(spec.outputs);
+
+  const head: string[] = [
+    HEADER.trimEnd(),
+    `// kernel ${spec.name}`,
+    PRELUDE,
+  ];
+  for (const [name, type] of gathers) head.push(gatherAccessors(name, typeInfo(type)));
+  for (const [name, type] of inputs) {
+    const info = typeInfo(type);
+    head.push(`uniform highp ${info.sampler} brook_s_${name};`, `uniform ivec4 brook_s_${name}_dims;`, `uniform int brook_s_${name}_mode;`, `uniform ivec4 brook_s_${name}_map;`);
+  }
+  for (const [name, type] of iters) {
+    const t = iterGlsl(type);
+    head.push(`uniform ${t} brook_i_${name}_start;`, `uniform ${t} brook_i_${name}_step;`);
+  }
+  for (const [name, type] of uniforms) head.push(`uniform ${glslOfUniform(type)} ${glslName(name)};`);
+  const targets = written ? outputs.filter(([name]) => written.includes(name)) : outputs;
+  targets.forEach(([, type], k) => head.push(`layout(location = ${k}) out ${typeInfo(type).glsl4} brook_out_${k};`));
+  // This record's inputs, iterators and outputs are globals, set by main: the body runs as a
+  // function of its own, so a `return;` anywhere in it keeps the outputs written so far.
+  for (const [name, type] of inputs) head.push(`${typeInfo(type).glsl} ${glslName(name)};`);
+  for (const [name, type] of iters) head.push(`${iterGlsl(type)} ${glslName(name)};`);
+  for (const [name, type] of outputs) head.push(`${typeInfo(type).glsl} ${glslName(name)};`);
+  const bounded = spec.maxIterations !== undefined;
+  if (bounded) {
+    head.push(
+      'int brook_iterations = 0;',
+      'bool brook_overrun = false;',
+      `bool brook_loop() { if (brook_iterations >= ${spec.maxIterations}) { brook_overrun = true; return false; } brook_iterations++; return true; }`,
+    );
+  }
+  if (spec.helpers) head.push(spec.helpers);
+  head.push('void brook_kernel() {');
+  const bodyStart = head.join('\n').split('\n').length + 1;
+  head.push(spec.body, '}');
+
+  const main: string[] = [
+    'void main() {',
+    '  ivec2 brook_texel_here = ivec2(gl_FragCoord.xy);',
+    '  brook_index = brook_texel_here.y * brook_dims.y + brook_texel_here.x;',
+    '  if (brook_index >= brook_dims.x) discard;',
+    '  brook_pos = brook_2d ? brook_texel_here : ivec2(brook_index, 0);',
+  ];
+  for (const [name, type] of inputs) {
+    const info = typeInfo(type);
+    const s = `brook_s_${name}`;
+    main.push(
+      `  ${glslName(name)} = texelFetch(${s}, brook_input_texel(brook_texel_here, ${s}_mode, ${s}_map, ${s}_dims), 0)${info.swizzle};`,
+    );
+  }
+  for (const [name, type] of iters) {
+    const t = iterGlsl(type);
+    // 1D: every component steps with the record index; 2D float2: x by column, y by row.
+    const coord = type === 'float' ? 'float(brook_index)' : type === 'float2' ? 'brook_2d ? vec2(brook_pos) : vec2(float(brook_index))' : `${t}(float(brook_index))`;
+    main.push(`  ${glslName(name)} = brook_i_${name}_start + brook_i_${name}_step * ${type === 'float2' ? `(${coord})` : coord};`);
+  }
+  for (const [name, type] of outputs) {
+    const t = typeInfo(type).glsl;
+    main.push(`  ${glslName(name)} = ${zeroOf(t)};`);
+  }
+  if (spec.prologue) main.push(spec.prologue);
+  main.push('  brook_kernel();');
+  if (spec.epilogue) main.push(spec.epilogue);
+  if (bounded) {
+    const nan = outputs.filter(([, type]) => typeInfo(type).kind === 'float').map(([name, type]) => `${glslName(name)} = ${typeInfo(type).glsl}(intBitsToFloat(0x7fc00000));`);
+    if (nan.length) main.push(`  if (brook_overrun) { ${nan.join(' ')} }`);
+  }
+  targets.forEach(([name, type], k) => {
+    const info = typeInfo(type);
+    const pad = 4 - info.components;
+    const z = info.kind === 'float' ? '0.0' : info.kind === 'int' ? '0' : '0u';
+    const parts = [glslName(name), ...Array<string>(pad).fill(z)];
+    main.push(`  brook_out_${k} = ${info.components === 4 ? glslName(name) : `${info.glsl4}(${parts.join(', ')})`};`);
+  });
+  main.push('}');
+  return { source: [...head, ...main].join('\n') + '\n', bodyStart };
+}
+
+function iterGlsl(type: IterType): string {
+  return type === 'float' ? 'float' : `vec${type[5]}`;
+}
+
+/** A compile error in the kernel's own terms: its name, the driver's words, its body lines numbered. */
+export function describeCompileError(spec: KernelSpec, source: string, bodyStart: number, log: string): string {
+  const bodyLines = spec.body.split('\n');
+  const shown = (spec.origin?.text ?? spec.body).split('\n');
+  const first = spec.origin?.bodyLine ?? 1;
+  const messages: string[] = [];
+  let marked: number | undefined;
+  for (const m of log.matchAll(/ERROR:\s*\d+:(\d+):\s*([^\n]*)/g)) {
+    const line = Number(m[1]);
+    const inBody = line >= bodyStart && line < bodyStart + bodyLines.length;
+    if (inBody) {
+      const userLine = line - bodyStart + first;
+      marked ??= userLine;
+      messages.push(`line ${userLine}: ${m[2]}`);
+    } else {
+      const src = source.split('\n');
+      messages.push(`generated line ${line}: ${m[2]} (in: ${src[line - 1]?.trim() ?? '?'})`);
+    }
+  }
+  if (messages.length === 0) {
+    messages.push(
+      log.trim() ||
+        'the driver gave no message (with a valid source this usually means the GPU is out of memory or the context is being lost: dispose() large streams, or create a new context)',
+    );
+  }
+  return (
+    `kernel ${spec.name} failed to compile:\n  ${messages.join('\n  ')}\n` +
+    `kernel body:\n${numberLines(shown, first, marked)}`
+  );
+}

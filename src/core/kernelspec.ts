@@ -1,0 +1,204 @@
+/**
+ * Kernel descriptions (`KernelSpec`) and their arguments: parameter roles, iterators, the names
+ * GLSL reserves, and the checks a description passes before anything is generated or compiled.
+ * kernel.ts re-exports everything here.
+ */
+import type { ZMask } from './zmask';
+import { check } from './errors';
+import type { BrookContext } from './context';
+import type { Stream } from './stream';
+import { ElementType, typeInfo } from './types';
+import { describeValue as describeAny } from './validate';
+import type { StructParam, StructStream, StructType } from './struct';
+
+/** Uniform types: element types and the square float matrices. */
+export type UniformType = ElementType | 'mat2' | 'mat3' | 'mat4' | 'bool';
+
+export interface KernelSpec {
+  /** Kernel name, shown in errors and traces. */
+  name: string;
+  /** Elementwise input streams (`float a<>`): the body sees this record's value. Default: none. */
+  inputs?: Record<string, ElementType>;
+  /** Gather arrays (`float4 v[]`), read anywhere by record index. Default: none. */
+  gathers?: Record<string, ElementType>;
+  /** Iterators (`iter float here<>`): bound at run time to `iter(start, end)`. Default: none. */
+  iters?: Record<string, IterType>;
+  /** Uniform parameters (`float twotoi`). Default: none. */
+  uniforms?: Record<string, UniformType>;
+  /** Output streams (`out float count<>`), one render target each. At least one. */
+  outputs: Record<string, ElementType>;
+  /** GLSL statements of the kernel body. */
+  body: string;
+  /** GLSL functions the body may call, placed before main. Default: none. */
+  helpers?: string;
+  /** GLSL statements run in main after the inputs, iterators and outputs are set, before the body. */
+  prologue?: string;
+  /** GLSL statements run in main after the body (also after a `return;` in it), before the outputs are written. */
+  epilogue?: string;
+  /**
+   * Bound on the loop iterations of one record: defines `bool brook_loop()` (true while under
+   * the bound), which the Brook front end puts into every loop condition. Past the bound the
+   * record's float outputs are written as NaN. Default: no bound (and no brook_loop).
+   */
+  maxIterations?: number;
+  /**
+   * Struct parameters (from the Brook front end): each is flattened into one parameter per
+   * field (`p` -> `p_A`, `p_B`, see struct.ts); `ctx.run` takes a StructStream for `p`.
+   */
+  structParams?: Record<string, StructParam>;
+  /**
+   * A Brook reduce kernel (`reduce void f(float a<>, reduce float r<>)`): the stream `input` is
+   * reduced into `result` (reducekernel.ts runs it); the spec itself is the fold pass.
+   */
+  reduceOf?: { input: string; result: string; type: ElementType };
+  /**
+   * A Brook kernel with a `vout[most] T o<>` parameter: run by `voutRun` (idioms/vout.ts) over
+   * `most` slots per input record, the slots then compacted by the filter.
+   */
+  voutOf?: { output: string; most: number; type: ElementType };
+  /** Struct types declared in the kernel's source, by name (for `structStream(ctx, spec.structs.Tri, n)`). */
+  structs?: Record<string, StructType>;
+  /**
+   * Brook's shape rules for elementwise inputs (set by the Brook front end): an input whose
+   * shape differs from the output's is resampled, each dimension as floor(i * in / out).
+   * Default false: lengths must match.
+   */
+  resample?: boolean;
+  /** Where the body came from, for error messages: the user's text and the body's first line in it. */
+  origin?: { text: string; bodyLine: number };
+}
+
+/** Element types of iterators. */
+export type IterType = 'float' | 'float2' | 'float3' | 'float4';
+const ITER_TYPES: readonly string[] = ['float', 'float2', 'float3', 'float4'];
+
+/** An iterator argument: Brook's `iter(start, end)`, evenly spaced over the output domain. */
+export class Iter {
+  constructor(
+    readonly start: number | readonly number[],
+    readonly end: number | readonly number[],
+  ) {
+    const ok = (v: unknown) =>
+      (typeof v === 'number' && Number.isFinite(v)) ||
+      (Array.isArray(v) && v.length >= 2 && v.length <= 4 && v.every((x) => typeof x === 'number' && Number.isFinite(x)));
+    check(ok(start), () => `iter(start, end): start must be a finite number or an array of 2 to 4 finite numbers, got ${describeAny(start)}`);
+    check(ok(end), () => `iter(start, end): end must be a finite number or an array of 2 to 4 finite numbers, got ${describeAny(end)}`);
+    check(
+      typeof start === typeof end && (typeof start === 'number' || (start as readonly number[]).length === (end as readonly number[]).length),
+      () => 'iter(start, end): start and end must both be numbers or both arrays of the same length',
+    );
+  }
+}
+
+/**
+ * Brook's iterator stream: over a 1D domain of n records, record i sees start + i * (end - start) / n,
+ * every component (float to float4). `iter(0, n)` gives each record its own index (the listings'
+ * `here`); a float2 iterator over a 2D domain of [h, w] steps by (end - start) / (w, h) along x
+ * (columns) and y (rows); a float iterator over a 2D domain walks the records in row-major order.
+ * float3 and float4 iterators take 1D domains only (a BrookError on a 2D one).
+ */
+export function iter(start: number | readonly number[], end: number | readonly number[]): Iter {
+  return new Iter(start, end);
+}
+
+export type KernelArg = Stream | StructStream | Iter | number | boolean | readonly number[] | Float32Array | Int32Array | Uint32Array | StructValue;
+/** A struct constant by field name (`{ index: [1, 2, 3, 4], Translation: [0, 0, 1] }`). */
+export type StructValue = { readonly [field: string]: number | readonly number[] };
+export type KernelArgs = Record<string, KernelArg>;
+
+/** GLSL ES 3.00 keywords and reserved words a C/Cg program may use as names. */
+export const GLSL_RESERVED = new Set([
+  'input', 'output', 'filter', 'sample', 'common', 'partition', 'active', 'asm', 'class', 'union',
+  'enum', 'typedef', 'template', 'this', 'resource', 'goto', 'inline', 'noinline', 'public',
+  'static', 'extern', 'external', 'interface', 'long', 'short', 'double', 'fixed', 'unsigned',
+  'superp', 'sizeof', 'cast', 'namespace', 'using', 'packed', 'volatile', 'buffer', 'patch',
+  'subroutine', 'attribute', 'varying', 'texture', 'smooth', 'flat', 'centroid', 'layout',
+]);
+
+/** GLSL keywords no parameter may be named after (the Brook front end never produces them). */
+const GLSL_KEYWORDS = new Set([
+  'in', 'out', 'inout', 'uniform', 'const', 'highp', 'mediump', 'lowp', 'precision', 'invariant',
+  'struct', 'discard', 'return', 'switch', 'case', 'default', 'if', 'else', 'for', 'while', 'do',
+  'break', 'continue', 'true', 'false', 'void', 'main',
+]);
+
+/**
+ * The GLSL name of a parameter: its own, or with a trailing '_' when GLSL reserves it (Listing
+ * 36-2's `output` becomes `output_` in the shader; the argument is still passed as `output`).
+ */
+export function glslName(name: string): string {
+  return GLSL_RESERVED.has(name) ? `${name}_` : name;
+}
+
+const RESERVED_PREFIXES = ['brook_', 'gl_', 'webgl_', '_webgl'];
+const GLSL_IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Checks a kernel description (names, types, limits) before anything is compiled. */
+export function validateSpec(spec: KernelSpec, ctx: BrookContext): void {
+  check(spec && typeof spec.name === 'string' && spec.name.length > 0, 'a kernel needs a name');
+  check(typeof spec.body === 'string', () => `kernel ${spec.name}: body must be a string of GLSL`);
+  check(
+    spec.maxIterations === undefined || (Number.isInteger(spec.maxIterations) && spec.maxIterations >= 1 && spec.maxIterations < 2 ** 31),
+    () => `kernel ${spec.name}: maxIterations must be a positive integer below 2^31, got ${String(spec.maxIterations)}`,
+  );
+  const outputs = Object.keys(spec.outputs ?? {});
+  check(outputs.length >= 1, () => `kernel ${spec.name}: declare at least one output (outputs: { name: 'float' })`);
+  const seen = new Set<string>();
+  for (const [role, group] of Object.entries(roles(spec))) {
+    for (const [name, type] of Object.entries(group)) {
+      check(GLSL_IDENT.test(name), () => `kernel ${spec.name}: '${name}' is not a valid GLSL identifier`);
+      check(
+        !RESERVED_PREFIXES.some((p) => name.startsWith(p)),
+        () => `kernel ${spec.name}: parameter '${name}' uses a reserved prefix (${RESERVED_PREFIXES.join(', ')})`,
+      );
+      check(!seen.has(name), () => `kernel ${spec.name}: parameter '${name}' is declared twice`);
+      check(
+        !GLSL_KEYWORDS.has(name) && (spec.origin !== undefined || !GLSL_RESERVED.has(name)),
+        () => `kernel ${spec.name}: parameter '${name}' is a GLSL reserved word; rename it (kernels written with brook\`...\` may use it: they are translated)`,
+      );
+      seen.add(name);
+      if (role === 'uniforms') {
+        if (!['mat2', 'mat3', 'mat4', 'bool'].includes(type)) typeInfo(type);
+      } else if (role === 'iters') {
+        check(ITER_TYPES.includes(type), () => `kernel ${spec.name}: iterator '${name}' must be float, float2, float3 or float4`);
+      } else {
+        typeInfo(type); // throws on unknown element types
+      }
+    }
+  }
+  const samplers = Object.keys(spec.inputs ?? {}).length + Object.keys(spec.gathers ?? {}).length;
+  check(
+    samplers <= ctx.caps.maxTextureImageUnits,
+    () => `kernel ${spec.name}: ${samplers} input and gather streams exceed MAX_TEXTURE_IMAGE_UNITS ${ctx.caps.maxTextureImageUnits}`,
+  );
+}
+
+/** A description's parameters by role. */
+export function roles(spec: KernelSpec): Record<string, Record<string, string>> {
+  return {
+    inputs: spec.inputs ?? {},
+    gathers: spec.gathers ?? {},
+    iters: spec.iters ?? {},
+    uniforms: spec.uniforms ?? {},
+    outputs: spec.outputs,
+  };
+}
+
+/** How a pass covers its output (ctx.run's third argument). */
+export interface RunOptions {
+  /**
+   * Z-cull (Listing 34-2): records the mask holds at depth 0.0 are not shaded, their output
+   * texels left as they were. The mask must have the output's texture size and have been built.
+   */
+  mask?: ZMask;
+  /** With `mask`: shade only the records the mask holds (depth test GREATER instead of LESS). */
+  invert?: boolean;
+  /**
+   * Static branch resolution (section 34.2.2), for 2D outputs: 'interior' shades all but the
+   * one-texel border (a quad over the interior: the full-screen triangle, scissored), 'boundary'
+   * only the border (four lines drawn through the edge texels). Default 'all'.
+   */
+  region?: 'all' | 'interior' | 'boundary';
+  /** @internal Build this mask (ctx.buildMask). */
+  build?: ZMask;
+}
