@@ -24,6 +24,16 @@
 import SEARCH from '../../../glsl/apps/fluid/search.glsl';
 import SPLAT from '../../../glsl/apps/fluid/splat.glsl';
 import LANDLOCKED_BODY from '../../../glsl/apps/fluid/landlocked.glsl';
+import SOLID from '../../../glsl/apps/fluid/solid.glsl';
+import ADVECT_VELOCITY from '../../../glsl/apps/fluid/advect-velocity.glsl';
+import ADVECT_DYE from '../../../glsl/apps/fluid/advect-dye.glsl';
+import DIVERGENCE from '../../../glsl/apps/fluid/divergence.glsl';
+import JACOBI from '../../../glsl/apps/fluid/jacobi.glsl';
+import JACOBI_SEARCH from '../../../glsl/apps/fluid/jacobi-search.glsl';
+import PROJECT from '../../../glsl/apps/fluid/project.glsl';
+import OFFSETS from '../../../glsl/apps/fluid/offsets.glsl';
+import BORDER_VELOCITY from '../../../glsl/apps/fluid/border-velocity.glsl';
+import BORDER_PRESSURE from '../../../glsl/apps/fluid/border-pressure.glsl';
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import { checkContext, checkInteger, checkNumber, checkOptions, checkRequired } from '../../core/validate';
@@ -65,8 +75,6 @@ export interface Splat {
 
 // ---- kernels ------------------------------------------------------------------------------------
 
-const SOLID = 'bool solid(ivec2 c) { return obst_texel(c) > 0.5; }';
-
 /** Bilinear interpolation of gather `name` (generated per field name and type). */
 const BILERP = (name: string, t: string) => `${t} ${name}At(vec2 q) {
   q = clamp(q, vec2(0.0), vec2(${name}_size() - 1) - 0.001);
@@ -77,11 +85,9 @@ const BILERP = (name: string, t: string) => `${t} ${name}At(vec2 q) {
   return mix(a, b, f.y);
 }`;
 
+const ZERO: Partial<Record<ElementType, string>> = { float: '0.0', float2: 'vec2(0.0)', float4: 'vec4(0.0)' };
 
-
-/** The border cell's inner neighbour (for the border kernels). */
-const INNER = 'ivec2 inner = clamp(brook_pos, ivec2(1), ivec2(brook_dims.y - 2, brook_dims.w - 2));';
-
+/** A stage: one kernel body for the interior (glsl/apps/fluid/) and one for the one-cell border. */
 interface Stage {
   name: string;
   gathers: Record<string, ElementType>;
@@ -89,7 +95,8 @@ interface Stage {
   output: [string, ElementType];
   helpers: string;
   interior: string;
-  border: string;
+  /** The border's body; default: the output is zero there. */
+  border?: string;
 }
 
 const STAGES: Record<string, Stage> = {
@@ -99,8 +106,8 @@ const STAGES: Record<string, Stage> = {
     uniforms: { dt: 'float', keep: 'float', splat: 'float4', force: 'float2' },
     output: ['un', 'float2'],
     helpers: [SOLID, BILERP('u', 'vec2'), SPLAT].join('\n'),
-    interior: ['ivec2 c = brook_pos;', 'if (solid(c)) un = vec2(0.0);', 'else un = uAt(vec2(c) - dt * u_texel(c)) * keep + force * splatWeight(c) * dt;'].join('\n'),
-    border: `${INNER}\nun = -u_texel(inner);`,
+    interior: ADVECT_VELOCITY,
+    border: BORDER_VELOCITY,
   },
   advectDye: {
     name: 'AdvectDye',
@@ -108,64 +115,34 @@ const STAGES: Record<string, Stage> = {
     uniforms: { dt: 'float', keep: 'float', splat: 'float4', amount: 'float' },
     output: ['dn', 'float'],
     helpers: [SOLID, BILERP('dye', 'float'), SPLAT].join('\n'),
-    interior: ['ivec2 c = brook_pos;', 'if (solid(c)) dn = 0.0;', 'else dn = dyeAt(vec2(c) - dt * u_texel(c)) * keep + amount * splatWeight(c);'].join('\n'),
-    border: 'dn = 0.0;',
+    interior: ADVECT_DYE,
   },
-  divergence: {
-    name: 'Divergence',
-    gathers: { u: 'float2' },
-    output: ['dv', 'float'],
-    helpers: '',
-    interior: [
-      'ivec2 c = brook_pos;',
-      'dv = 0.5 * ((u_texel(c + ivec2(1, 0)).x - u_texel(c - ivec2(1, 0)).x) + (u_texel(c + ivec2(0, 1)).y - u_texel(c - ivec2(0, 1)).y));',
-    ].join('\n'),
-    border: 'dv = 0.0;',
-  },
+  divergence: { name: 'Divergence', gathers: { u: 'float2' }, output: ['dv', 'float'], helpers: '', interior: DIVERGENCE },
   jacobiPrecomputed: {
     name: 'Jacobi',
     gathers: { p: 'float', dv: 'float', obst: 'float', offsets: 'float4' },
     output: ['pn', 'float'],
     helpers: SOLID,
-    interior: [
-      'ivec2 c = brook_pos;',
-      'if (solid(c)) pn = p_texel(c + ivec2(offsets_texel(c).xy));',
-      'else pn = 0.25 * (p_texel(c + ivec2(1, 0)) + p_texel(c - ivec2(1, 0)) + p_texel(c + ivec2(0, 1)) + p_texel(c - ivec2(0, 1)) - dv_texel(c));',
-    ].join('\n'),
-    border: `${INNER}\npn = p_texel(inner);`,
+    interior: JACOBI,
+    border: BORDER_PRESSURE,
   },
   jacobiSearch: {
     name: 'JacobiSearch',
     gathers: { p: 'float', dv: 'float', obst: 'float' },
     output: ['pn', 'float'],
     helpers: [SOLID, SEARCH].join('\n'),
-    interior: [
-      'ivec2 c = brook_pos;',
-      'if (solid(c)) pn = p_texel(c + ivec2(fluidDirection(c)));',
-      'else pn = 0.25 * (p_texel(c + ivec2(1, 0)) + p_texel(c - ivec2(1, 0)) + p_texel(c + ivec2(0, 1)) + p_texel(c - ivec2(0, 1)) - dv_texel(c));',
-    ].join('\n'),
-    border: `${INNER}\npn = p_texel(inner);`,
+    interior: JACOBI_SEARCH,
+    border: BORDER_PRESSURE,
   },
   project: {
     name: 'Project',
     gathers: { u: 'float2', p: 'float', obst: 'float' },
     output: ['un', 'float2'],
     helpers: SOLID,
-    interior: [
-      'ivec2 c = brook_pos;',
-      'if (solid(c)) un = vec2(0.0);',
-      'else un = u_texel(c) - 0.5 * vec2(p_texel(c + ivec2(1, 0)) - p_texel(c - ivec2(1, 0)), p_texel(c + ivec2(0, 1)) - p_texel(c - ivec2(0, 1)));',
-    ].join('\n'),
-    border: `${INNER}\nun = -u_texel(inner);`,
+    interior: PROJECT,
+    border: BORDER_VELOCITY,
   },
-  offsets: {
-    name: 'ObstacleOffsets',
-    gathers: { obst: 'float' },
-    output: ['o', 'float4'],
-    helpers: [SOLID, SEARCH].join('\n'),
-    interior: ['ivec2 c = brook_pos;', 'bool s = solid(c);', 'o = vec4(s ? fluidDirection(c) : vec2(0.0), s ? 1.0 : 0.0, 0.0);'].join('\n'),
-    border: 'o = vec4(0.0);',
-  },
+  offsets: { name: 'ObstacleOffsets', gathers: { obst: 'float' }, output: ['o', 'float4'], helpers: [SOLID, SEARCH].join('\n'), interior: OFFSETS },
 };
 
 /** Zeroes a field inside obstacles (run on both buffers when obstacles change, so masked cells start clean). */
@@ -188,7 +165,8 @@ export const LANDLOCKED: KernelSpec = {
 
 function stageSpec(stage: Stage, part: 'interior' | 'border' | 'single'): KernelSpec {
   const edge = 'brook_pos.x == 0 || brook_pos.y == 0 || brook_pos.x == brook_dims.y - 1 || brook_pos.y == brook_dims.w - 1';
-  const body = part === 'single' ? `if (${edge}) {\n${stage.border}\n} else {\n${stage.interior}\n}` : stage[part];
+  const border = stage.border ?? `${stage.output[0]} = ${ZERO[stage.output[1]]};`;
+  const body = part === 'single' ? `if (${edge}) {\n${border}\n} else {\n${stage.interior}\n}` : part === 'border' ? border : stage.interior;
   return {
     name: `${stage.name}<${part}>`,
     gathers: stage.gathers,

@@ -1,0 +1,4 @@
+// The pressure stages' border (src/apps/fluid/fluid.ts): pure Neumann, the pressure of the border
+// cell's inner neighbour.
+ivec2 inner = clamp(brook_pos, ivec2(1), ivec2(brook_dims.y - 2, brook_dims.w - 2));
+pn = p_texel(inner);
