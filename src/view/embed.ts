@@ -15,18 +15,17 @@
  * all-pairs chapter), 'dem' (Oat et al.'s depth-peeled binning driving DEM particles).
  * Sizes default small on a software renderer (SwiftShader) and larger on a GPU.
  */
-import { createContext, type BrookContext } from '../core/context';
 import { BrookError } from '../core/errors';
 import type { Stream } from '../core/stream';
 import { filter, FILTER_METHODS, type FilterMethod } from '../idioms/filter';
 import { createFluid, type Fluid } from '../apps/fluid/index';
 import { createFieldRenderer } from './field';
-import { createNBody, nbodyPreset, OrbitCamera, NBODY_FLOPS, type NBodySystem } from '../apps/nbody/index';
-import { createPointRenderer } from './points';
+import { createNBody, nbodyPreset, NBODY_FLOPS, type NBodySystem } from '../apps/nbody/index';
 import { createDem, type Dem } from '../apps/dem/index';
 import { filterReference } from '../reference/filter';
 import { drawStream, describeRange } from './image';
-import { embedFrame, releaseContext, frames, type EmbedFrame, type EmbedHandle } from './embed-ui';
+import { embedFrame, frames, type EmbedHandle } from './embed-ui';
+import { animated, contextFor, handle, pointView, viewContext } from './embed-loop';
 
 export type { EmbedHandle } from './embed-ui';
 
@@ -86,55 +85,6 @@ export function embed(element: HTMLElement, options: EmbedOptions): EmbedHandle 
     case 'dem':
       return embedDem(element, options);
   }
-}
-
-/** The handle over a frame, a context and a state object; `ready` settles once. */
-function handle<S extends Record<string, unknown>>(frame: EmbedFrame, ctx: BrookContext, state: S, start: () => Promise<void>): EmbedHandle<S> & { passes: import('../core/trace').PassRecord[] } {
-  const h = {
-    ctx,
-    root: frame.root,
-    state,
-    passes: [] as import('../core/trace').PassRecord[],
-    ready: Promise.resolve(),
-    get disposed() {
-      return frame.disposed;
-    },
-    dispose: () => frame.dispose(),
-  };
-  h.ready = Promise.resolve()
-    .then(start)
-    .catch((e) => {
-      frame.showError(e);
-      throw e;
-    });
-  h.ready.catch(() => {}); // shown in the frame; callers who await it see it too
-  return h;
-}
-
-/** A canvas of `size` CSS pixels (device-pixel-ratio sharp) in the frame's view. */
-function viewCanvas(frame: EmbedFrame, size: number): HTMLCanvasElement {
-  const canvas = document.createElement('canvas');
-  const dpr = Math.min(2, globalThis.devicePixelRatio || 1);
-  canvas.width = canvas.height = Math.round(size * dpr);
-  canvas.style.cssText = `width:${size}px;height:${size}px;background:#000;display:block`;
-  frame.view.append(canvas);
-  return canvas;
-}
-
-function contextFor(frame: EmbedFrame, canvas?: HTMLCanvasElement): BrookContext {
-  let ctx: BrookContext;
-  try {
-    ctx = createContext(canvas ? { canvas } : {});
-  } catch (e) {
-    frame.dispose();
-    throw e;
-  }
-  frame.onDispose(() => releaseContext(ctx)); // registered first, so it runs after every other cleanup
-  const r = document.createElement('span');
-  r.className = 'bg-renderer';
-  r.textContent = ` · ${ctx.caps.renderer}`;
-  frame.root.querySelector('h4')!.append(r);
-  return ctx;
 }
 
 // ---- filter ---------------------------------------------------------------------------------
@@ -225,8 +175,7 @@ function embedFilter(element: HTMLElement, o: FilterEmbedOptions): EmbedHandle {
 
 function embedFluid(element: HTMLElement, o: FluidEmbedOptions & { viewSize?: number }): EmbedHandle {
   const frame = embedFrame(element, 'Flow control (Harris & Buck, GPU Gems 2 ch. 34): a fluid with obstacles — drag to push');
-  const canvas = viewCanvas(frame, o.viewSize ?? 360);
-  const ctx = contextFor(frame, canvas);
+  const { canvas, ctx } = viewContext(frame, o.viewSize ?? 360);
   const renderer = createFieldRenderer(ctx);
   frame.onDispose(() => renderer.dispose());
   const state = { size: o.size ?? (ctx.caps.software ? 64 : 256), jacobi: o.jacobi ?? (ctx.caps.software ? 20 : 40), steps: 0, passesPerStep: 0, zcull: true, staticBranches: true, precomputed: true, showMask: false };
@@ -246,7 +195,6 @@ function embedFluid(element: HTMLElement, o: FluidEmbedOptions & { viewSize?: nu
   frame.select('grid', ['32', '64', '128', '256', '512'], String(state.size), (v) => ((state.size = Number(v)), reset()));
   for (const k of ['zcull', 'staticBranches', 'precomputed'] as const) frame.checkbox(k, state[k], (v) => ((state[k] = v), applyIdioms()));
   frame.checkbox('show mask', false, (v) => (state.showMask = v));
-  frame.button('trace a step', () => void traceStep().catch((e) => frame.showError(e)));
   // the user's push: drag on the canvas (cells, y up)
   let drag: { at: [number, number]; moved: [number, number] } | null = null;
   const cell = (e: PointerEvent): [number, number] => {
@@ -265,56 +213,32 @@ function embedFluid(element: HTMLElement, o: FluidEmbedOptions & { viewSize?: nu
   addEventListener('pointerup', up);
   frame.onDispose(() => removeEventListener('pointerup', up));
   let t = 0;
-  const step = () => {
-    const f = fluid!;
-    const n = state.size;
-    t++;
-    f.step(0.5, { splat: { x: n * 0.08, y: n * (0.5 + 0.2 * Math.sin(t * 0.01)), fx: n * 0.6, fy: 0, dye: 0.6, radius: n * 0.025 } });
-    if (drag) f.step(0, { splat: { x: drag.at[0], y: drag.at[1], fx: drag.moved[0] * 30, fy: drag.moved[1] * 30, dye: 1, radius: n * 0.03 } });
-    state.steps++;
-    state.passesPerStep = f.passesPerStep;
-  };
-  const draw = () => renderer.draw(fluid!.fields.dye, fluid!.obstacles, fluid!.offsets, state.showMask);
-  async function traceStep() {
-    ctx.trace.start();
-    step();
-    const passes = await ctx.trace.stop();
-    h.passes.splice(0, h.passes.length, ...passes);
-    frame.showTrace(passes, `one step of the ${state.size}² fluid`);
-  }
-  let since = performance.now();
-  let counted = 0;
-  const h = handle(frame, ctx, state, async () => {
-    reset();
-    await traceStep();
-    draw();
-    await ctx.queries.fence();
-    frame.animate(() => {
-      step();
-      draw();
-      counted++;
-      const secs = (performance.now() - since) / 1000;
-      if (secs > 1) {
-        const on = (['zcull', 'staticBranches', 'precomputed'] as const).filter((k) => state[k]).join(', ') || 'no idioms';
-        frame.readout.textContent = `${state.size}² grid · ${state.passesPerStep} passes per step · ${((secs * 1000) / counted).toFixed(1)} ms per frame (wall) · ${on}`;
-        since = performance.now();
-        counted = 0;
-      }
-    });
+  return animated(frame, ctx, state, {
+    reset,
+    step() {
+      const f = fluid!;
+      const n = state.size;
+      t++;
+      f.step(0.5, { splat: { x: n * 0.08, y: n * (0.5 + 0.2 * Math.sin(t * 0.01)), fx: n * 0.6, fy: 0, dye: 0.6, radius: n * 0.025 } });
+      if (drag) f.step(0, { splat: { x: drag.at[0], y: drag.at[1], fx: drag.moved[0] * 30, fy: drag.moved[1] * 30, dye: 1, radius: n * 0.03 } });
+      state.steps++;
+      state.passesPerStep = f.passesPerStep;
+    },
+    draw: () => renderer.draw(fluid!.fields.dye, fluid!.obstacles, fluid!.offsets, state.showMask),
+    traceLabel: () => `one step of the ${state.size}² fluid`,
+    readout(steps, secs) {
+      const on = (['zcull', 'staticBranches', 'precomputed'] as const).filter((k) => state[k]).join(', ') || 'no idioms';
+      return `${state.size}² grid · ${state.passesPerStep} passes per step · ${((secs * 1000) / steps).toFixed(1)} ms per frame (wall) · ${on}`;
+    },
   });
-  return h;
 }
 
 // ---- N-body ---------------------------------------------------------------------------------
 
 function embedNBody(element: HTMLElement, o: NBodyEmbedOptions & { viewSize?: number }): EmbedHandle {
   const frame = embedFrame(element, 'All-pairs N-body (Nyland, Harris & Prins, GPU Gems 3 ch. 31) — drag to orbit, wheel to zoom');
-  const canvas = viewCanvas(frame, o.viewSize ?? 360);
-  const ctx = contextFor(frame, canvas);
-  const renderer = createPointRenderer(ctx);
-  frame.onDispose(() => renderer.dispose());
-  const camera = new OrbitCamera(9);
-  frame.onDispose(camera.attach(canvas));
+  const { canvas, ctx } = viewContext(frame, o.viewSize ?? 360);
+  const { renderer, viewProjection } = pointView(frame, canvas, ctx, 9);
   const state = { n: o.n ?? (ctx.caps.software ? 1024 : 16384), preset: o.preset ?? 'disks', dt: o.dt ?? 0.01, steps: 0, running: true, interactionsPerSecond: 0 };
   let sys: NBodySystem | null = null;
   frame.onDispose(() => sys?.dispose());
@@ -329,55 +253,32 @@ function embedNBody(element: HTMLElement, o: NBodyEmbedOptions & { viewSize?: nu
     state.running = !state.running;
     pause.textContent = state.running ? 'pause' : 'run';
   });
-  frame.button('trace a step', () => void traceStep().catch((e) => frame.showError(e)));
-  const draw = () => renderer.draw(sys!.positions, sys!.count, camera.viewProjection(canvas.width / canvas.height), { pointSize: sys!.count > 20000 ? 10 : 18 });
-  async function traceStep() {
-    ctx.trace.start();
-    sys!.step(state.dt, 1);
-    state.steps++;
-    const passes = await ctx.trace.stop();
-    h.passes.splice(0, h.passes.length, ...passes);
-    frame.showTrace(passes, `one leapfrog step of ${sys!.count} bodies`);
-  }
-  let since = performance.now();
-  let counted = 0;
-  const h = handle(frame, ctx, state, async () => {
-    restart();
-    await traceStep();
-    draw();
-    await ctx.queries.fence();
-    frame.animate(() => {
-      if (state.running) {
-        sys!.step(state.dt, 1);
-        state.steps++;
-        counted++;
-      }
-      draw();
-      const secs = (performance.now() - since) / 1000;
-      if (secs > 1 && counted) {
-        state.interactionsPerSecond = (sys!.interactions * counted) / secs;
-        frame.readout.textContent =
-          `${sys!.count} bodies · ${(counted / secs).toFixed(1)} steps/s · ${(state.interactionsPerSecond / 1e9).toFixed(3)} G interactions/s · ` +
-          `${((state.interactionsPerSecond * NBODY_FLOPS) / 1e9).toFixed(2)} GFLOP/s (wall clock per frame, drawing included)`;
-        since = performance.now();
-        counted = 0;
-      }
-    });
+  return animated(frame, ctx, state, {
+    reset: restart,
+    step() {
+      sys!.step(state.dt, 1);
+      state.steps++;
+    },
+    running: () => state.running,
+    draw: () => renderer.draw(sys!.positions, sys!.count, viewProjection(), { pointSize: sys!.count > 20000 ? 10 : 18 }),
+    traceLabel: () => `one leapfrog step of ${sys!.count} bodies`,
+    readout(steps, secs) {
+      state.interactionsPerSecond = (sys!.interactions * steps) / secs;
+      return (
+        `${sys!.count} bodies · ${(steps / secs).toFixed(1)} steps/s · ${(state.interactionsPerSecond / 1e9).toFixed(3)} G interactions/s · ` +
+        `${((state.interactionsPerSecond * NBODY_FLOPS) / 1e9).toFixed(2)} GFLOP/s (wall clock per frame, drawing included)`
+      );
+    },
   });
-  return h;
 }
 
 // ---- DEM (binning) --------------------------------------------------------------------------
 
 function embedDem(element: HTMLElement, o: DemEmbedOptions & { viewSize?: number }): EmbedHandle {
   const frame = embedFrame(element, 'Spatial binning (Oat, Barczak & Shopf 2009) driving DEM particles — hold "push" to press them down');
-  const canvas = viewCanvas(frame, o.viewSize ?? 360);
-  const ctx = contextFor(frame, canvas);
-  const renderer = createPointRenderer(ctx);
-  frame.onDispose(() => renderer.dispose());
-  const camera = new OrbitCamera(2.2);
+  const { canvas, ctx } = viewContext(frame, o.viewSize ?? 360);
+  const { renderer, camera, viewProjection } = pointView(frame, canvas, ctx, 2.2);
   [camera.target[0], camera.target[1], camera.target[2]] = [0.5, 0.25, 0.5];
-  frame.onDispose(camera.attach(canvas));
   const state = { n: o.n ?? (ctx.caps.software ? 2048 : 65536), steps: 0, pushing: false, binningPasses: 0, binningReductions: 0 };
   let dem: Dem | null = null;
   frame.onDispose(() => dem?.dispose());
@@ -394,45 +295,21 @@ function embedDem(element: HTMLElement, o: DemEmbedOptions & { viewSize?: number
   addEventListener('pointerup', up);
   frame.onDispose(() => removeEventListener('pointerup', up));
   frame.button('reset', reset);
-  frame.button('trace a step', () => void traceStep().catch((e) => frame.showError(e)));
-  const stepOnce = async () => {
-    const d = dem!;
-    await d.step(1 / 600, { push: state.pushing ? [0, -40, 0] : [0, 0, 0] });
-    state.steps++;
-    state.binningPasses = d.lastBinning?.passes ?? 0;
-    state.binningReductions = d.lastBinning?.reductions ?? 0;
-  };
-  const draw = () => renderer.draw(dem!.positions, dem!.count, camera.viewProjection(canvas.width / canvas.height), { pointSize: 6, blend: false, velocities: dem!.velocities, maxSpeed: 1.5, color: [1, 1, 1, 1] });
-  async function traceStep() {
-    ctx.trace.start();
-    await stepOnce();
-    const passes = await ctx.trace.stop();
-    h.passes.splice(0, h.passes.length, ...passes);
-    frame.showTrace(passes, `one DEM step of ${dem!.count} particles (binning, forces, integration)`);
-  }
-  let since = performance.now();
-  let counted = 0;
-  const h = handle(frame, ctx, state, async () => {
-    reset();
-    await traceStep();
-    draw();
-    await ctx.queries.fence();
-    frame.animate(async () => {
-      await stepOnce();
-      if (frame.disposed) return;
-      draw();
-      counted++;
-      const secs = (performance.now() - since) / 1000;
-      if (secs > 1) {
-        frame.readout.textContent =
-          `${dem!.count} particles in ${dem!.grid.cells[0]}³ cells · ${(counted / secs).toFixed(1)} steps/s (wall, drawing included) · ` +
-          `binning: ${state.binningPasses} passes, ${state.binningReductions} reductions`;
-        since = performance.now();
-        counted = 0;
-      }
-    });
+  return animated(frame, ctx, state, {
+    reset,
+    async step() {
+      const d = dem!;
+      await d.step(1 / 600, { push: state.pushing ? [0, -40, 0] : [0, 0, 0] });
+      state.steps++;
+      state.binningPasses = d.lastBinning?.passes ?? 0;
+      state.binningReductions = d.lastBinning?.reductions ?? 0;
+    },
+    draw: () => renderer.draw(dem!.positions, dem!.count, viewProjection(), { pointSize: 6, blend: false, velocities: dem!.velocities, maxSpeed: 1.5, color: [1, 1, 1, 1] }),
+    traceLabel: () => `one DEM step of ${dem!.count} particles (binning, forces, integration)`,
+    readout: (steps, secs) =>
+      `${dem!.count} particles in ${dem!.grid.cells[0]}³ cells · ${(steps / secs).toFixed(1)} steps/s (wall, drawing included) · ` +
+      `binning: ${state.binningPasses} passes, ${state.binningReductions} reductions`,
   });
-  return h;
 }
 
 export { frames as waitFrames };
