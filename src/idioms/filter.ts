@@ -42,7 +42,7 @@
  */
 import HORN_36_1 from '../../glsl/idioms/horn-36-1.brook';
 import HORN_36_2 from '../../glsl/idioms/horn-36-2.brook';
-import PYRAMID_SUM4 from '../../glsl/idioms/pyramid-sum4.glsl';
+import { sumPyramid } from './scan';
 import { BrookContext, BrookError, ElementType, KernelSpec, Stream, iter, parseBrook } from '../core/index';
 import { checkContext, checkFunction, checkRequired, checkStream, checkString } from '../core/validate';
 import { bitonicOrder, gatherByIndex, orderIndex } from './sort';
@@ -134,8 +134,6 @@ const pickLast: KernelSpec = {
 
 // ---- histogram pyramid ----------------------------------------------------------------------
 
-const sum4: KernelSpec = { name: 'PyramidLevel', gathers: { below: 'uint' }, outputs: { count: 'uint' }, body: PYRAMID_SUM4 };
-
 /** The descent kernel for `levels` stored levels (level 0 = flags), unrolled level by level. */
 export function pyramidDescent(type: ElementType, levels: number, indices: boolean): KernelSpec {
   const gathers: Record<string, ElementType> = { value: type };
@@ -170,13 +168,7 @@ async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, in
   try {
     ctx.run(markKernel('flag', stream.type, keep, { flag: 'uint' }, 'flag = keep ? 1u : 0u;'), { x: stream, flag: levels[0]! });
     watch('flags (1 = kept)', levels[0]!);
-    while (levels[levels.length - 1]!.length > 1) {
-      const below = levels[levels.length - 1]!;
-      const level = ctx.scratch('uint', Math.ceil(below.length / 4));
-      ctx.run(sum4, { below, count: level });
-      levels.push(level);
-      watch(`pyramid level ${levels.length - 1} (sums of 4)`, level);
-    }
+    sumPyramid(ctx, levels, 1, 'PyramidLevel', undefined, (level) => watch(`pyramid level ${levels.length - 1} (sums of 4)`, level));
     const count = await readUint(levels[levels.length - 1]!);
     if (count === 0) return { stream: null, count, indices: null };
     const stored = levels.length - 1 || 1; // n = 1: the flag itself is the root

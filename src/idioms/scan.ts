@@ -43,7 +43,7 @@ export interface ScanOptions {
 
 const stepKernel = (t: ElementType): KernelSpec => ({ name: 'Scan', gathers: { src: t }, uniforms: { offset: 'int' }, outputs: { sum: t }, body: SCAN_STEP });
 const shiftKernel = (t: ElementType): KernelSpec => ({ name: 'ScanExclusive', gathers: { src: t }, outputs: { sum: t }, body: SCAN_EXCLUSIVE });
-const upKernel = (t: ElementType): KernelSpec => ({ name: 'ScanUp', gathers: { below: t }, outputs: { count: t }, body: PYRAMID_SUM4 });
+const upKernel = (t: ElementType, name: string): KernelSpec => ({ name, gathers: { below: t }, outputs: { count: t }, body: PYRAMID_SUM4 });
 const downKernel = (t: ElementType): KernelSpec => ({
   name: 'ScanDown',
   gathers: { level: t, parent: t },
@@ -98,27 +98,13 @@ function outputShape(stream: Stream): number | [number, number] {
 
 function pyramidScan(ctx: BrookContext, stream: Stream, exclusive: boolean): Stream {
   const type = stream.type;
-  const up = upKernel(type);
   const down = downKernel(type);
   const levels: Stream[] = [stream];
   const temps: Stream[] = [];
   try {
-    while (levels[levels.length - 1]!.length > 4) {
-      const below = levels[levels.length - 1]!;
-      const level = ctx.scratch(type, Math.ceil(below.length / 4));
-      temps.push(level);
-      ctx.run(up, { below, count: level });
-      levels.push(level);
-    }
+    sumPyramid(ctx, levels, 4, 'ScanUp', temps);
     // Down: exclusive prefixes from the top level to level 1, then the scan of level 0.
-    let parent: Stream | null = null;
-    for (let l = levels.length - 1; l >= 1; l--) {
-      const level = levels[l]!;
-      const prefix = ctx.scratch(type, level.length);
-      temps.push(prefix);
-      ctx.run(down, { level, parent: parent ?? level, root: parent === null, inclusive: false, sum: prefix });
-      parent = prefix;
-    }
+    const parent = sweepDown(ctx, levels, levels.length - 1, 1, temps);
     const out = ctx.scratch(type, outputShape(stream));
     try {
       ctx.run(down, { level: stream, parent: parent ?? stream, root: parent === null, inclusive: !exclusive, sum: out });
@@ -139,30 +125,49 @@ function pyramidScan(ctx: BrookContext, stream: Stream, exclusive: boolean): Str
  * The caller disposes `temps` (which hold `prefix` and `root`, unless root is `first`).
  */
 export function pyramidPrefixes(ctx: BrookContext, first: Stream): { prefix: Stream | null; root: Stream; temps: Stream[]; passes: number } {
-  const type = first.type;
   const levels: Stream[] = [first];
   const temps: Stream[] = [];
   try {
-    while (levels[levels.length - 1]!.length > 1) {
-      const below = levels[levels.length - 1]!;
-      const level = ctx.scratch(type, Math.ceil(below.length / 4));
-      temps.push(level);
-      ctx.run(upKernel(type), { below, count: level });
-      levels.push(level);
-    }
-    let parent: Stream | null = null;
-    for (let l = levels.length - 2; l >= 0; l--) {
-      const level = levels[l]!;
-      const prefix = ctx.scratch(type, level.length);
-      temps.push(prefix);
-      ctx.run(downKernel(type), { level, parent: parent ?? level, root: parent === null, inclusive: false, sum: prefix });
-      parent = prefix;
-    }
+    sumPyramid(ctx, levels, 1, 'ScanUp', temps);
+    const parent = sweepDown(ctx, levels, levels.length - 2, 0, temps);
     return { prefix: parent, root: levels[levels.length - 1]!, temps, passes: 2 * (levels.length - 1) };
   } catch (e) {
     temps.forEach((s) => s.dispose());
     throw e;
   }
+}
+
+/**
+ * @internal Horn's reduction pyramid: sums of four, level by level above the last of `levels`,
+ * until a level has at most `top` nodes (the scan's up-sweep, the filter's histogram pyramid,
+ * the radix sort's digit counts). Each level is appended to `levels` (and to `temps` when given)
+ * before its pass runs, so the caller can dispose it even when the pass fails; `watch` sees it
+ * after. `name` names the passes in the trace.
+ */
+export function sumPyramid(ctx: BrookContext, levels: Stream[], top: number, name: string, temps?: Stream[], watch?: (level: Stream) => void): void {
+  const up = upKernel(levels[0]!.type, name);
+  while (levels[levels.length - 1]!.length > top) {
+    const below = levels[levels.length - 1]!;
+    const level = ctx.scratch(below.type, Math.ceil(below.length / 4));
+    levels.push(level);
+    temps?.push(level);
+    ctx.run(up, { below, count: level });
+    watch?.(level);
+  }
+}
+
+/** The down-sweep from `levels[from]` to `levels[to]`: exclusive prefixes of each (kept in `temps`); returns the last (null when none). */
+function sweepDown(ctx: BrookContext, levels: Stream[], from: number, to: number, temps: Stream[]): Stream | null {
+  const down = downKernel(levels[0]!.type);
+  let parent: Stream | null = null;
+  for (let l = from; l >= to; l--) {
+    const level = levels[l]!;
+    const prefix = ctx.scratch(level.type, level.length);
+    temps.push(prefix);
+    ctx.run(down, { level, parent: parent ?? level, root: parent === null, inclusive: false, sum: prefix });
+    parent = prefix;
+  }
+  return parent;
 }
 
 function hillisSteele(ctx: BrookContext, stream: Stream, exclusive: boolean): Stream {

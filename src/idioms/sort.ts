@@ -31,9 +31,8 @@ import RADIX_COUNT from '../../glsl/idioms/radix-count.glsl';
 import RADIX_SCATTER_VERT from '../../glsl/idioms/radix-scatter.vert.glsl';
 import RADIX_SCATTER_FRAG from '../../glsl/idioms/radix-scatter.frag.glsl';
 import { runPass, type ShaderStage } from '../core/pass';
-import PYRAMID_SUM4 from '../../glsl/idioms/pyramid-sum4.glsl';
 import { BrookContext, BrookError, ElementType, KernelSpec, Stream } from '../core/index';
-import { pyramidPrefixes } from './scan';
+import { pyramidPrefixes, sumPyramid } from './scan';
 
 export type SortMethod = 'radix' | 'bitonic';
 export const SORT_METHODS: readonly SortMethod[] = ['radix', 'bitonic'];
@@ -209,13 +208,7 @@ export function radixOrder(ctx: BrookContext, keys: Stream, placement: RadixPlac
         try {
           if (placement === 'descent') {
             const lv: Stream[] = [counts];
-            while (lv[lv.length - 1]!.length > 1) {
-              const below = lv[lv.length - 1]!;
-              const level = ctx.scratch('uint4', Math.ceil(below.length / 4));
-              temps.push(level);
-              ctx.run(sum4x4, { below, count: level });
-              lv.push(level);
-            }
+            sumPyramid(ctx, lv, 1, 'RadixLevel', temps);
             const args: Record<string, Stream | number> = { src, shift, placed: out };
             lv.forEach((s, l) => (args[`lv${l}`] = s));
             ctx.run(radixDescent(lv.length), args);
@@ -241,8 +234,6 @@ export function radixOrder(ctx: BrookContext, keys: Stream, placement: RadixPlac
 
 const RADIX_SCATTER: ShaderStage = { glsl: RADIX_SCATTER_VERT, gathers: { src: 'uint2', prefix: 'uint4', root: 'uint4' } };
 const RADIX_PLACED: ShaderStage = { glsl: RADIX_SCATTER_FRAG };
-
-const sum4x4: KernelSpec = { name: 'RadixLevel', gathers: { below: 'uint4' }, outputs: { count: 'uint4' }, body: PYRAMID_SUM4 };
 
 /** The 'points' placement: down-sweep the counts to prefixes, then one POINTS draw. */
 function scatterPoints(ctx: BrookContext, src: Stream, counts: Stream, out: Stream, shift: number, temps: Stream[]): void {
