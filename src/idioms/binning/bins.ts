@@ -16,7 +16,8 @@ import QUERY from '../../../glsl/idioms/binning/query.glsl';
 import SLICE_COPY from '../../../glsl/idioms/binning/slice-copy.frag.glsl';
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
-import { runPass, type ShaderStage, type TextureTarget, type RenderbufferTarget } from '../../core/pass';
+import { runPass, type PassDesc, type ShaderStage, type TextureTarget, type RenderbufferTarget } from '../../core/pass';
+import type { OcclusionWindow } from '../../core/queries';
 import { STORAGE_FORMAT } from '../../core/resources';
 import type { Stream } from '../../core/stream';
 
@@ -201,4 +202,34 @@ export class Bins {
     const r = this.ctx.resources;
     for (const obj of [...this.arrays, this.depthStencil?.renderbuffer]) if (obj && r.owns(obj)) r.release(obj);
   }
+}
+
+/** What `slicePasses` draws: pass `i`'s description (POINTS and the occlusion query are added). */
+export interface SlicePasses {
+  /** The query window of a predicated build (section 3.2), or null: then every pass runs. */
+  window: OcclusionWindow | null;
+  /** At most this many passes (the slices). */
+  passes: number;
+  stats: BinningStats;
+  /** Checked before each pass: false ends the loop (peeling: no item left to bin). */
+  more?: () => boolean;
+  pass: (i: number) => Omit<PassDesc, 'primitive' | 'occlusion'>;
+  /** Runs after pass `i` is drawn, before its query is waited on (peeling's reductions). */
+  after?: (i: number) => Promise<void>;
+}
+
+/**
+ * The multipass loop of both builds (depth peeling and stencil routing): one POINTS pass of the
+ * items per slice, counted in `stats.passes`; in a predicated build each pass carries an
+ * occlusion query and the loop ends once the window sees a pass that drew nothing. Waits for
+ * every query before returning.
+ */
+export async function slicePasses(ctx: BrookContext, o: SlicePasses): Promise<void> {
+  for (let i = 0; i < o.passes && (o.more?.() ?? true) && !o.window?.done; i++) {
+    const answer = runPass(ctx, { ...o.pass(i), primitive: 'points', occlusion: o.window !== null });
+    o.stats.passes++;
+    await o.after?.(i);
+    if (answer) await o.window!.admit(answer);
+  }
+  await o.window?.drain();
 }

@@ -25,7 +25,7 @@ import { runPass, type ShaderStage } from '../../core/pass';
 import { OcclusionWindow } from '../../core/queries';
 import type { Stream } from '../../core/stream';
 import { filter } from '../filter';
-import { MAPPING_GLSL, MAPPING_STAGE_GLSL, MAPPING_UNIFORMS, mappingUniforms, type BinMapping, type BinningMethod, type BinningStats, type Bins } from './bins';
+import { MAPPING_GLSL, MAPPING_STAGE_GLSL, MAPPING_UNIFORMS, mappingUniforms, slicePasses, type BinMapping, type BinningMethod, type BinningStats, type Bins } from './bins';
 
 const PEEL: ShaderStage = { glsl: `${MAPPING_STAGE_GLSL}\n${PEEL_VERT}`, gathers: { items: 'float4', working: 'float2' } };
 const COUNT: ShaderStage = { glsl: COUNT_FRAG };
@@ -70,7 +70,7 @@ export async function peelOnce(
   runPass(ctx, { name: 'BinClearLoads', kind: 'clear', targets: [bins.loads], count: 0, clear: { color: [0, 0, 0, 0] } });
   for (let i = 0; i < capacity; i++) runPass(ctx, { name: `BinClearSlice<${i}>`, kind: 'clear', targets: [], depth: bins.slice(i), count: 0, clear: { depth: 1 } });
 
-  let working: Stream | null = null; // float2 (id, 1) records of the items still to bin; null = all
+  let working = null as Stream | null; // float2 (id, 1) records of the items still to bin; null = all
   let count = n;
   const window = method === 'predicated' ? new OcclusionWindow(ctx, inFlight) : null;
   const slice = ctx.scratch('float', [height, width]);
@@ -81,24 +81,28 @@ export async function peelOnce(
     return recs;
   };
   try {
-    for (let i = 0; i < capacity && count > 0 && !window?.done; i++) {
-      const prev = bins.slice(i > 0 ? i - 1 : 1); // (pass 0 tests nothing: any array but the attached one)
-      const answer = runPass(ctx, {
-        name: `BinPeel<${i}>`,
-        kind: 'peel',
-        vertex: PEEL,
-        fragment: COUNT,
-        primitive: 'points',
-        count,
-        targets: [bins.loads],
-        depth: bins.slice(i),
-        depthTest: { func: 'less', write: true },
-        gathers: { items, working: working ?? items },
-        uniforms: { ...u, reduced: working !== null, previous: prev.texture, previousLayer: prev.layer, first: i === 0, passNumber: i + 1 },
-        occlusion: window !== null,
-      });
-      stats.passes++;
-      if (i >= reduceFrom) {
+    await slicePasses(ctx, {
+      window,
+      passes: capacity,
+      stats,
+      more: () => count > 0,
+      pass: (i) => {
+        const prev = bins.slice(i > 0 ? i - 1 : 1); // (pass 0 tests nothing: any array but the attached one)
+        return {
+          name: `BinPeel<${i}>`,
+          kind: 'peel',
+          vertex: PEEL,
+          fragment: COUNT,
+          count,
+          targets: [bins.loads],
+          depth: bins.slice(i),
+          depthTest: { func: 'less', write: true },
+          gathers: { items, working: working ?? items },
+          uniforms: { ...u, reduced: working !== null, previous: prev.texture, previousLayer: prev.layer, first: i === 0, passNumber: i + 1 },
+        };
+      },
+      after: async (i) => {
+        if (i < reduceFrom) return;
         // remove the items this pass binned (key <= slice i at their bin)
         const recs = survivors(i);
         const kept = await filter(ctx, recs, { keep: 'x.y > 0.5', method: reduction });
@@ -107,10 +111,8 @@ export async function peelOnce(
         working = kept.stream;
         count = kept.count;
         stats.reductions++;
-      }
-      if (answer) await window!.admit(answer);
-    }
-    await window?.drain();
+      },
+    });
     if (count === 0 || window?.done) return false;
     // overflow test (3.3): items above the last slice's value were not binned
     const recs = survivors(capacity - 1);

@@ -26,7 +26,7 @@ import { STORAGE_FORMAT } from '../../core/resources';
 import type { Stream } from '../../core/stream';
 import { checkContext, checkInteger, checkOptions, checkStream } from '../../core/validate';
 import { checkGrid, countDropped } from './checks';
-import { MAPPING_STAGE_GLSL, binLayout, mappingUniforms, type BinGrid, type BinMapping, type BinningStats, type Bins } from './bins';
+import { MAPPING_STAGE_GLSL, binLayout, mappingUniforms, slicePasses, type BinGrid, type BinMapping, type BinningStats, type Bins } from './bins';
 
 const ROUTE: ShaderStage = { glsl: `${MAPPING_STAGE_GLSL}\n${ROUTE_VERT}`, gathers: { items: 'float4' } };
 const ROUTE_PASS: ShaderStage = { glsl: ROUTE_PASS_FRAG };
@@ -48,13 +48,15 @@ export async function routeOnce(ctx: BrookContext, bins: Bins, items: Stream, ma
   // every slice empty (1.0), no load, depth 0.0 below every key
   for (let i = 0; i < capacity; i++) runPass(ctx, { name: `RouteClearSlice<${i}>`, kind: 'clear', targets: [bins.slice(i)], count: 0, clear: { color: [1, 1, 1, 1] } });
   runPass(ctx, { name: 'RouteClearLoads', kind: 'clear', targets: [bins.loads], depthStencil, count: 0, clear: { color: [0, 0, 0, 0], depth: 0, stencil: 0 } });
-  for (let i = 0; i < capacity && !window?.done; i++) {
-    const answer = runPass(ctx, {
+  await slicePasses(ctx, {
+    window,
+    passes: capacity,
+    stats,
+    pass: (i) => ({
       name: `RoutePass<${i}>`,
       kind: 'route',
       vertex: ROUTE,
       fragment: ROUTE_PASS,
-      primitive: 'points',
       count: n,
       targets: [bins.slice(i), bins.loads],
       depthStencil,
@@ -63,12 +65,8 @@ export async function routeOnce(ctx: BrookContext, bins: Bins, items: Stream, ma
       stencilTest: { func: 'equal', ref: 0, zpass: 'incr' },
       gathers: { items },
       uniforms: { ...uniforms, passNumber: i + 1 },
-      occlusion: window !== null,
-    });
-    stats.passes++;
-    if (answer) await window!.admit(answer);
-  }
-  await window?.drain();
+    }),
+  });
   if (window?.done) return false;
   // overflow (3.3): fewer items in the bins than were drawn
   const routed = (await ctx.reduce(bins.loads, 'sum'))[0]!;
