@@ -10,7 +10,8 @@ import { launch, checkRenderer } from './browser.mjs';
  * What the demo run does on each page after it is ready: ['select', id, value] sets a control
  * and fires its change event, ['click', id], ['check', id, bool], ['hold', id, ms] presses a
  * button down for a while, ['frames', k] waits for k more frames of a page's frame loop, and
- * every action waits for the page's runs (window.__demoBusy) to end. ['expect', js, what]
+ * every action waits for the page's runs (window.__demoBusy) to end. ['input', id, value] moves a
+ * slider (sets the value, fires input). ['expect', js, what]
  * evaluates an expression in the page and fails unless it is true.
  */
 const EXERCISE = {
@@ -56,6 +57,19 @@ const EXERCISE = {
   'ccd/index.html': [
     ['expect', "document.querySelectorAll('#stages tr').length === 7", "Table 1's breakdown: five stages and the total"],
     ['select', 'balance', 'static'], ['frames', 2], ['check', 'profile', false], ['frames', 1], ['select', 'scene', 'bart'], ['frames', 2],
+  ],
+  'collide/index.html': [
+    ['expect', "document.getElementById('readout').textContent.includes('colliding pairs')", 'the default pose is collided'],
+    ['select', 'model', 'cube'],
+    ['expect', "document.getElementById('readout').textContent.startsWith('12 triangles each')", 'the cube was loaded and collided'],
+    ['input', 'rz', '30'], ['input', 'rx', '60'], ['input', 'tx', '40'],
+    ['expect', "document.querySelectorAll('#trace tr').length > 1", 'the passes of the last query are listed'],
+  ],
+  'subdivide/index.html': [
+    ['expect', "document.getElementById('readout').textContent.includes('triangles in')", 'the default model is subdivided'],
+    ['input', 'eps', '-2'], ['select', 'depth', '2'], ['check', 'adaptive', false], ['check', 'adaptive', true],
+    ['select', 'model', 'cube'],
+    ['expect', "document.getElementById('readout').textContent.startsWith('12 triangles in')", 'the cube was loaded and subdivided'],
   ],
   'fractal/index.html': [
     ['expect', "document.getElementById('summary').textContent.includes('ended the loop')", 'the default view ends the loop early by the query'],
@@ -218,6 +232,9 @@ async function act(page, [kind, a, b]) {
         } else if (kind === 'value') {
           el.value = value;
           el.dispatchEvent(new Event('change', { bubbles: true }));
+        } else if (kind === 'input') {
+          el.value = value;
+          el.dispatchEvent(new Event('input', { bubbles: true }));
         } else if (kind === 'select') {
           if (![...el.options].some((o) => o.value === value)) throw new Error(`#${id} has no option ${value}`);
           el.value = value;

@@ -2,14 +2,12 @@
 // brookgl's createCollider (Horn's breadth-first OBB traversal with the filter between levels).
 import { buildObbTree, createCollider, createContext, parsePly } from '../../dist/brookgl.js';
 import { traceTable } from '../lib/trace.js';
-import { bounds, drawMesh, orbit, soup } from './mesh-view.js';
+import { bounds, drawMesh, orbit, soup } from '../lib/mesh-view.js';
+import { $, latest, showError } from '../lib/demo.js';
 
-const $ = (id) => document.getElementById(id);
 const ctx = createContext();
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
 let scene = null;
-let busy = false;
-let again = false;
 
 const view = orbit($('view'), () => draw());
 
@@ -34,42 +32,30 @@ function poseB() {
 }
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
-async function query() {
-  if (busy) {
-    again = true;
-    return;
+/** Collides A with the posed B (loading the chosen model first when it changed) and shows the result. */
+const query = latest(async () => {
+  if (scene?.name !== $('model').value) await load($('model').value);
+  $('rzv').textContent = $('rz').value;
+  ctx.trace.start();
+  const t0 = performance.now();
+  const r = await scene.collider.collide(IDENTITY, poseB());
+  const ms = performance.now() - t0;
+  const passes = await ctx.trace.stop();
+  scene.result = r;
+  scene.hitsA = new Set();
+  scene.hitsB = new Set();
+  for (let i = 0; i < r.count; i++) {
+    scene.hitsA.add(r.pairs[i * 2]);
+    scene.hitsB.add(r.pairs[i * 2 + 1]);
   }
-  busy = true;
-  try {
-    do {
-      again = false;
-      $('rzv').textContent = $('rz').value;
-      ctx.trace.start();
-      const t0 = performance.now();
-      const r = await scene.collider.collide(IDENTITY, poseB());
-      const ms = performance.now() - t0;
-      const passes = await ctx.trace.stop();
-      scene.result = r;
-      scene.hitsA = new Set();
-      scene.hitsB = new Set();
-      for (let i = 0; i < r.count; i++) {
-        scene.hitsA.add(r.pairs[i * 2]);
-        scene.hitsB.add(r.pairs[i * 2 + 1]);
-      }
-      const tested = r.levels.reduce((s, l) => s + l.tested, 0);
-      $('readout').textContent =
-        `${scene.tree.triangleCount} triangles each · ${r.levels.length} levels · ${tested} box pairs tested · ` +
-        `${r.triangleTests} triangle pairs tested · ${r.count} colliding pairs · ${ms.toFixed(1)} ms (wall, with readbacks) · ${passes.length} passes`;
-      $('trace').innerHTML = traceTable(passes);
-      draw();
-      drawLevels(r.levels);
-    } while (again);
-  } catch (e) {
-    $('error').textContent = e.message;
-  } finally {
-    busy = false;
-  }
-}
+  const tested = r.levels.reduce((s, l) => s + l.tested, 0);
+  $('readout').textContent =
+    `${scene.tree.triangleCount} triangles each · ${r.levels.length} levels · ${tested} box pairs tested · ` +
+    `${r.triangleTests} triangle pairs tested · ${r.count} colliding pairs · ${ms.toFixed(1)} ms (wall, with readbacks) · ${passes.length} passes`;
+  $('trace').innerHTML = traceTable(passes);
+  draw();
+  drawLevels(r.levels);
+});
 
 function draw() {
   if (!scene) return;
@@ -102,17 +88,13 @@ function drawLevels(levels) {
   g.fillText(`max ${max}`, 2, 12);
 }
 
-for (const id of ['rz', 'rx', 'tx']) $(id).addEventListener('input', () => query());
-$('model').onchange = async () => {
-  await load($('model').value);
-  await query();
-};
+for (const id of ['rz', 'rx', 'tx']) $(id).addEventListener('input', query);
+$('model').addEventListener('change', query);
 
+await query();
 try {
-  await load('dragon');
-  await query();
   await ctx.queries.fence();
 } catch (e) {
-  $('error').textContent = e.message;
+  showError(e);
 }
 window.__demoReady = true;

@@ -114,6 +114,37 @@ export function busyRunner({ disable = [], cancellable = false } = {}) {
   };
 }
 
+/**
+ * Wraps `fn` for controls that re-run a computation as they move (sliders dragged faster than the
+ * GPU answers): a call while a run is in progress asks for one more run when it ends, so the last
+ * inputs are always shown and runs never overlap. Counts in window.__demoBusy; errors show in
+ * `#error`.
+ */
+export function latest(fn) {
+  let busy = false;
+  let again = false;
+  return async function run() {
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    window.__demoBusy++;
+    try {
+      do {
+        again = false;
+        await fn();
+      } while (again);
+      clearError();
+    } catch (e) {
+      showError(e);
+    } finally {
+      busy = false;
+      window.__demoBusy--;
+    }
+  };
+}
+
 export class Cancelled extends Error {
   constructor() {
     super('cancelled');

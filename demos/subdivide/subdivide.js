@@ -1,22 +1,22 @@
 // The subdivision page: brookgl's subdivide (Horn's adaptive Loop subdivision with the filter
 // between finished and splitting triangles) re-run whenever a control changes.
 import { createContext, parsePly, subdivide, weldVertices } from '../../dist/brookgl.js';
-import { bounds, drawMesh, orbit } from '../collide/mesh-view.js';
+import { bounds, drawMesh, orbit } from '../lib/mesh-view.js';
+import { $, latest, showError } from '../lib/demo.js';
 
-const $ = (id) => document.getElementById(id);
 const ctx = createContext();
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
 if (ctx.caps.software) $('depth').value = '3';
 const view = orbit($('view'), () => draw());
+let model = null;
 let mesh = null;
 let fit = null;
 let result = null;
-let busy = false;
-let again = false;
 
 async function load(name) {
   mesh = weldVertices(parsePly(await (await fetch(`../../data/models/${name}.ply`)).arrayBuffer()));
   fit = bounds(mesh.positions);
+  model = name;
 }
 
 function color(t) {
@@ -30,44 +30,28 @@ function draw() {
   if (result) drawMesh($('view'), [{ positions: result.positions, color }], { ...view, center: fit.center, radius: fit.radius * 1.1 });
 }
 
-async function run() {
-  if (busy) {
-    again = true;
-    return;
-  }
-  busy = true;
-  try {
-    do {
-      again = false;
-      const epsilon = 10 ** Number($('eps').value);
-      $('epsv').textContent = epsilon.toPrecision(2);
-      const t0 = performance.now();
-      result = await subdivide(ctx, mesh, { epsilon, maxDepth: Number($('depth').value), adaptive: $('adaptive').checked });
-      const ms = performance.now() - t0;
-      const slivers = result.rounds.reduce((s, r) => s + r.slivers, 0);
-      $('readout').textContent = `${mesh.indices.length / 3} triangles in, ${result.count} out (${slivers} slivers) · ${ms.toFixed(1)} ms (wall, with the readback)`;
-      $('rounds').textContent = ['round  triangles  finished  split  slivers', ...result.rounds.map((r) =>
-        `${String(r.round).padStart(5)}  ${String(r.triangles).padStart(9)}  ${String(r.finished).padStart(8)}  ${String(r.split).padStart(5)}  ${String(r.slivers).padStart(7)}`)].join('\n');
-      draw();
-    } while (again);
-  } catch (e) {
-    $('error').textContent = e.message;
-  } finally {
-    busy = false;
-  }
-}
+/** Subdivides the chosen model (loading it first when it changed) with the controls' settings and shows the rounds. */
+const run = latest(async () => {
+  if (model !== $('model').value) await load($('model').value);
+  const epsilon = 10 ** Number($('eps').value);
+  $('epsv').textContent = epsilon.toPrecision(2);
+  const t0 = performance.now();
+  result = await subdivide(ctx, mesh, { epsilon, maxDepth: Number($('depth').value), adaptive: $('adaptive').checked });
+  const ms = performance.now() - t0;
+  const slivers = result.rounds.reduce((s, r) => s + r.slivers, 0);
+  $('readout').textContent = `${mesh.indices.length / 3} triangles in, ${result.count} out (${slivers} slivers) · ${ms.toFixed(1)} ms (wall, with the readback)`;
+  $('rounds').textContent = ['round  triangles  finished  split  slivers', ...result.rounds.map((r) =>
+    `${String(r.round).padStart(5)}  ${String(r.triangles).padStart(9)}  ${String(r.finished).padStart(8)}  ${String(r.split).padStart(5)}  ${String(r.slivers).padStart(7)}`)].join('\n');
+  draw();
+});
 
-for (const id of ['eps', 'depth', 'adaptive']) $(id).addEventListener('input', () => run());
-$('model').onchange = async () => {
-  await load($('model').value);
-  await run();
-};
+$('eps').addEventListener('input', run);
+for (const id of ['model', 'depth', 'adaptive']) $(id).addEventListener('change', run);
 
+await run();
 try {
-  await load($('model').value);
-  await run();
   await ctx.queries.fence();
 } catch (e) {
-  $('error').textContent = e.message;
+  showError(e);
 }
 window.__demoReady = true;
