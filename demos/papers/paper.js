@@ -22,6 +22,25 @@ const el = (tag, props = {}, ...children) => {
   return e;
 };
 
+/** An expected row count for quick (reduced-size) runs only: full runs vary with the device. */
+export const quickRows = (rows) => (opts) => (opts.quick ? rows : undefined);
+
+/**
+ * The page's frame below its links: #head (title, authors, renderer), #error, #busy and #content.
+ * A paper's index.html holds only its links and its script; a page that writes the frame itself
+ * keeps it.
+ */
+function frame() {
+  if ($('content')) return;
+  document.body.append(
+    el('div', { id: 'head' }),
+    el('div', { id: 'error', className: 'error' }),
+    el('p', {}, el('span', { id: 'busy' })),
+    el('div', { id: 'content' }),
+  );
+}
+frame();
+
 /**
  * Builds the page into #content. `listings`: { title, printed, code: [[label, url, text?]] (the file
  * at url, or the given text of it), run(ctx) →

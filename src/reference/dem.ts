@@ -1,3 +1,5 @@
+import { seededRandom } from '../core/random';
+
 /**
  * CPU reference of the DEM collision force (Oat et al. 2009, equations 1-5), by brute force
  * over all pairs closer than the diameter, in float64. Also returns the sum of the terms'
@@ -21,4 +23,29 @@ export function demForces(positions: ArrayLike<number>, velocities: ArrayLike<nu
       }
     }
   return { force, scale };
+}
+
+/**
+ * A tight random clump of `n` particles (float4 positions in a 0.25-wide cube, velocities in
+ * ±0.5 per component), seeded: with a diameter of 1/16, many contacts and several particles per
+ * cell — the case that needs several binning passes.
+ */
+export function demClump(n: number, seed: number): { positions: Float32Array; velocities: Float32Array } {
+  const r = seededRandom(seed);
+  const positions = new Float32Array(n * 4);
+  const velocities = new Float32Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    positions.set([0.3 + 0.25 * r(), 0.2 + 0.25 * r(), 0.4 + 0.25 * r(), 1], i * 4);
+    velocities.set([r() - 0.5, r() - 0.5, r() - 0.5, 0], i * 4);
+  }
+  return { positions, velocities };
+}
+
+/**
+ * How far a GPU force component (float32 terms of a few ulp each, summed in bin order) may be
+ * from `demForces`' float64 sum whose magnitudes add up to `scale`: (terms + 16) ulp of the
+ * scale for up to 64 contacts per particle.
+ */
+export function demForceTolerance(scale: number): number {
+  return 80 * 2 ** -24 * scale + 1e-6;
 }

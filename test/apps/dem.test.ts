@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BrookContext, createDem, demParameters, reference, type Dem } from '../../src/index';
-import { newContext, rng } from '../helpers';
+import { newContext } from '../helpers';
 
 describe('apps/dem (Oat et al. 2009, section 4.1)', () => {
   let ctx: BrookContext;
@@ -11,14 +11,7 @@ describe('apps/dem (Oat et al. 2009, section 4.1)', () => {
     const n = 400;
     const d = 1 / 16;
     const dem = createDem(ctx, { count: n, diameter: d });
-    // a tight random clump: many contacts, several particles per cell
-    const r = rng(3);
-    const pos = new Float32Array(n * 4);
-    const vel = new Float32Array(n * 4);
-    for (let i = 0; i < n; i++) {
-      pos.set([0.3 + 0.25 * r(), 0.2 + 0.25 * r(), 0.4 + 0.25 * r(), 1], i * 4);
-      vel.set([r() - 0.5, r() - 0.5, r() - 0.5, 0], i * 4);
-    }
+    const { positions: pos, velocities: vel } = reference.demClump(n, 3);
     dem.positions.write(pos);
     dem.velocities.write(vel);
     const got = (await dem.computeForces()).readSync();
@@ -26,9 +19,7 @@ describe('apps/dem (Oat et al. 2009, section 4.1)', () => {
     let contacts = 0;
     for (let i = 0; i < n; i++)
       for (let k = 0; k < 3; k++) {
-        // float32 terms (a few ulp each) summed in bin order: at most (terms + 16) ulp of the
-        // sum of magnitudes; no particle here has more than 64 contacts
-        const bound = 80 * 2 ** -24 * scale[i * 3 + k]! + 1e-6;
+        const bound = reference.demForceTolerance(scale[i * 3 + k]!); // no particle here has more than 64 contacts
         expect(Math.abs(got[i * 4 + k]! - force[i * 3 + k]!), `particle ${i} component ${k}`).to.be.at.most(bound);
         if (scale[i * 3 + k]! > 0) contacts++;
       }

@@ -1,7 +1,7 @@
 // Harris & Buck, GPU Gems 2 ch. 34: Listings 34-1 and 34-2 (the z-cull mask of landlocked cells,
 // and the masked pass) run and checked cell by cell, and Figures 34-1/34-2 by the `branch` suite.
 import { LANDLOCKED } from '../../../dist/brookgl.js';
-import { paperPage } from '../paper.js';
+import { paperPage, quickRows } from '../paper.js';
 import { PRINTED } from './printed.js';
 
 /** A 48² obstacle grid (a disc and a bar): the mask of Listing 34-1, then a masked pass (Listing 34-2) marks the cells it shades. */
@@ -33,8 +33,6 @@ async function runMask(ctx) {
     mask.dispose();
   }
 }
-
-const quickRows = (rows) => (opts) => (opts.quick ? rows : undefined);
 
 await paperPage({
   paper: 'harris',

@@ -1,7 +1,7 @@
 // Nyland, Harris & Prins, GPU Gems 3 ch. 31: Listing 31-1's interaction in GLSL, checked against
 // a float64 all-pairs sum, and Figures 31-5 to 31-8 by the `nbody` benchmark suite.
 import { createNBody, nbodyPreset, reference } from '../../../dist/brookgl.js';
-import { paperPage } from '../paper.js';
+import { paperPage, quickRows } from '../paper.js';
 import { PRINTED } from './printed.js';
 
 /** Accelerations of 500 bodies by three kernel variants, each within the float32 bound of a float64 sum. */
@@ -28,8 +28,6 @@ async function runInteraction(ctx) {
   }
   return `${n} bodies, all ${n * n} interactions, against a float64 CPU sum — ${lines.join('; ')}.`;
 }
-
-const quickRows = (rows) => (opts) => (opts.quick ? rows : undefined);
 
 await paperPage({
   paper: 'nyland',

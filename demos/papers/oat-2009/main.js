@@ -1,7 +1,7 @@
 // Oat, Barczak & Shopf 2009: equations 1-5 of section 4.1 beside the DEM force kernel, checked
 // against a brute-force CPU sum, and Figures 5 and 6 by the `binning` suite.
 import { createDem, DEM_FORCE, reference } from '../../../dist/brookgl.js';
-import { paperPage } from '../paper.js';
+import { paperPage, quickRows } from '../paper.js';
 
 const EQUATIONS = `r_ij = x_j − x_i                                         (1)
 f_ij = f_ij^spring + f_ij^damp                            (2)
@@ -18,13 +18,7 @@ async function runForces(ctx) {
   const n = 400, d = 1 / 16;
   const dem = createDem(ctx, { count: n, diameter: d });
   try {
-    let s = 5;
-    const r = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
-    const pos = new Float32Array(n * 4), vel = new Float32Array(n * 4);
-    for (let i = 0; i < n; i++) {
-      pos.set([0.3 + 0.25 * r(), 0.2 + 0.25 * r(), 0.4 + 0.25 * r(), 1], i * 4);
-      vel.set([r() - 0.5, r() - 0.5, r() - 0.5, 0], i * 4);
-    }
+    const { positions: pos, velocities: vel } = reference.demClump(n, 5);
     dem.positions.write(pos);
     dem.velocities.write(vel);
     const got = (await dem.computeForces()).readSync();
@@ -32,7 +26,7 @@ async function runForces(ctx) {
     let contacts = 0;
     for (let i = 0; i < n; i++)
       for (let k = 0; k < 3; k++) {
-        const bound = 80 * 2 ** -24 * scale[i * 3 + k] + 1e-6;
+        const bound = reference.demForceTolerance(scale[i * 3 + k]);
         if (!(Math.abs(got[i * 4 + k] - force[i * 3 + k]) <= bound)) throw new Error(`particle ${i} component ${k}: GPU ${got[i * 4 + k]}, CPU ${force[i * 3 + k]}`);
         if (scale[i * 3 + k] > 0) contacts++;
       }
@@ -42,8 +36,6 @@ async function runForces(ctx) {
     dem.dispose();
   }
 }
-
-const quickRows = (rows) => (opts) => (opts.quick ? rows : undefined);
 
 await paperPage({
   paper: 'oat',
