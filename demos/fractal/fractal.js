@@ -70,7 +70,9 @@ async function run({ progress }) {
     const ms = performance.now() - t0;
     const data = state.readSync();
     const counts = new Float32Array(side * side);
-    for (let i = 0; i < counts.length; i++) counts[i] = Math.log(1 + data[i * 4 + 2]);
+    // record row 0 is the bottom of the view (imaginary axis up); an image's first row is its top
+    for (let y = 0; y < side; y++)
+      for (let x = 0; x < side; x++) counts[(side - 1 - y) * side + x] = Math.log(1 + data[(y * side + x) * 4 + 2]);
     drawStream($('image'), counts, [side, side], 1);
     // replay pass by pass with exact live counts
     reset();

@@ -22,11 +22,20 @@ export interface PlotSpec {
   height?: number;
 }
 
+/** Legend text starts this far right of the plot area; characters are about this wide. */
+const LEGEND_INSET = 34;
+const CHAR_WIDTH = 6.6;
+
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
 
 /** The plot as SVG text. Points that are not finite (or not positive on a log axis) are left out. */
 export function linePlot({ title, xLabel, yLabel, series, logX = false, logY = false, width = 640, height = 400 }: PlotSpec): string {
-  const pad = { left: 70, right: 160, top: 36, bottom: 50 };
+  // the right margin holds the legend: as wide as its longest name (about 6.6 px a character
+  // at 12 px sans-serif), at most 45% of the plot; a longer name is cut with an ellipsis
+  const longest = Math.max(0, ...series.map((s) => s.name.length));
+  const right = Math.round(Math.min(Math.max(100, LEGEND_INSET + longest * CHAR_WIDTH + 8), width * 0.45));
+  const fits = Math.floor((right - LEGEND_INSET - 8) / CHAR_WIDTH);
+  const pad = { left: 70, right, top: 36, bottom: 50 };
   const usable = ([x, y]: readonly [number, number]) => Number.isFinite(x) && Number.isFinite(y) && (!logX || x > 0) && (!logY || y > 0);
   const pts = series.flatMap((s) => s.points).filter(usable);
   const fx = logX ? Math.log10 : (v: number) => v;
@@ -64,7 +73,8 @@ export function linePlot({ title, xLabel, yLabel, series, logX = false, logY = f
     for (const [x, y] of good) out.push(`<circle cx="${sx(x).toFixed(1)}" cy="${sy(y).toFixed(1)}" r="3" fill="${c}"/>`);
     const ly = pad.top + 10 + i * 18;
     out.push(`<line x1="${pad.left + W + 10}" x2="${pad.left + W + 30}" y1="${ly}" y2="${ly}" stroke="${c}" stroke-width="2"/>`);
-    out.push(`<text x="${pad.left + W + 34}" y="${ly + 4}">${escapeHtml(s.name)}</text>`);
+    const name = s.name.length > fits ? `${s.name.slice(0, Math.max(1, fits - 1))}…` : s.name;
+    out.push(`<text x="${pad.left + W + LEGEND_INSET}" y="${ly + 4}"><title>${escapeHtml(s.name)}</title>${escapeHtml(name)}</text>`);
   });
   out.push('</svg>');
   return out.join('\n');

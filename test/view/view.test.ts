@@ -94,4 +94,22 @@ describe('view', () => {
     div.innerHTML = linePlot({ title: 't', xLabel: 'x', yLabel: 'y', series: [{ name: 's', points: [[1, 1], [2, NaN], [3, 9]] }], logX: true });
     expect(div.querySelectorAll('circle').length).to.equal(2);
   });
+
+  it('plots keep their legend inside the picture, long series names included', () => {
+    const names = ['radix', 'predicated stencil routing, 32³ grid (ms per build)', 'pyramid filter with indices and the scatter reduction on 2^20 records'];
+    const div = document.createElement('div');
+    document.body.append(div);
+    try {
+      div.innerHTML = linePlot({ title: 't', xLabel: 'x', yLabel: 'y', series: names.map((name, i) => ({ name, points: [[1, i + 1], [2, i + 2]] })) });
+      const svg = div.querySelector('svg')!;
+      const legend = Array.from(svg.querySelectorAll('text')).filter((t) => t.querySelector('title'));
+      expect(legend.map((t) => t.querySelector('title')!.textContent)).to.deep.equal(names);
+      for (const t of legend) {
+        const box = t.getBBox();
+        expect(box.x + box.width, `legend "${t.textContent}" ends inside the ${svg.getAttribute('width')} px picture`).to.be.at.most(Number(svg.getAttribute('width')));
+      }
+    } finally {
+      div.remove();
+    }
+  });
 });
