@@ -74,23 +74,57 @@ export class Kernel {
   }
 }
 
-/** Per context: kernels by description object (a fast path; programs are cached by source). */
-const kernelCache = new WeakMap<BrookContext, WeakMap<KernelSpec, Kernel>>();
+/**
+ * Per context: kernels by description object, and by description content for generators that
+ * return a fresh object per call (serialising a description costs a few microseconds; generating
+ * and validating its GLSL again cost most of a pass's CPU time). Programs themselves are cached
+ * by source in `ctx.programs`, so a kernel found here still relinks if its program was evicted.
+ */
+const kernelCache = new WeakMap<BrookContext, { byObject: WeakMap<KernelSpec, Kernel>; byContent: Map<string, Kernel> }>();
 
-/** The kernel already compiled in `ctx` for this description object, if any. */
+/** Descriptions remembered by content per context (oldest forgotten first). */
+export const KERNEL_CONTENT_CACHE_SIZE = 256;
+
+function kernelsOf(ctx: BrookContext): { byObject: WeakMap<KernelSpec, Kernel>; byContent: Map<string, Kernel> } {
+  let kernels = kernelCache.get(ctx);
+  if (!kernels) kernelCache.set(ctx, (kernels = { byObject: new WeakMap(), byContent: new Map() }));
+  return kernels;
+}
+
+/** The kernel already compiled in `ctx` for this description (same object or same content), if any. */
 export function cachedKernel(ctx: BrookContext, spec: KernelSpec): Kernel | undefined {
-  return kernelCache.get(ctx)?.get(spec);
+  const kernels = kernelsOf(ctx);
+  const hit = kernels.byObject.get(spec);
+  if (hit || !spec || typeof spec !== 'object') return hit;
+  let key: string;
+  try {
+    key = JSON.stringify(spec);
+  } catch {
+    return undefined; // not plain data: validation will say what is wrong
+  }
+  const same = kernels.byContent.get(key);
+  if (same) {
+    kernels.byContent.delete(key); // most recently used last
+    kernels.byContent.set(key, same);
+    kernels.byObject.set(spec, same);
+  }
+  return same;
+}
+
+function remember(ctx: BrookContext, spec: KernelSpec, kernel: Kernel): void {
+  const kernels = kernelsOf(ctx);
+  kernels.byObject.set(spec, kernel);
+  kernels.byContent.set(JSON.stringify(spec), kernel);
+  if (kernels.byContent.size > KERNEL_CONTENT_CACHE_SIZE) kernels.byContent.delete(kernels.byContent.keys().next().value!);
 }
 
 /**
  * Generates and compiles the kernel for `spec`. Kernels are cached per context by their
  * generated source (the program cache), so a generator may return a fresh description per
- * call; the same description object also skips generation.
+ * call; the same description, as the same object or with the same content, skips generation.
  */
 export function compileKernel(ctx: BrookContext, spec: KernelSpec): Kernel {
-  let perContext = kernelCache.get(ctx);
-  if (!perContext) kernelCache.set(ctx, (perContext = new WeakMap()));
-  const hit = perContext.get(spec);
+  const hit = cachedKernel(ctx, spec);
   if (hit) return hit;
   validateSpec(spec, ctx);
   const names = Object.keys(spec.outputs);
@@ -102,6 +136,6 @@ export function compileKernel(ctx: BrookContext, spec: KernelSpec): Kernel {
   }
   const kernel = new Kernel(spec, parts[0]!.source, parts, ctx);
   parts.forEach((_, i) => kernel.program(i)); // compile now: errors surface at ctx.kernel()
-  perContext.set(spec, kernel);
+  remember(ctx, spec, kernel);
   return kernel;
 }

@@ -152,4 +152,21 @@ describe('core/resources: the registry', () => {
     expect(c.stats().programs).to.equal(size);
     c.dispose();
   });
+
+  it('a fresh description with the same content is the same compiled kernel (generators need no memo); other content is not', () => {
+    const c = newContext();
+    const add = (k: number): KernelSpec => ({ name: 'addk', inputs: { x: 'float' }, outputs: { y: 'float' }, body: `y = x + ${k}.0;` });
+    const one = c.kernel(add(1));
+    expect(c.kernel(add(1))).to.equal(one);
+    expect(c.kernel({ ...add(1), body: 'y = x + 1.0;' })).to.equal(one);
+    const two = c.kernel(add(2));
+    expect(two).to.not.equal(one);
+    const x = c.stream('float', 8, Float32Array.from({ length: 8 }, (_, i) => i));
+    const y = c.stream('float', 8);
+    c.run(add(2), { x, y });
+    expectArrayEqual(y.readSync(), Float32Array.from({ length: 8 }, (_, i) => i + 2));
+    c.run(add(1), { x, y });
+    expectArrayEqual(y.readSync(), Float32Array.from({ length: 8 }, (_, i) => i + 1));
+    c.dispose();
+  });
 });
