@@ -51,6 +51,8 @@ interface Entry {
   kind: ResourceKind;
   id: number;
   bytes: number;
+  /** Storage of a texture or renderbuffer: sized format and size, for framebuffer checks. */
+  storage?: string;
 }
 
 /** Sized formats of the storage the registry makes beside streams' own (named, not GL literals). */
@@ -73,6 +75,8 @@ export class Resources {
   private nextId = 1;
   /** Cached framebuffers by attachment key, and the objects each depends on. */
   private readonly framebuffers = new Map<string, { fbo: WebGLFramebuffer; uses: object[] }>();
+  /** Attachment formats and sizes already found complete (see framebufferFor). */
+  private readonly completeShapes = new Set<string>();
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -85,7 +89,7 @@ export class Resources {
   /** A 2D texture of `width` x `height` texels, nearest filtering, clamped. */
   texture(width: number, height: number, internalFormat: number, texelBytes: number): WebGLTexture {
     const gl = this.gl;
-    const tex = this.made(gl.createTexture(), 'texture', width * height * texelBytes);
+    const tex = this.made(gl.createTexture(), 'texture', width * height * texelBytes, `2d ${internalFormat} ${width}x${height}`);
     gl.bindTexture(GL_TEXTURE_2D, tex);
     gl.texStorage2D(GL_TEXTURE_2D, 1, internalFormat, width, height);
     setNearest(gl, GL_TEXTURE_2D);
@@ -96,7 +100,7 @@ export class Resources {
   /** A 2D texture array of `layers` layers (depth or colour formats), nearest filtering. */
   textureArray(width: number, height: number, layers: number, internalFormat: number, texelBytes: number): WebGLTexture {
     const gl = this.gl;
-    const tex = this.made(gl.createTexture(), 'texture', width * height * layers * texelBytes);
+    const tex = this.made(gl.createTexture(), 'texture', width * height * layers * texelBytes, `array ${internalFormat} ${width}x${height}`);
     gl.bindTexture(GL_TEXTURE_2D_ARRAY, tex);
     gl.texStorage3D(GL_TEXTURE_2D_ARRAY, 1, internalFormat, width, height, layers);
     setNearest(gl, GL_TEXTURE_2D_ARRAY);
@@ -107,7 +111,7 @@ export class Resources {
   /** A renderbuffer (depth, stencil or depth-stencil) of `width` x `height`. */
   renderbuffer(width: number, height: number, internalFormat: number, texelBytes: number): WebGLRenderbuffer {
     const gl = this.gl;
-    const rb = this.made(gl.createRenderbuffer(), 'renderbuffer', width * height * texelBytes);
+    const rb = this.made(gl.createRenderbuffer(), 'renderbuffer', width * height * texelBytes, `rb ${internalFormat} ${width}x${height}`);
     gl.bindRenderbuffer(gl.RENDERBUFFER, rb);
     gl.renderbufferStorage(gl.RENDERBUFFER, internalFormat, width, height);
     gl.bindRenderbuffer(gl.RENDERBUFFER, null);
@@ -184,8 +188,13 @@ export class Resources {
     if (a.depth) attach(gl, gl.DEPTH_ATTACHMENT, a.depth);
     if (a.stencil) attach(gl, gl.STENCIL_ATTACHMENT, a.stencil);
     if (a.depthStencil) attach(gl, gl.DEPTH_STENCIL_ATTACHMENT, a.depthStencil);
-    const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+    // Completeness depends only on the attachments' formats and sizes; checkFramebufferStatus is
+    // a round trip to the GPU process, so it is asked once per combination (binning makes new
+    // framebuffers of the same shapes on every build).
+    const shape = this.attachmentShape(a);
+    const status = shape !== null && this.completeShapes.has(shape) ? gl.FRAMEBUFFER_COMPLETE : gl.checkFramebufferStatus(gl.FRAMEBUFFER);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    if (status === gl.FRAMEBUFFER_COMPLETE && shape !== null) this.completeShapes.add(shape);
     if (status !== gl.FRAMEBUFFER_COMPLETE) {
       this.release(fbo);
       this.guard(); // a lost context reports FRAMEBUFFER_UNSUPPORTED: say it was lost instead
@@ -250,12 +259,12 @@ export class Resources {
     };
   }
 
-  private made<T extends object>(obj: T | null, kind: ResourceKind, bytes: number): T {
+  private made<T extends object>(obj: T | null, kind: ResourceKind, bytes: number, storage?: string): T {
     if (!obj) {
       this.guard();
       throw new BrookError(`could not create a ${kind} (out of GPU memory?)`);
     }
-    this.entries.set(obj, { kind, id: this.nextId++, bytes });
+    this.entries.set(obj, { kind, id: this.nextId++, bytes, storage });
     this.counts[kind]++;
     if (kind === 'texture' || kind === 'renderbuffer') this.bytes[kind] += bytes;
     return obj;
@@ -277,6 +286,21 @@ export class Resources {
       throw new BrookError(describe(stage, log));
     }
     return shader;
+  }
+
+  /** The attachments' formats and sizes (null when one's storage is not known here). */
+  private attachmentShape(a: Attachments): string | null {
+    const parts: string[] = [];
+    for (const x of [...a.color, null, a.depth, a.stencil, a.depthStencil]) {
+      if (!x) {
+        parts.push('');
+        continue;
+      }
+      const storage = this.entries.get(objectOf(x))?.storage;
+      if (storage === undefined) return null;
+      parts.push('layer' in x && x.layer !== undefined ? `${storage} layer` : storage);
+    }
+    return parts.join('|');
   }
 
   private attachmentKey(a: Attachments): string {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, KernelSpec, POOL_IDLE_BYTES, POOL_IDLE_TEXTURES, POOL_PER_SHAPE, PROGRAM_CACHE_SIZE, createContext, filter } from '../../src/index';
+import { BrookContext, KernelSpec, POOL_IDLE_BYTES, POOL_IDLE_TEXTURES, POOL_PER_SHAPE, PROGRAM_CACHE_SIZE, binPoints, createContext, filter } from '../../src/index';
 import { expectArrayEqual, expectNoGLError, newContext } from '../helpers';
 
 describe('core/resources', () => {
@@ -150,6 +150,27 @@ describe('core/resources: the registry', () => {
     c.run(first, { x, y }); // its program was evicted: linked again
     expectArrayEqual(y.readSync(), Float32Array.from({ length: 8 }, (_, i) => i));
     expect(c.stats().programs).to.equal(size);
+    c.dispose();
+  });
+
+  it('checks framebuffer completeness once per attachment formats and sizes: a second binning build of the same shape asks the GPU process nothing', async () => {
+    const c = newContext();
+    const gl = c.gl;
+    const ask = gl.checkFramebufferStatus.bind(gl);
+    let asked = 0;
+    gl.checkFramebufferStatus = (target: number) => (asked++, ask(target));
+    const grid = { cells: [4, 4, 4] as [number, number, number], origin: [0, 0, 0] as [number, number, number], cellSize: 0.25 };
+    const pos = c.stream('float4', 50, Float32Array.from({ length: 200 }, (_, i) => (i % 4 === 3 ? 1 : ((i * 0.37) % 1))));
+    const first = await binPoints(c, pos, grid, { capacity: 8, method: 'naive' });
+    const loads = first.loads.readSync();
+    first.dispose();
+    expect(asked).to.be.greaterThan(0);
+    asked = 0;
+    const second = await binPoints(c, pos, grid, { capacity: 8, method: 'naive' });
+    expect(asked).to.equal(0);
+    expectArrayEqual(second.loads.readSync(), loads, 'loads of the second build');
+    second.dispose();
+    pos.dispose();
     c.dispose();
   });
 
