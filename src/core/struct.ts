@@ -20,8 +20,9 @@
  *
  * Inside a kernel a struct input `p` is a local struct, a struct gather `g[i]` returns a struct
  * and a struct output `q` is a struct whose fields are written at the end (also after `return;`).
- * A struct output needs one render target per field: one with more fields than
- * MAX_DRAW_BUFFERS is refused by the kernel's validation unless the runtime splits passes.
+ * A struct output needs one render target per field: a kernel whose outputs (all fields of all
+ * outputs) exceed MAX_DRAW_BUFFERS runs as several passes (run.ts), each computing the whole
+ * body and writing some of the fields.
  */
 import { BrookError, check } from './errors';
 import type { BrookContext } from './context';

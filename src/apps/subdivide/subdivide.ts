@@ -16,12 +16,12 @@
  *    per-edge flatness test; a triangle whose three edges may stop is finished.
  * 2. The filter takes the finished triangles (appended to the output, tagged with the round)
  *    and the indices of those still splitting (adaptive only; otherwise all split).
- * 3. `SplitTriangle`, `SplitNeighbor1`, `SplitNeighbor2`: Loop's vertex and edge rules on the
- *    triangle's own data (neighbour sums in ascending order), giving the split triangle and the
- *    split neighbours (nine float4 holding twelve points, the w components used as the
- *    listing's comments say) — two kernels, since nine outputs exceed the draw buffers.
- * 4. `Expand1`, `Expand2`: four records per split triangle, child (index mod 4), with their
- *    inherited flags (six outputs each).
+ * 3. `SplitTriangle`, `SplitNeighbor`: Loop's vertex and edge rules on the triangle's own data
+ *    (neighbour sums in ascending order), giving the split triangle and the split neighbours
+ *    (a Neighbor: nine float4 holding twelve points, the w components used as the listing's
+ *    comments say).
+ * 4. `Expand`: four records per split triangle, child (index mod 4), its STri and Neighbor with
+ *    their inherited flags (twelve float4 outputs).
  * 5. `Sliver` and a filter: a sliver triangle at every T-junction (an edge that may stop,
  *    split by a plain midpoint, beside a finished triangle).
  * After `maxDepth` rounds the remaining triangles are appended too; the result is read back.
@@ -29,9 +29,9 @@
  * Supported meshes: closed, consistently oriented, valence 4 to 6 (BrookGPU's limit; the
  * listing's Neighbor holds six neighbours per corner). Others are refused with a BrookError.
  * The kernels take Listing 36-5's structs as printed (`STri`, `Neighbor`) and BrookGPU's
- * `SplitTri` as struct streams. A Neighbor output is nine render targets, more than the draw
- * buffers, so the kernels that write one (`SplitNeighbor1/2`, `Expand1/2`) each write part of
- * its fields as plain float4 outputs. They need MAX_DRAW_BUFFERS ≥ 6 and 16 texture units.
+ * `SplitTri` as struct streams, and write whole structs: a Neighbor output is nine render
+ * targets, and a kernel with more outputs than MAX_DRAW_BUFFERS runs as several passes
+ * (run.ts), each computing the body and writing its share. They need 16 texture units.
  */
 import LOOP_BROOK from '../../../glsl/apps/subdivide/loop.brook';
 import type { BrookContext } from '../../core/context';
@@ -80,9 +80,9 @@ export async function subdivide(ctx: BrookContext, mesh: IndexedMesh, options: S
       `subdivide: ${maxDepth} rounds of ${n0} triangles can reach ${finalCount} triangles, more than this device's streams hold; lower maxDepth`,
     );
   }
-  if (ctx.caps.maxDrawBuffers < 6 || ctx.caps.maxTextureImageUnits < 16) {
+  if (ctx.caps.maxTextureImageUnits < 16) {
     throw new BrookError(
-      `subdivide: the kernels write six outputs and gather from fifteen streams; this device has MAX_DRAW_BUFFERS ${ctx.caps.maxDrawBuffers} and ${ctx.caps.maxTextureImageUnits} texture units`,
+      `subdivide: the kernels gather from fifteen streams; this device has ${ctx.caps.maxTextureImageUnits} texture units`,
     );
   }
   const k = subdivideKernels();
@@ -164,16 +164,11 @@ export async function subdivide(ctx: BrookContext, mesh: IndexedMesh, options: S
       const split = own(structStream(ctx, SplitTri!, m));
       ctx.run(k.SplitTriangle!, { src, t: tris, nb: nbs, state, betas, keeps, split });
       const splitNb = own(structStream(ctx, Neighbor!, m));
-      const sn = splitNb.fields;
-      ctx.run(k.SplitNeighbor1!, { src, t: tris, nb: nbs, state, AB: sn.AB!, BBC: sn.BBC!, ABB: sn.ABB!, BC: sn.BC!, ACC: sn.ACC! });
-      ctx.run(k.SplitNeighbor2!, { src, t: tris, nb: nbs, state, BCC: sn.BCC!, AC: sn.AC!, AAB: sn.AAB!, AAC: sn.AAC! });
+      ctx.run(k.SplitNeighbor!, { src, t: tris, nb: nbs, state, split: splitNb });
       drop(src, state, tris, nbs);
       tris = own(structStream(ctx, STri!, 4 * m));
       nbs = own(structStream(ctx, Neighbor!, 4 * m));
-      const nf = nbs.fields;
-      const here = iter(0, 4 * m);
-      ctx.run(k.Expand1!, { split, nb: splitNb, here, child: tris, AB: nf.AB!, BBC: nf.BBC!, ABB: nf.ABB! });
-      ctx.run(k.Expand2!, { split, nb: splitNb, here, BC: nf.BC!, ACC: nf.ACC!, BCC: nf.BCC!, AC: nf.AC!, AAB: nf.AAB!, AAC: nf.AAC! });
+      ctx.run(k.Expand!, { split, nb: splitNb, here: iter(0, 4 * m), child: tris, childNb: nbs });
       if (adaptive) {
         const sl = scratchTri(3 * m);
         ctx.run(k.Sliver!, { split, tag: r + 0.5, here: iter(0, 3 * m), ...sl });
