@@ -47,6 +47,7 @@ import { ElementType } from './types';
 import { TYPE_MAP, lineAt, matching, normalizeType, stripComments } from './brooktokens';
 import { CgEnv, conversionHelpers } from './brookcg';
 import { translateBody } from './brooktranslate';
+import { checkOutputReads, checkReadOnly } from './brookchecks';
 import { extractStructs, structDecl, structGlue } from './brookstructs';
 import { REDUCE_SOURCE, REDUCE_UNIFORMS, reduceFold } from './brookreduce';
 
@@ -243,13 +244,14 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
       ...Object.entries(structParams).filter(([, p]) => p.role === 'inputs').map(([n]): [string, string] => [n, 'an input stream']),
       ...(reduceInput ? [[reduceInput.name, 'the stream being reduced'] as [string, string]] : []),
     ];
-    for (const [n, what] of readOnly) {
-      const w = new RegExp(`(?<![.\\w])${n}\\s*(?:\\[[^\\]]*\\]\\s*)*(?:\\.\\s*\\w+\\s*)*(?:[-+*/]?=(?!=)|\\+\\+|--)`).exec(k.body);
-      if (w) {
-        const line = k.bodyLine + (k.body.slice(0, w.index).match(/\n/g)?.length ?? 0);
-        throw new BrookError(`brook, kernel ${k.name}, line ${line}: '${n}' is ${what}, which a kernel cannot write; copy it into a local variable or write an out parameter`);
-      }
-    }
+    const site = { kernel: k.name, body: k.body, bodyLine: k.bodyLine };
+    checkReadOnly(site, readOnly);
+    // ... and reading an output before writing it (a reduce kernel's result is its accumulator)
+    const outputNames = [
+      ...Object.keys(spec.outputs).filter((n) => n !== reduceResult?.name),
+      ...Object.entries(structParams).filter(([, p]) => p.role === 'outputs').map(([n]) => n),
+    ];
+    checkOutputReads(site, outputNames);
     if (voutOf) k.body = k.body.replace(new RegExp(`\\bpush\\s*\\(\\s*${voutOf.output}\\s*\\)`, 'g'), `brook_push(${voutOf.output})`);
     else if (/\bpush\s*\(/.test(k.body)) throw new BrookError(`${where}: push() needs a vout parameter (vout[4] float o<>)`);
     const calls = specializeCalls(k.body, gathers, templates, where);

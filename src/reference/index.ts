@@ -17,3 +17,4 @@ export * from './ccd-bvh';
 export * from './ccd-scenes';
 export * from './brook';
 export { manyOutputs } from './outputs';
+export * from './brooklang';

@@ -1,6 +1,7 @@
 // Conformance: kernels calling kernels (with out parameters) and helper functions taking
 // gathers, against CPU computations.
 import { BrookContext, brook, iter } from '../../src/index';
+import { brookReadAfterWriteReference } from '../../src/reference';
 import { expectArrayEqual, expectBrookError, newContext, randomFloats } from '../helpers';
 
 describe('brook/calls: kernels calling kernels, helpers taking gathers', () => {
@@ -89,5 +90,54 @@ describe('brook/rejections: what Brook rejects names the kernel line', () => {
     expectBrookError(() => brook`kernel void k(iter float i<>, out float o<>) { i += 1; o = i; }`, /line 1: 'i' is an iterator/);
     expectBrookError(() => brook`kernel void k(float g[], out float o<>) { g[0] = 1; }`, /'g' is a gather/);
     expectBrookError(() => brook`reduce void s(float a<>, reduce float r<>) { a++; r += a; }`, /'a' is the stream being reduced/);
+  });
+
+  it('reading an output before the kernel writes it (Brook leaves it undefined)', () => {
+    expectBrookError(() => brook`kernel void k(float a<>, out float o<>) {
+      o += a;
+    }`, /kernel k, line 2: 'o' is an output stream, and '\+=' here uses its value before the kernel has written it/);
+    expectBrookError(() => brook`kernel void k(float a<>, out float o<>, out float p<>) {
+      o = a;
+      p = o + p;
+    }`, /kernel k, line 3: 'p' is an output stream, and a read here/);
+    expectBrookError(() => brook`kernel void k(out int n<>) { n++; }`, /line 1: 'n' is an output stream, and '\+\+'/);
+    expectBrookError(() => brook`kernel void k(float a<>, out float2 o<>) {
+      float x = o.x * a;
+      o = float2(x, 1);
+    }`, /line 2: 'o' is an output stream/);
+    expectBrookError(() => brook`typedef struct { float a; float2 b; } P;
+      kernel void k(float x<>, out P o<>) { o.a = o.b.x; }`, /line 2: 'o' is an output stream/);
+  });
+});
+
+describe('brook/outputs: read after the kernel wrote them, as BrookGPU allowed', () => {
+  let ctx: BrookContext;
+  before(() => (ctx = newContext()));
+  after(() => ctx.dispose());
+
+  it('o = a; o += 1; o /= 2; o *= o equals the CPU; indexof(o) and passing o to a function are not reads', () => {
+    const { k, pos } = brook`
+      void fill(float v, out float r) { r = v; }
+      kernel void k(float a<>, out float o<>) {
+        o = a;
+        o += 1;
+        o /= 2;
+        o *= o;
+      }
+      kernel void pos(float a<>, out float o<>, out float p<>) {
+        p = indexof(o).x;
+        fill(a, o);
+        p = p + o * 0;
+      }`;
+    const xs = randomFloats(40, 7);
+    const a = ctx.stream('float', 40, xs);
+    const o = ctx.stream('float', 40);
+    const p = ctx.stream('float', 40);
+    ctx.run(k!, { a, o });
+    expectArrayEqual(o.readSync(), brookReadAfterWriteReference(xs), 'o');
+    ctx.run(pos!, { a, o, p });
+    expectArrayEqual(o.readSync(), xs, 'fill');
+    expectArrayEqual(p.readSync(), Float32Array.from(xs, (_, i) => i), 'indexof');
+    [a, o, p].forEach((s) => s.dispose());
   });
 });

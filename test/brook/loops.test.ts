@@ -41,6 +41,7 @@ describe('brook/loops and maxIterations', () => {
     const { spin } = brookWith({ maxIterations: 1000 })`
       kernel void spin(float a<>, out float o<>, out int steps<>) {
         o = a;
+        steps = 0;
         while (true) { o += 1; steps++; }
       }`;
     const a = ctx.stream('float', 16, new Float32Array(16).fill(2));
@@ -55,6 +56,7 @@ describe('brook/loops and maxIterations', () => {
   it('counts all loops of a record together, nested ones included', () => {
     const { nest } = brookWith({ maxIterations: 50 })`
       kernel void nest(float n<>, out float o<>) {
+        o = 0.0;
         for (int i = 0; i < int(n); i++) for (int j = 0; j < int(n); j++) o += 1.0;
       }`;
     // n = 6: 6 outer + 36 inner = 42 conditions passed, under 50; n = 7: 7 + 49 > 50.
@@ -68,7 +70,7 @@ describe('brook/loops and maxIterations', () => {
   });
 
   it('maxIterations: Infinity leaves loops as written; bad bounds are BrookErrors', () => {
-    const src = 'kernel void k(out float o<>) { for (int i = 0; i < 3; i++) o += 1; }';
+    const src = 'kernel void k(out float o<>) { o = 0; for (int i = 0; i < 3; i++) o += 1; }';
     expect(parseBrook(src, { maxIterations: Infinity }).k!.body).not.to.contain('brook_loop');
     expect(parseBrook(src).k!.body).to.contain('(i < 3) && brook_loop()');
     for (const bad of [0, -1, 1.5, NaN, 2 ** 31]) {
