@@ -15,6 +15,7 @@ import './brook/calls.test';
 import './brook/programs.test';
 import './brook/shapes.test';
 import './brook/vout.test';
+import './brook/writequery.test';
 import './brook/fuzz.test';
 import './core/reduce.test';
 import './core/queries.test';

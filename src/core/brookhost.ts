@@ -10,6 +10,11 @@
  * streamWrite(a, data);                   streamWrite(a, data);         // stream -> memory (waits)
  * saxpy(alpha, x, y, result);             ctx.run(saxpy, { alpha, x, y, result });
  * float total; sum(a, total);             const [total] = await reduceValue(ctx, sum, { a });
+ * write_query q = write_query::create();   const q = writeQuery(ctx);
+ * q.begin(); k(a, b); q.end();             q.begin(); ctx.run(k, { a, b }); q.end();
+ * n = q.count();                           const n = await q.count();   // or q.countSync()
+ * streamBeginWriteQuery();                 streamBeginWriteQuery(ctx);
+ * n = streamEndWriteQuery();               const n = streamEndWriteQuery(ctx);   // waits
  * ```
  *
  * streamWrite is synchronous as in Brook (it waits for the GPU); `await s.read()` is the
@@ -20,6 +25,7 @@ import type { BrookContext } from './context';
 import { Stream } from './stream';
 import { StructStream, StructType, structStream } from './struct';
 import { ElementType } from './types';
+import { WriteQuery, writeQuery } from './writequery';
 
 const BROOK_TYPES: Record<string, ElementType> = {
   float: 'float', float2: 'float2', float3: 'float3', float4: 'float4',
@@ -69,4 +75,27 @@ export function streamWrite(stream: Stream | StructStream, data: { length: numbe
     () => `streamWrite: the destination must hold ${values.length} numbers, got ${data === null || typeof data !== 'object' ? String(data) : data.length}`,
   );
   for (let i = 0; i < values.length; i++) data[i] = values[i]!;
+}
+
+const hostQueries = new WeakMap<BrookContext, WriteQuery>();
+
+/** Brook's `streamBeginWriteQuery()`: starts counting the records kernels write (writequery.ts). */
+export function streamBeginWriteQuery(ctx: BrookContext): void {
+  check(!hostQueries.has(ctx), 'streamBeginWriteQuery: a query begun by streamBeginWriteQuery is still open; call streamEndWriteQuery(ctx) first');
+  const q = writeQuery(ctx);
+  q.begin();
+  hostQueries.set(ctx, q);
+}
+
+/** Brook's `streamEndWriteQuery()`: stops counting and returns the records written since the begin (waits for the GPU). */
+export function streamEndWriteQuery(ctx: BrookContext): number {
+  const q = hostQueries.get(ctx);
+  check(q !== undefined, 'streamEndWriteQuery: no query is open; call streamBeginWriteQuery(ctx) first');
+  hostQueries.delete(ctx);
+  try {
+    q.end();
+    return q.countSync();
+  } finally {
+    q.dispose();
+  }
 }

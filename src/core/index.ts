@@ -25,4 +25,5 @@ export type { ElementType, ScalarKind, StreamData, TypeInfo } from './types';
 export { StructStream, structStream, fieldParam } from './struct';
 export type { StructType, StructField, StructParam } from './struct';
 export { reduceValue, streamGatherOp } from './reducekernel';
-export { streamDecl, streamRead, streamWrite } from './brookhost';
+export { streamDecl, streamRead, streamWrite, streamBeginWriteQuery, streamEndWriteQuery } from './brookhost';
+export { WriteQuery, writeQuery, WRITE_QUERY_OUTPUT } from './writequery';

@@ -12,6 +12,7 @@ import { copyTexels, runPass, type ColorTarget, type PassDesc } from './pass';
 import { checkOwner, describeValue as describeAny } from './validate';
 import { ZMask } from './zmask';
 import { runReduceKernel } from './reducekernel';
+import { activeWriteQuery } from './writequery';
 
 /**
  * Runs `given` once over its output domain with `args`: validated first, then drawn. A
@@ -21,6 +22,9 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
   // A Brook reduce kernel called by its own parameters runs as its passes (reducekernel.ts).
   const givenSpec = given instanceof Kernel ? given.spec : given;
   if (givenSpec?.reduceOf && args && typeof args === 'object' && !('reduce_src' in args)) return runReduceKernel(ctx, given, args, options);
+  // While a write query is open, the run also counts the records it writes (writequery.ts).
+  const query = options.build ? undefined : activeWriteQuery(ctx);
+  if (query) return query.run(given, args, options);
   let compiled = given instanceof Kernel ? given : cachedKernel(ctx, given);
   if (given instanceof Kernel) checkOwner(ctx, given.owner, `kernel ${given.name}`, 'compiled kernel');
   if (!compiled) validateSpec(given as KernelSpec, ctx);

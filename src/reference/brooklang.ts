@@ -15,3 +15,21 @@ export function brookReadAfterWriteReference(a: ArrayLike<number>): Float32Array
     return f(h * h);
   });
 }
+
+/**
+ * BrookGPU's write-query test (prog/tests/writeQuery): `if (s >= t) discard; o = s;` over a
+ * [height, width] stream, counted by a write query — the records below t, optionally only
+ * those of the interior (a kernel run with region 'interior' draws no boundary record).
+ */
+export function brookWriteQueryReference(s: ArrayLike<number>, t: number, shape?: { height: number; width: number; interior: boolean }): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (shape?.interior) {
+      const r = Math.floor(i / shape.width);
+      const c = i % shape.width;
+      if (r === 0 || c === 0 || r === shape.height - 1 || c === shape.width - 1) continue;
+    }
+    if (s[i]! < t) n++;
+  }
+  return n;
+}
