@@ -16,6 +16,7 @@ import './brook/programs.test';
 import './brook/shapes.test';
 import './brook/vout.test';
 import './brook/writequery.test';
+import './brook/promote.test';
 import './brook/fuzz.test';
 import './core/reduce.test';
 import './core/queries.test';

@@ -48,6 +48,7 @@ import { TYPE_MAP, lineAt, matching, normalizeType, stripComments } from './broo
 import { CgEnv, conversionHelpers } from './brookcg';
 import { translateBody } from './brooktranslate';
 import { checkOutputReads, checkReadOnly } from './brookchecks';
+import { collectFunctionTypes } from './brookpromote';
 import { extractStructs, structDecl, structGlue } from './brookstructs';
 import { REDUCE_SOURCE, REDUCE_UNIFORMS, reduceFold } from './brookreduce';
 
@@ -108,8 +109,9 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
   helpers.push(text.slice(cursor));
   if (found.length === 0) throw new BrookError('brook: no `kernel void Name(...) { ... }` found in the source');
   const bound = maxIterations === Infinity ? undefined : maxIterations;
-  const sharedEnv: CgEnv = { types: new Map(), structs, used: new Set(), ambiguous: new Set() };
+  const sharedEnv: CgEnv = { types: new Map(), structs, used: new Set(), ambiguous: new Set(), functions: new Map() };
   const { text: helperText, templates: gatherHelpers } = extractGatherHelpers(helpers.join('\n'));
+  collectFunctionTypes(helperText, sharedEnv.functions!);
   const templates = new Map<string, FunctionTemplate>(gatherHelpers.map((t) => [t.name, t]));
   for (const k of found) {
     if (k.reduce) continue;
@@ -229,7 +231,7 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
       spec.epilogue = `  ${o} = brook_vset ? brook_vvalue : ${t}(uintBitsToFloat(0x7f800000u));`;
     }
     const gathers = new Set([...Object.keys(spec.gathers), ...Object.entries(structParams).filter(([, p]) => p.role === 'gathers').map(([n]) => n)]);
-    const env: CgEnv = { types: new Map(), structs, used: new Set(sharedEnv.used), ambiguous: new Set() };
+    const env: CgEnv = { types: new Map(), structs, used: new Set(sharedEnv.used), ambiguous: new Set(), functions: sharedEnv.functions };
     for (const role of [spec.inputs, spec.gathers, spec.iters, spec.uniforms, spec.outputs] as Array<Record<string, string>>) {
       for (const [n, ty] of Object.entries(role)) env.types.set(n, ty);
     }

@@ -3,6 +3,7 @@
  * `brook_to_T`, conditions and logical operands through `brook_bool`, scalar swizzles, indexof.
  */
 import { StructType } from './struct';
+import type { FunctionTypes } from './brookpromote';
 import { SWIZZLE, Token, glslValueType, nextSolid, tokenize } from './brooktokens';
 
 /** What the Cg conversions need to know: declared types by name, struct types, and what they used. */
@@ -14,6 +15,8 @@ export interface CgEnv {
   used: Set<string>;
   /** Names declared with more than one type (scopes are not tracked): left as written. */
   ambiguous: Set<string>;
+  /** Return and parameter types of the source's functions, for int-to-float promotion (brookpromote.ts). */
+  functions?: Map<string, FunctionTypes>;
 }
 
 

@@ -4,12 +4,13 @@
  */
 import { glslName } from './kernel';
 import { CgEnv, cgConversions } from './brookcg';
+import { promoteMixed } from './brookpromote';
 import { FUNCTION_MAP, INT_TYPES, TYPE_MAP, Token, nextSolid, tokenize } from './brooktokens';
 
 /** Translates Cg/Brook statements to GLSL ES 3.00 (see the module comment for the rules). */
 export function translateBody(text: string, gathers: Set<string>, intNames: Set<string>, boundLoops = false, env?: CgEnv): string {
   let tokens = tokenize(text);
-  if (env) tokens = cgConversions(tokens, env);
+  if (env) tokens = promoteMixed(cgConversions(tokens, env), env, gathers);
   if (boundLoops) tokens = boundLoopTokens(tokens);
   const ints = new Set(intNames);
   // First pass: which statements must keep integer literals.

@@ -33,3 +33,40 @@ export function brookWriteQueryReference(s: ArrayLike<number>, t: number, shape?
   }
   return n;
 }
+
+/**
+ * The kernel `mixed` of test/brook/promote (Cg's int-to-float promotion inside expressions),
+ * record by record in float32 and in the kernel's order of operations. Inputs: a (float), i
+ * (int), u (uint), v (float4, 4 per record), the gather g and the constant n.
+ */
+export function brookMixedReference(
+  a: ArrayLike<number>, i: ArrayLike<number>, u: ArrayLike<number>, v: ArrayLike<number>, g: ArrayLike<number>, n: number,
+): { o: Float32Array; w: Float32Array; c: Float32Array; m: Uint32Array; s: Float32Array } {
+  const len = a.length;
+  const o = new Float32Array(len);
+  const w = new Float32Array(len * 4);
+  const c = new Float32Array(len);
+  const m = new Uint32Array(len);
+  const s = new Float32Array(len);
+  for (let r = 0; r < len; r++) {
+    const ar = a[r]!;
+    const ir = i[r]!;
+    const j = ir + 3;
+    const fv = f(j * 0.5);
+    const x = f(ar + ir);
+    const y = f(j * ar);
+    const mixed = f(f(ar * 0.5) + f(ir * 0.5));
+    let z = f(Math.floor(u[r]!) + Math.max(ir, ar));
+    z = f(z + Math.min(j, ar));
+    z = f(z + mixed);
+    z = f(z + Math.min(Math.max(ir, 0.25), 8.5));
+    o[r] = f(f(f(fv + f(x * 2)) - y) + z);
+    for (let k = 0; k < 4; k++) w[r * 4 + k] = f(f(v[r * 4 + k]! * ir) + j);
+    c[r] = ir < n ? f(g[ir]! * j) : 1;
+    m[r] = (u[r]! + 1) >>> 0;
+    let sum = 0;
+    for (let k = 0; k < n; k++) sum = f(sum + k);
+    s[r] = sum;
+  }
+  return { o, w, c, m, s };
+}

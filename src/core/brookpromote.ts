@@ -1,0 +1,395 @@
+/**
+ * Cg's int-to-float promotion inside expressions, made explicit for GLSL ES 3.00 (which has no
+ * implicit conversions): `int i; float f = i * 0.5;` -> `float(i) * 0.5`, `a + i` -> `a +
+ * float(i)`, `i < n` with a float n -> `float(i) < n`, `sqrt(i)` -> `sqrt(float(i))`, an int
+ * passed for a float parameter of a helper -> `float(...)`.
+ *
+ * Each statement is parsed as C expressions (precedence climbing over the tokens) and typed
+ * bottom up from what is known: parameters and declared variables (CgEnv.types), struct
+ * fields, swizzles, gathers, literals, constructors, built-in functions and the helpers'
+ * declared return and parameter types. Where an arithmetic, comparison or ternary operator (or
+ * a built-in such as max, pow or mix) meets an int or uint operand and a float one, the int side
+ * is wrapped in `float(...)` (`vecN(...)` for an intN) — or, for an integer literal, written as a
+ * float literal. Anything of unknown type is left as written (GLSL then reports it), so code
+ * that compiled before compiles the same. Bitwise and shift operators, `%`, indices of plain
+ * arrays and assignments (brookcg.ts converts those) are left alone.
+ */
+import { CgEnv } from './brookcg';
+import { Token, glslValueType, tokenize } from './brooktokens';
+
+/** A value's type: scalar kind and components, or a struct; 'lit' is an integer literal. */
+interface Ty {
+  kind: 'float' | 'int' | 'uint' | 'bool' | 'lit' | 'struct' | 'other';
+  n: number;
+  struct?: string;
+  /** For 'lit': the literal's token. */
+  lit?: number;
+}
+
+/** Return and parameter types (Brook type names) of the helper functions, by name. */
+export interface FunctionTypes {
+  ret: string;
+  params: Array<string | undefined>;
+}
+
+const FLOAT_ONLY = new Set([
+  'sqrt', 'rsqrt', 'inversesqrt', 'sin', 'cos', 'tan', 'asin', 'acos', 'sinh', 'cosh', 'tanh', 'exp', 'exp2', 'log', 'log2',
+  'floor', 'ceil', 'fract', 'frac', 'round', 'trunc', 'normalize', 'saturate', 'radians', 'degrees', 'isinf', 'isnan', 'isfinite',
+]);
+const TO_SCALAR = new Set(['length', 'distance', 'dot']);
+const UNIFY = new Set(['min', 'max', 'clamp', 'mix', 'lerp', 'step', 'smoothstep', 'pow', 'atan', 'atan2', 'mod', 'fmod', 'cross', 'reflect']);
+const BOOL_RESULT = new Set(['isinf', 'isnan', 'isfinite']);
+const STATEMENT_WORDS = new Set(['if', 'while', 'switch']);
+const OPS3 = ['<<=', '>>='];
+const OPS2 = ['==', '!=', '<=', '>=', '&&', '||', '++', '--', '+=', '-=', '*=', '/=', '%=', '<<', '>>', '&=', '|=', '^='];
+const PRECEDENCE: Array<string[]> = [
+  ['||'], ['&&'], ['|'], ['^'], ['&'], ['==', '!='], ['<', '>', '<=', '>='], ['<<', '>>'], ['+', '-'], ['*', '/', '%'],
+];
+const ASSIGN = new Set(['=', '+=', '-=', '*=', '/=', '%=', '<<=', '>>=', '&=', '|=', '^=']);
+
+/** Type of a Brook or GLSL type name (float4, int, vec3, uvec2, a struct). */
+function tyOf(name: string | undefined, env: CgEnv): Ty | undefined {
+  if (!name) return undefined;
+  if (env.structs[name]) return { kind: 'struct', n: 1, struct: name };
+  const g = /^(i|u|b)?vec([234])$/.exec(name);
+  if (g) return { kind: g[1] === 'i' ? 'int' : g[1] === 'u' ? 'uint' : g[1] === 'b' ? 'bool' : 'float', n: Number(g[2]) };
+  const v = glslValueType(name);
+  if (!v) return undefined;
+  const m = /^(?:(i|u|b)?vec([234])|(float|int|uint|bool))$/.exec(v)!;
+  if (m[3]) return { kind: m[3] as Ty['kind'], n: 1 };
+  return { kind: m[1] === 'i' ? 'int' : m[1] === 'u' ? 'uint' : m[1] === 'b' ? 'bool' : 'float', n: Number(m[2]) };
+}
+
+const isIntKind = (t: Ty | undefined) => t?.kind === 'int' || t?.kind === 'uint';
+
+/**
+ * Collects `TYPE name(TYPE a, ...)` function declarations (return and parameter types) from
+ * translated-to-be text, into `into`.
+ */
+export function collectFunctionTypes(text: string, into: Map<string, FunctionTypes>): void {
+  const re = /\b([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*\(([^()]*)\)\s*\{/g;
+  for (const m of text.matchAll(re)) {
+    if (['return', 'else', 'kernel', 'reduce'].includes(m[1]!)) continue;
+    const params = m[3]!.trim() === '' || m[3]!.trim() === 'void' ? [] : m[3]!.split(',').map((p) => {
+      const words = p.trim().split(/\s+/).filter((w) => !['in', 'out', 'inout', 'const'].includes(w));
+      return /\bout\b|\binout\b/.test(p) ? undefined : words.length >= 2 ? words[words.length - 2] : undefined;
+    });
+    into.set(m[2]!, { ret: m[1]!, params });
+  }
+}
+
+/** Inserts Cg's int-to-float promotions (see the module comment) into translated tokens. */
+export function promoteMixed(input: Token[], env: CgEnv, gathers: ReadonlySet<string>): Token[] {
+  const functions = env.functions ?? new Map<string, FunctionTypes>();
+  const t = input.map((x) => ({ ...x }));
+  // solid tokens only, by index into t
+  const idx: number[] = [];
+  t.forEach((x, i) => x.kind !== 'space' && idx.push(i));
+  const before = new Map<number, string[]>();
+  const after = new Map<number, string[]>();
+  const typeOf = (name: string) => (env.ambiguous.has(name) ? undefined : env.types.get(name));
+  let p = 0; // position in idx
+  const tok = (q = p) => (q < idx.length ? t[idx[q]!]! : undefined);
+  const text = (q = p) => tok(q)?.text;
+  /** The operator starting at solid position q (multi-character operators are adjacent puncts). */
+  const opAt = (q = p): string | undefined => {
+    const a = tok(q);
+    if (!a || a.kind !== 'punct') return undefined;
+    const adjacent = (k: number) => idx[q + k] === idx[q]! + k && tok(q + k)?.kind === 'punct';
+    const s3 = adjacent(1) && adjacent(2) ? a.text + text(q + 1) + text(q + 2) : '';
+    if (OPS3.includes(s3)) return s3;
+    const s2 = adjacent(1) ? a.text + text(q + 1) : '';
+    if (OPS2.includes(s2)) return s2;
+    return a.text;
+  };
+  const eat = (op: string) => {
+    p += op.length; // operators are one punct token per character
+  };
+  /** Wraps the node [a, b] (solid positions) of integer type `ty` as float. */
+  const promote = (a: number, b: number, ty: Ty) => {
+    if (ty.kind === 'lit' && ty.lit !== undefined) {
+      const lit = t[ty.lit]!;
+      if (/^\d+$/.test(lit.text)) lit.text += '.0';
+      return;
+    }
+    const open = ty.n > 1 ? `vec${ty.n}(` : 'float(';
+    before.set(idx[a]!, [...(before.get(idx[a]!) ?? []), open]);
+    after.set(idx[b]!, [')', ...(after.get(idx[b]!) ?? [])]);
+  };
+  /** A parsed expression: its first and last solid positions, its type, whether it is a gather read. */
+  type Node = { a: number; b: number; ty: Ty | undefined; gather?: boolean };
+  /** Makes l and r agree where one is float and the other int (Cg's promotion); returns the result type. */
+  const unify = (l: Node, r: Node): Ty | undefined => {
+    const lt = l.ty;
+    const rt = r.ty;
+    if (!lt || !rt) return undefined;
+    if (lt.kind === 'float' && (isIntKind(rt) || rt.kind === 'lit')) {
+      promote(r.a, r.b, rt);
+      return { kind: 'float', n: Math.max(lt.n, rt.n) };
+    }
+    if (rt.kind === 'float' && (isIntKind(lt) || lt.kind === 'lit')) {
+      promote(l.a, l.b, lt);
+      return { kind: 'float', n: Math.max(lt.n, rt.n) };
+    }
+    if (lt.kind === 'lit' && rt.kind === 'lit') return lt;
+    // an integer literal beside a uint is a uint literal (GLSL has no int-uint arithmetic)
+    const asUint = (x: Ty) => {
+      const lit = t[x.lit!]!;
+      if (/^\d+$/.test(lit.text)) lit.text += 'u';
+    };
+    if (lt.kind === 'lit') {
+      if (rt.kind === 'uint') asUint(lt);
+      return rt;
+    }
+    if (rt.kind === 'lit') {
+      if (lt.kind === 'uint') asUint(rt);
+      return lt;
+    }
+    if (lt.kind === rt.kind) return { kind: lt.kind, n: Math.max(lt.n, rt.n) };
+    return undefined;
+  };
+
+  const parseExpr = (): Node | undefined => {
+    // comma expressions (for headers, declarator lists are handled by the caller)
+    let n = parseAssign();
+    while (n && opAt() === ',') {
+      eat(',');
+      const r = parseAssign();
+      if (!r) break;
+      n = { a: n.a, b: r.b, ty: r.ty };
+    }
+    return n;
+  };
+  const parseAssign = (): Node | undefined => {
+    const l = parseCond();
+    if (!l) return undefined;
+    const op = opAt();
+    if (op && ASSIGN.has(op) && !(op === '=' && opAt(p + 1) === '=')) {
+      eat(op);
+      const r = parseAssign();
+      return r ? { a: l.a, b: r.b, ty: l.ty } : l;
+    }
+    return l;
+  };
+  const parseCond = (): Node | undefined => {
+    const c = parseBinary(0);
+    if (!c || opAt() !== '?') return c;
+    eat('?');
+    const x = parseAssign();
+    if (!x || opAt() !== ':') return x ? { a: c.a, b: x.b, ty: undefined } : c;
+    eat(':');
+    const y = parseAssign();
+    if (!y) return { a: c.a, b: x.b, ty: undefined };
+    return { a: c.a, b: y.b, ty: unify(x, y) };
+  };
+  const parseBinary = (level: number): Node | undefined => {
+    if (level >= PRECEDENCE.length) return parseUnary();
+    let l = parseBinary(level + 1);
+    while (l) {
+      const op = opAt();
+      if (!op || !PRECEDENCE[level]!.includes(op)) break;
+      eat(op);
+      const r = parseBinary(level + 1);
+      if (!r) return l;
+      let ty: Ty | undefined;
+      if (['+', '-', '*', '/'].includes(op)) ty = unify(l, r);
+      else if (['<', '>', '<=', '>=', '==', '!='].includes(op)) {
+        unify(l, r);
+        ty = { kind: 'bool', n: 1 };
+      } else if (op === '&&' || op === '||') ty = { kind: 'bool', n: 1 };
+      else ty = l.ty && (isIntKind(l.ty) || l.ty.kind === 'lit') ? l.ty : undefined; // % & | ^ << >>
+      l = { a: l.a, b: r.b, ty };
+    }
+    return l;
+  };
+  const parseUnary = (): Node | undefined => {
+    const op = opAt();
+    if (op === '-' || op === '+' || op === '!' || op === '~' || op === '++' || op === '--') {
+      const a = p;
+      eat(op);
+      const x = parseUnary();
+      if (!x) return undefined;
+      return { a, b: x.b, ty: op === '!' ? { kind: 'bool', n: 1 } : x.ty };
+    }
+    return parsePostfix();
+  };
+  const parseArgs = (): Node[] => {
+    const args: Node[] = [];
+    if (opAt() === ')') {
+      eat(')');
+      return args;
+    }
+    for (;;) {
+      const x = parseAssign();
+      if (!x) return args;
+      args.push(x);
+      if (opAt() === ',') eat(',');
+      else break;
+    }
+    if (opAt() === ')') eat(')');
+    return args;
+  };
+  const parsePostfix = (): Node | undefined => {
+    const a = p;
+    const x = tok();
+    if (!x) return undefined;
+    let node: Node;
+    if (x.kind === 'num') {
+      p++;
+      const s = x.text;
+      const ty: Ty = /^0[xX]/.test(s) ? { kind: /[uU]$/.test(s) ? 'uint' : 'int', n: 1 }
+        : /[uU]$/.test(s) ? { kind: 'uint', n: 1 }
+        : /^\d+$/.test(s) ? { kind: 'lit', n: 1, lit: idx[a] }
+        : { kind: 'float', n: 1 };
+      node = { a, b: a, ty };
+    } else if (x.kind === 'id') {
+      p++;
+      const name = x.text;
+      if (opAt() === '(' && !name.includes('(')) {
+        eat('(');
+        const args = parseArgs();
+        node = { a, b: p - 1, ty: callType(name, args) };
+      } else {
+        // rewritten single tokens: brook_indexof(), vec2(f) (scalar swizzles)
+        const m = /^(?:(i|u|b)?vec([234])\(|brook_indexof)/.exec(name);
+        const ty = m ? (name.startsWith('brook_indexof') ? { kind: 'float' as const, n: 4 } : tyOf(`${m[1] ?? ''}vec${m[2]}`, env)) : tyOf(typeOf(name), env);
+        node = { a, b: a, ty };
+      }
+    } else if (opAt() === '(') {
+      eat('(');
+      const inner = parseExpr();
+      if (opAt() !== ')') return inner ? { a, b: inner.b, ty: undefined } : undefined;
+      eat(')');
+      node = { a, b: p - 1, ty: inner?.ty };
+    } else return undefined;
+    for (;;) {
+      const op = opAt();
+      if (op === '[') {
+        const base = node;
+        eat('[');
+        parseExpr();
+        if (opAt() === ']') eat(']');
+        const gather = base.gather || (tok(base.a)?.kind === 'id' && base.a === base.b && gathers.has(text(base.a)!));
+        let ty: Ty | undefined;
+        if (gather) ty = base.ty; // g[i] and g[i][j] are records
+        else if (base.ty && base.ty.kind !== 'struct' && base.ty.kind !== 'lit') ty = { kind: base.ty.kind, n: 1 };
+        node = { a: base.a, b: p - 1, ty, gather };
+      } else if (op === '.' && tok(p + 1)?.kind === 'id') {
+        eat('.');
+        const f = text()!;
+        p++;
+        let ty: Ty | undefined;
+        if (node.ty?.kind === 'struct') ty = tyOf(env.structs[node.ty.struct!]?.fields.find((x) => x.name === f)?.type, env);
+        else if (node.ty && /^(?:[xyzw]{1,4}|[rgba]{1,4})$/.test(f) && node.ty.kind !== 'lit') ty = { kind: node.ty.kind, n: f.length };
+        node = { a: node.a, b: p - 1, ty };
+      } else if (op === '++' || op === '--') {
+        eat(op);
+        node = { a: node.a, b: p - 1, ty: node.ty };
+      } else break;
+    }
+    return node;
+  };
+  const callType = (name: string, args: Node[]): Ty | undefined => {
+    const ctor = tyOf(name, env);
+    if (ctor) return ctor; // constructors convert their arguments themselves
+    const conv = /^brook_to_(\w+)$/.exec(name);
+    if (conv) return tyOf(conv[1], env);
+    if (name === 'brook_bool') return { kind: 'bool', n: 1 };
+    if (FLOAT_ONLY.has(name) || TO_SCALAR.has(name)) {
+      for (const x of args) if (x.ty && (isIntKind(x.ty) || x.ty.kind === 'lit')) promote(x.a, x.b, x.ty);
+      const first = args[0]?.ty;
+      if (!first) return undefined;
+      if (TO_SCALAR.has(name)) return { kind: 'float', n: 1 };
+      return { kind: BOOL_RESULT.has(name) ? 'bool' : 'float', n: first.n };
+    }
+    if (UNIFY.has(name)) {
+      const known = args.map((x) => x.ty);
+      if (known.some((x) => x?.kind === 'float') && known.every((x) => x && x.kind !== 'struct' && x.kind !== 'bool')) {
+        for (const x of args) if (isIntKind(x.ty) || x.ty!.kind === 'lit') promote(x.a, x.b, x.ty!);
+        return { kind: 'float', n: name === 'step' || name === 'smoothstep' ? known[known.length - 1]!.n : Math.max(...known.map((x) => x!.n)) };
+      }
+      return known[0] && known.every((x) => x?.kind === known[0]!.kind) ? known[0] : undefined;
+    }
+    const fn = functions.get(name);
+    if (fn) {
+      args.forEach((x, i) => {
+        const want = tyOf(fn.params[i], env);
+        if (want?.kind === 'float' && x.ty && (isIntKind(x.ty) || x.ty.kind === 'lit') && x.ty.n === want.n) promote(x.a, x.b, x.ty);
+      });
+      return tyOf(fn.ret, env);
+    }
+    return undefined;
+  };
+
+  // Statements: keywords, declarations and expression statements, skipping what is not read.
+  while (p < idx.length) {
+    const x = tok()!;
+    const start = p;
+    if (x.kind === 'id' && STATEMENT_WORDS.has(x.text) && opAt(p + 1) === '(') {
+      p += 2;
+      parseExpr();
+      if (opAt() === ')') eat(')');
+    } else if (x.kind === 'id' && x.text === 'for' && opAt(p + 1) === '(') {
+      p += 2;
+      for (let k = 0; k < 3 && p < idx.length; k++) {
+        statementPiece();
+        if (opAt() === ';') eat(';');
+        else break;
+      }
+      if (opAt() === ')') eat(')');
+    } else if (x.kind === 'id' && x.text === 'return') {
+      p++;
+      parseExpr();
+    } else if (x.kind === 'punct' || (x.kind === 'id' && (x.text === 'else' || x.text === 'do'))) {
+      p++;
+    } else {
+      statementPiece();
+    }
+    if (p === start) p++; // never stall on what is not understood
+  }
+  function statementPiece(): void {
+    const x = tok();
+    if (!x) return;
+    // declarations: [const] TYPE name [= e] [, name [= e]] ...; function headers are skipped
+    let q = p;
+    if (text(q) === 'const') q++;
+    const declared = tok(q)?.kind === 'id' && (tyOf(text(q), env) || env.structs[text(q)!] || text(q) === 'void') && tok(q + 1)?.kind === 'id';
+    if (declared) {
+      if (opAt(q + 2) === '(') {
+        // a function header: skip its parameter list
+        p = q + 3;
+        let depth = 1;
+        while (p < idx.length && depth > 0) {
+          if (opAt() === '(') depth++;
+          else if (opAt() === ')') depth--;
+          p++;
+        }
+        return;
+      }
+      p = q + 1;
+      for (;;) {
+        if (tok()?.kind !== 'id') return;
+        p++;
+        while (opAt() === '[') {
+          while (p < idx.length && opAt() !== ']') p++;
+          if (opAt() === ']') eat(']');
+        }
+        if (opAt() === '=') {
+          eat('=');
+          parseAssign();
+        }
+        if (opAt() === ',') eat(',');
+        else return;
+      }
+    }
+    parseExpr();
+  }
+
+  const out: Token[] = [];
+  t.forEach((x, i) => {
+    for (const s of before.get(i) ?? []) out.push(...tokenize(s));
+    out.push(x);
+    for (const s of after.get(i) ?? []) out.push(...tokenize(s));
+  });
+  return out;
+}
