@@ -204,7 +204,7 @@ export async function saxpy(n: number): Promise<number> {
   const kernels: Record<string, KernelSpec> = brook\`
     kernel void saxpy(float alpha, float x<>, float y<>, out float result<>) { result = alpha * x + y; }\`;
   ctx.run(kernels.saxpy, { alpha: 2, x, y, result });
-  const values: Float32Array | Int32Array | Uint32Array = await result.read();
+  const values: Float32Array | Int32Array | Uint32Array | Uint8Array = await result.read(); // (Uint8Array: char streams)
   const [total] = await ctx.reduce(result, 'sum');
   ctx.dispose();
   return values.length + total;

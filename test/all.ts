@@ -17,6 +17,7 @@ import './brook/shapes.test';
 import './brook/vout.test';
 import './brook/writequery.test';
 import './brook/promote.test';
+import './brook/chars.test';
 import './brook/fuzz.test';
 import './core/reduce.test';
 import './core/queries.test';

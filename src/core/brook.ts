@@ -15,7 +15,8 @@
  * `d[10][10]`), `iter float i<>` iterator (float..float4), `out float o<>` output, `vout[4] float
  * o<>` variable output (idioms/vout.ts), plain `float k` uniforms, struct streams `Tri t<>`,
  * `BBox b[]`, `out Tri o<>` (struct.ts). Types: float, float2-4, int, int2-4, uint, uint2-4,
- * `unsigned int` (half is read as float; floatNxN uniforms as matN). `reduce void f(T a<>,
+ * `unsigned int`, char..char4 (also `uchar`, `unsigned char`, BrookGPU's `fixed`: 8-bit
+ * normalized streams, floats in [0, 1] in the kernel) (half is read as float; floatNxN uniforms as matN). `reduce void f(T a<>,
  * reduce T r<>)` declares a reduce kernel (brookreduce.ts, reducekernel.ts).
  *
  * Source is read in steps: comments blanked (lines kept, brooktokens.ts); struct typedefs taken
@@ -137,7 +138,7 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
     let bodyPrefix = '';
     let voutOf: KernelSpec['voutOf'];
     let reduceResult: { name: string; type: ElementType } | undefined;
-    const params = k.params.split(',').map((p) => p.trim().replace(/\s+/g, ' ').replace(/\bunsigned int\b|\bunsigned\b/g, 'uint'));
+    const params = k.params.split(',').map((p) => p.trim().replace(/\s+/g, ' ').replace(/\bunsigned (char[234]?)\b/g, '$1').replace(/\bunsigned int\b|\bunsigned\b/g, 'uint'));
     for (const raw of params.filter((p, i) => p.length > 0 || i > 0 || params.length > 1)) {
       // vout[N] T o<>: up to N records pushed per input record (Brook's variable output)
       const vm = /^vout ?\[ ?(\d*) ?\] ?(.*)$/.exec(raw);
@@ -196,6 +197,7 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
       } else if (isGather) {
         spec.gathers[name] = elementType;
       } else {
+        if (type.startsWith('char')) throw new BrookError(`${where}: constant '${rawName}' is ${rawType}; char types are 8-bit streams here: pass the constant as a float in [0, 1] (float ${rawName})`);
         spec.uniforms[name] = type as UniformType;
       }
     }

@@ -32,6 +32,9 @@ const BROOK_TYPES: Record<string, ElementType> = {
   half: 'float', half2: 'float2', half3: 'float3', half4: 'float4',
   int: 'int', int2: 'int2', int3: 'int3', int4: 'int4',
   uint: 'uint', uint2: 'uint2', uint3: 'uint3', uint4: 'uint4',
+  char: 'char', char2: 'char2', char3: 'char3', char4: 'char4',
+  uchar: 'char', uchar2: 'char2', uchar3: 'char3', uchar4: 'char4',
+  fixed: 'char', fixed2: 'char2', fixed3: 'char3', fixed4: 'char4',
 };
 
 /**
@@ -52,8 +55,9 @@ export function streamDecl(ctx: BrookContext, decl: string, structs: Record<stri
   const shape = dims.length === 1 ? dims[0]! : ([dims[0]!, dims[1]!] as const);
   const struct = structs[m[1]!];
   if (struct) return structStream(ctx, struct, shape);
-  const type = BROOK_TYPES[m[1]!];
-  if (!type) throw new BrookError(`streamDecl: '${decl}': unknown type '${m[1]}' (float..float4, int.., uint.., or a struct type passed as the third argument)`);
+  const unsigned = /^\s*unsigned\s/.test(decl);
+  const type = BROOK_TYPES[unsigned && /^int[234]?$/.test(m[1]!) ? `u${m[1]}` : m[1]!];
+  if (!type) throw new BrookError(`streamDecl: '${decl}': unknown type '${m[1]}' (float..float4, int.., uint.., char.., or a struct type passed as the third argument)`);
   return ctx.stream(type, shape);
 }
 

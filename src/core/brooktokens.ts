@@ -10,6 +10,10 @@ export const TYPE_MAP: Record<string, string> = {
   half: 'float', half2: 'vec2', half3: 'vec3', half4: 'vec4',
   int2: 'ivec2', int3: 'ivec3', int4: 'ivec4',
   uint2: 'uvec2', uint3: 'uvec3', uint4: 'uvec4',
+  // 8-bit normalized streams (BrookGPU's char/uchar and fixed): floats in [0, 1] in a kernel
+  char: 'float', char2: 'vec2', char3: 'vec3', char4: 'vec4',
+  uchar: 'float', uchar2: 'vec2', uchar3: 'vec3', uchar4: 'vec4',
+  fixed: 'float', fixed2: 'vec2', fixed3: 'vec3', fixed4: 'vec4',
   bool2: 'bvec2', bool3: 'bvec3', bool4: 'bvec4',
   float2x2: 'mat2', float3x3: 'mat3', float4x4: 'mat4',
 };
@@ -26,22 +30,26 @@ export function tokenize(text: string): Token[] {
     else if (m[3] !== undefined) tokens.push({ kind: 'num', text: m[3] });
     else tokens.push({ kind: 'punct', text: m[4]! });
   }
-  // `unsigned int` and a bare `unsigned` are uint
+  // `unsigned int` and a bare `unsigned` are uint; `unsigned char` is char (both 8-bit unorm)
   for (let i = 0; i < tokens.length; i++) {
     if (tokens[i]!.kind !== 'id' || tokens[i]!.text !== 'unsigned') continue;
-    tokens[i] = { kind: 'id', text: 'uint' };
     const j = nextSolid(tokens, i);
+    if (j !== undefined && /^char[234]?$/.test(tokens[j]!.text)) {
+      tokens.splice(i, j - i);
+      continue;
+    }
+    tokens[i] = { kind: 'id', text: 'uint' };
     if (j !== undefined && tokens[j]!.text === 'int') tokens.splice(i + 1, j - i);
   }
   return tokens;
 }
 
 
-const SCALAR_KIND: Record<string, string> = { float: 'float', half: 'float', int: 'int', uint: 'uint', bool: 'bool' };
+const SCALAR_KIND: Record<string, string> = { float: 'float', half: 'float', int: 'int', uint: 'uint', bool: 'bool', char: 'float', uchar: 'float', fixed: 'float' };
 
-/** GLSL type of a Brook scalar or vector type name (float4 -> vec4), or undefined. */
+/** GLSL type of a Brook scalar or vector type name (float4 -> vec4, char2 -> vec2), or undefined. */
 export function glslValueType(t: string): string | undefined {
-  const m = /^(float|half|int|uint|bool)([234]?)$/.exec(t);
+  const m = /^(float|half|int|uint|bool|char|uchar|fixed)([234]?)$/.exec(t);
   if (!m) return undefined;
   const kind = SCALAR_KIND[m[1]!]!;
   if (!m[2]) return kind;
@@ -57,9 +65,9 @@ export function nextSolid(tokens: Token[], i: number): number | undefined {
 
 export function normalizeType(t: string, where: string): string {
   const glsl: Record<string, string> = { vec2: 'float2', vec3: 'float3', vec4: 'float4', ivec2: 'int2', ivec3: 'int3', ivec4: 'int4', uvec2: 'uint2', uvec3: 'uint3', uvec4: 'uint4', half: 'float', half2: 'float2', half3: 'float3', half4: 'float4', float2x2: 'mat2', float3x3: 'mat3', float4x4: 'mat4' };
-  const n = glsl[t] ?? t;
-  if (!/^(float|int|uint)[234]?$|^mat[234]$|^bool$/.test(n)) {
-    throw new BrookError(`${where}: unknown type '${t}' (use float, float2-4, int, int2-4, uint, uint2-4)`);
+  const n = (glsl[t] ?? t).replace(/^(?:uchar|fixed)/, 'char');
+  if (!/^(float|int|uint|char)[234]?$|^mat[234]$|^bool$/.test(n)) {
+    throw new BrookError(`${where}: unknown type '${t}' (use float, float2-4, int, int2-4, uint, uint2-4, char, char2-4)`);
   }
   return n;
 }

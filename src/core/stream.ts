@@ -79,7 +79,7 @@ export class Stream {
   /**
    * Writes all records: `length x components` numbers (a float3 stream of n records takes 3n).
    * Float streams take a Float32Array or numbers; int and uint streams an Int32Array,
-   * Uint32Array or integers.
+   * Uint32Array or integers; char streams a Uint8Array or integers 0..255 (their bytes).
    */
   write(data: ArrayLike<number>): this {
     this.ctx.guard();
@@ -146,7 +146,7 @@ export class Stream {
   private toTexels(data: ArrayLike<number>): StreamData {
     const { info, layout } = this;
     const expected = layout.length * info.components;
-    const want = info.kind === 'float' ? 'Float32Array' : info.kind === 'int' ? 'Int32Array' : 'Uint32Array';
+    const want = { float: 'Float32Array', int: 'Int32Array', uint: 'Uint32Array', char: 'Uint8Array' }[info.host];
     const isTyped = ArrayBuffer.isView(data) && !(data instanceof DataView);
     if (!Array.isArray(data) && !isTyped) {
       throw new BrookError(`write(data): data must be a ${want} or an array of numbers for the ${this.describe()}, got ${describeValue(data)}`);
@@ -160,7 +160,8 @@ export class Stream {
           `(${layout.length} records x ${info.components} components)`,
       );
     }
-    const kind = arrayKind(data);
+    const own = arrayKind(data);
+    const kind = own === 'char' && info.host !== 'char' ? undefined : own; // bytes are plain numbers to other streams
     if (Array.isArray(data)) {
       // strings, booleans, objects and holes would become NaN, 0 or 1 on the GPU: refuse them
       for (let i = 0; i < data.length; i++) {
@@ -168,21 +169,22 @@ export class Stream {
         if (typeof v !== 'number') throw new BrookError(`write(data): element ${i} is ${i in data ? describeValue(v) : 'a hole (sparse array)'}, not a number, for the ${this.describe()}`);
       }
     }
-    if (kind !== undefined && kind !== info.kind) {
+    if (kind !== undefined && kind !== info.host) {
       throw new BrookError(`write() got a ${data.constructor.name} for the ${this.describe()}: pass a ${want}`);
     }
-    if (kind === undefined && info.kind !== 'float') {
+    if (kind === undefined && info.host !== 'float') {
+      const [lo, hi] = info.host === 'int' ? [-0x80000000, 0x7fffffff] : [0, info.host === 'char' ? 0xff : 0xffffffff];
       for (let i = 0; i < data.length; i++) {
         const v = data[i]!;
-        const ok = Number.isInteger(v) && (info.kind === 'int' ? v >= -0x80000000 && v <= 0x7fffffff : v >= 0 && v <= 0xffffffff);
-        if (!ok) throw new BrookError(`write(): element ${i} is ${v}, not a valid ${info.kind} for the ${this.describe()}`);
+        const ok = Number.isInteger(v) && v >= lo && v <= hi;
+        if (!ok) throw new BrookError(`write(): element ${i} is ${v}, not a valid ${info.host === 'char' ? 'byte (0 to 255)' : info.host} for the ${this.describe()}`);
       }
     }
     if (info.components === info.channels) {
-      return kind !== undefined ? (data as StreamData) : copyInto(allocate(info.kind, expected), data);
+      return kind !== undefined ? (data as StreamData) : copyInto(allocate(info.host, expected), data);
     }
     // three components stored in four channels
-    const out = allocate(info.kind, layout.length * 4);
+    const out = allocate(info.host, layout.length * 4);
     for (let i = 0, j = 0; i < layout.length; i++, j += 4) {
       out[j] = data[i * 3]!;
       out[j + 1] = data[i * 3 + 1]!;

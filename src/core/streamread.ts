@@ -30,6 +30,7 @@ export interface ReadOptions {
 
 const RGBA_INTEGER = 0x8d99;
 const UNSIGNED_INT = 0x1405;
+const UNSIGNED_BYTE = 0x1401;
 
 interface ReadPlan {
   /** The texture read, its width in texels, and how many texels (in row order) hold data. */
@@ -62,7 +63,7 @@ function issueReads(gl: WebGL2RenderingContext, plan: ReadPlan, dst: StreamData 
     if (rest > 0) gl.readPixels(0, rows, rest, 1, plan.format, plan.glType, view, rows * rowScalars);
   } else {
     if (rows > 0) gl.readPixels(0, 0, plan.width, rows, plan.format, plan.glType, 0);
-    if (rest > 0) gl.readPixels(0, rows, rest, 1, plan.format, plan.glType, rows * rowScalars * 4);
+    if (rest > 0) gl.readPixels(0, rows, rest, 1, plan.format, plan.glType, rows * rowScalars * (plan.glType === UNSIGNED_BYTE ? 1 : 4));
   }
 }
 
@@ -102,7 +103,7 @@ export function readStreamSync(s: Stream, options: ReadOptions): StreamData {
   const gl = s.ctx.gl;
   const plan = planRead(s, checkOptions(options, 'read(): options').method ?? 'native');
   try {
-    const raw = allocate(plan.format === RGBA_INTEGER && plan.glType === UNSIGNED_INT ? 'uint' : s.info.kind, plan.texels * plan.channels);
+    const raw = allocate(plan.format === RGBA_INTEGER && plan.glType === UNSIGNED_INT ? 'uint' : s.info.host, plan.texels * plan.channels);
     gl.bindFramebuffer(gl.FRAMEBUFFER, s.ctx.framebufferFor([plan.texture]));
     issueReads(gl, plan, raw);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
@@ -148,12 +149,12 @@ export async function readStream(s: Stream, options: ReadOptions): Promise<Strea
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
     let out: StreamData;
     if (plan.unpack) {
-      const raw = allocate(s.info.kind, plan.texels * 4);
+      const raw = allocate(s.info.host, plan.texels * 4);
       gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, raw);
       out = fromRGBA(s, raw);
     } else {
       const scalars = s.length * s.info.components;
-      out = allocate(s.info.kind, scalars);
+      out = allocate(s.info.host, scalars);
       const view = plan.packed ? new Uint32Array(out.buffer) : out;
       gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, view, 0, scalars);
     }
@@ -178,7 +179,8 @@ function planRead(s: Stream, method: ReadMethod): ReadPlan {
   const texels = Math.ceil((layout.length * c) / 4);
   const own = { texture: s.texture, width: layout.width, texels: layout.length, temp: null };
   if (c === 4) return { ...own, channels: 4, format: info.readFormat, glType: info.glType, packed: false, unpack: false };
-  if (texels >= layout.length) return { ...own, channels: 4, format: info.readFormat, glType: info.glType, packed: false, unpack: true };
+  // (char streams: a byte a channel, so their RGBA8 texels are no bigger than packed scalars)
+  if (texels >= layout.length || info.host === 'char') return { ...own, channels: 4, format: info.readFormat, glType: info.glType, packed: false, unpack: true };
   if (method === 'native' && c <= 2 && nativeReadable(ctx, s.texture, info)) {
     return { ...own, channels: c, format: info.format, glType: info.glType, packed: false, unpack: false };
   }
@@ -204,7 +206,7 @@ function fromRGBA(s: Stream, raw: StreamData): StreamData {
   const { length } = s.layout;
   const c = s.info.components;
   if (c === 4) return raw.subarray(0, length * 4).slice();
-  const out = allocate(s.info.kind, length * c);
+  const out = allocate(s.info.host, length * c);
   for (let i = 0; i < length; i++) for (let k = 0; k < c; k++) out[i * c + k] = raw[i * 4 + k]!;
   return out;
 }

@@ -5,19 +5,30 @@
  * int and uint streams use 32-bit integer textures, so indices and counts stay exact far
  * beyond 2^24, where a float stops counting by ones. float3/int3/uint3 are stored in RGBA
  * textures because three-channel 32-bit formats are not color-renderable in WebGL2.
+ *
+ * char..char4 are BrookGPU's 8-bit normalized streams (its `fixed` types and the later `char`
+ * types of the GLES port: an unsigned byte per component read in kernels as a float in [0, 1],
+ * b / 255): R8 / RG8 / RGBA8 textures (char3 in RGBA8), sampled as float, written by kernels as
+ * floats that GL clamps to [0, 1] and rounds to the nearest of the 256 steps; host code writes
+ * and reads their bytes as a Uint8Array (0..255). Their GLSL kind is 'float'; `host` says
+ * which typed array holds them.
  */
 import { BrookError } from './errors';
 
 export type ScalarKind = 'float' | 'int' | 'uint';
+/** What typed array holds a stream's scalars on the host: its kind's, or bytes for char streams. */
+export type HostKind = ScalarKind | 'char';
 export type ElementType =
   | 'float' | 'float2' | 'float3' | 'float4'
   | 'int' | 'int2' | 'int3' | 'int4'
-  | 'uint' | 'uint2' | 'uint3' | 'uint4';
+  | 'uint' | 'uint2' | 'uint3' | 'uint4'
+  | 'char' | 'char2' | 'char3' | 'char4';
 
 export const ELEMENT_TYPES: readonly ElementType[] = [
   'float', 'float2', 'float3', 'float4',
   'int', 'int2', 'int3', 'int4',
   'uint', 'uint2', 'uint3', 'uint4',
+  'char', 'char2', 'char3', 'char4',
 ];
 
 export type TypedArrayOf<K extends ScalarKind> = K extends 'float'
@@ -25,11 +36,14 @@ export type TypedArrayOf<K extends ScalarKind> = K extends 'float'
   : K extends 'int'
     ? Int32Array
     : Uint32Array;
-export type StreamData = Float32Array | Int32Array | Uint32Array;
+export type StreamData = Float32Array | Int32Array | Uint32Array | Uint8Array;
 
 export interface TypeInfo {
   type: ElementType;
+  /** The GLSL kind of a record in kernels (char streams are 'float'). */
   kind: ScalarKind;
+  /** The host's kind: the typed array that write() takes and read() returns ('char': Uint8Array). */
+  host: HostKind;
   /** Components per record (1-4). */
   components: number;
   /** Channels of the texture that stores it (3 is stored as 4). */
@@ -56,13 +70,14 @@ export interface TypeInfo {
 const GL = {
   FLOAT: 0x1406, INT: 0x1404, UNSIGNED_INT: 0x1405,
   RED: 0x1903, RG: 0x8227, RGBA: 0x1908,
-  RED_INTEGER: 0x8d94, RG_INTEGER: 0x8228, RGBA_INTEGER: 0x8d99,
+  RED_INTEGER: 0x8d94, RG_INTEGER: 0x8228, RGBA_INTEGER: 0x8d99, UNSIGNED_BYTE: 0x1401, R8: 0x8229, RG8: 0x822b, RGBA8: 0x8058,
   R32F: 0x822e, RG32F: 0x8230, RGBA32F: 0x8814,
   R32I: 0x8235, RG32I: 0x823b, RGBA32I: 0x8d82,
   R32UI: 0x8236, RG32UI: 0x823c, RGBA32UI: 0x8d70,
 } as const;
 
-const FORMATS: Record<ScalarKind, { internal: number[]; format: number[]; type: number; read: number }> = {
+const FORMATS: Record<HostKind, { internal: number[]; format: number[]; type: number; read: number }> = {
+  char: { internal: [GL.R8, GL.RG8, GL.RGBA8], format: [GL.RED, GL.RG, GL.RGBA], type: GL.UNSIGNED_BYTE, read: GL.RGBA },
   float: { internal: [GL.R32F, GL.RG32F, GL.RGBA32F], format: [GL.RED, GL.RG, GL.RGBA], type: GL.FLOAT, read: GL.RGBA },
   int: { internal: [GL.R32I, GL.RG32I, GL.RGBA32I], format: [GL.RED_INTEGER, GL.RG_INTEGER, GL.RGBA_INTEGER], type: GL.INT, read: GL.RGBA_INTEGER },
   uint: { internal: [GL.R32UI, GL.RG32UI, GL.RGBA32UI], format: [GL.RED_INTEGER, GL.RG_INTEGER, GL.RGBA_INTEGER], type: GL.UNSIGNED_INT, read: GL.RGBA_INTEGER },
@@ -80,19 +95,21 @@ const cache = new Map<string, TypeInfo>();
 export function typeInfo(type: string): TypeInfo {
   const hit = cache.get(type);
   if (hit) return hit;
-  const m = /^(float|int|uint)([234]?)$/.exec(type);
+  const m = /^(float|int|uint|char)([234]?)$/.exec(type);
   if (!m) {
     throw new BrookError(`unknown element type '${type}': use one of ${ELEMENT_TYPES.join(', ')}`);
   }
-  const kind = m[1] as ScalarKind;
+  const host = m[1] as HostKind;
+  const kind: ScalarKind = host === 'char' ? 'float' : host;
   const components = m[2] ? Number(m[2]) : 1;
   const channels = components === 3 ? 4 : components;
   const slot = channels === 1 ? 0 : channels === 2 ? 1 : 2;
   const g = SCALAR_GLSL[kind];
-  const f = FORMATS[kind];
+  const f = FORMATS[host];
   const info: TypeInfo = {
     type: type as ElementType,
     kind,
+    host,
     components,
     channels,
     glsl: components === 1 ? g.scalar : `${g.vector}${components}`,
@@ -103,20 +120,21 @@ export function typeInfo(type: string): TypeInfo {
     glType: f.type,
     readFormat: f.read,
     swizzle: ['.x', '.xy', '.xyz', ''][components - 1]!,
-    texelBytes: channels * 4,
+    texelBytes: channels * (host === 'char' ? 1 : 4),
   };
   cache.set(type, info);
   return info;
 }
 
-/** A new typed array of the right kind for `count` scalars. */
-export function allocate(kind: ScalarKind, count: number): StreamData {
-  return kind === 'float' ? new Float32Array(count) : kind === 'int' ? new Int32Array(count) : new Uint32Array(count);
+/** A new typed array of the right host kind for `count` scalars. */
+export function allocate(kind: HostKind, count: number): StreamData {
+  return kind === 'float' ? new Float32Array(count) : kind === 'int' ? new Int32Array(count) : kind === 'char' ? new Uint8Array(count) : new Uint32Array(count);
 }
 
-export function arrayKind(data: unknown): ScalarKind | undefined {
+export function arrayKind(data: unknown): HostKind | undefined {
   if (data instanceof Float32Array) return 'float';
   if (data instanceof Int32Array) return 'int';
   if (data instanceof Uint32Array) return 'uint';
+  if (data instanceof Uint8Array) return 'char';
   return undefined;
 }

@@ -70,3 +70,18 @@ export function brookMixedReference(
   }
   return { o, w, c, m, s };
 }
+
+/** A char stream's byte as a kernel reads it: b / 255 (BrookGPU's fixed and char types), in float32. */
+export function charToFloat(b: number): number {
+  return f(b / 255);
+}
+
+/**
+ * A float written to a char stream: clamped to [0, 1], times 255, rounded to the nearest byte
+ * (GL's conversion to 8-bit normalized; BrookGPU's CPU backend truncated instead).
+ */
+export function floatToChar(x: number): number {
+  if (!(x > 0)) return 0; // (NaN too: GL leaves it undefined; brookgl's specs avoid it)
+  if (x >= 1) return 255;
+  return Math.round(x * 255);
+}

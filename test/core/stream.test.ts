@@ -6,6 +6,11 @@ function dataFor(type: ElementType, records: number, seed: number): ArrayLike<nu
   const info = typeInfo(type);
   const r = rng(seed);
   const count = records * info.components;
+  if (info.host === 'char') {
+    const a = new Uint8Array(count);
+    for (let i = 0; i < count; i++) a[i] = Math.floor(r() * 256);
+    return a;
+  }
   if (info.kind === 'float') {
     const a = new Float32Array(count);
     for (let i = 0; i < count; i++) a[i] = (r() - 0.5) * 1e6;
@@ -57,7 +62,7 @@ describe('core/stream', () => {
     const channels: Record<number, number> = { [gl.RED]: 1, [gl.RG]: 2, [gl.RGBA]: 4, [gl.RED_INTEGER]: 1, [gl.RG_INTEGER]: 2, [gl.RGBA_INTEGER]: 4 };
     (gl as unknown as { readPixels: unknown }).readPixels = function (this: unknown, x: number, y: number, w: number, h: number, format: number, ...rest: unknown[]) {
       expect(channels[format], `readPixels format 0x${format.toString(16)}`).to.be.a('number');
-      bytes += w * h * channels[format]! * 4; // every brookgl format is 32 bits a channel
+      bytes += w * h * channels[format]! * (rest[0] === gl.UNSIGNED_BYTE ? 1 : 4); // 32 bits a channel, char streams 8
       return (original as (...a: unknown[]) => void).call(gl, x, y, w, h, format, ...rest);
     };
     try {
