@@ -14,6 +14,8 @@ import './brook/reduce.test';
 import './brook/calls.test';
 import './brook/programs.test';
 import './brook/shapes.test';
+import './brook/dimensions.test';
+import './brook/domain.test';
 import './brook/vout.test';
 import './brook/writequery.test';
 import './brook/promote.test';

@@ -9,8 +9,9 @@ vec2 fmod(vec2 a, vec2 b) { return a - b * trunc(a / b); }
 vec3 fmod(vec3 a, vec3 b) { return a - b * trunc(a / b); }
 vec4 fmod(vec4 a, vec4 b) { return a - b * trunc(a / b); }
 // Brook's indexof(s): the position of the record being written, as a float4: (index, 0, 0, 0)
-// over a 1D domain, (column, row, 0, 0) over a 2D one (elementwise inputs share the output's).
-vec4 brook_indexof() { return vec4(vec2(brook_pos), 0.0, 0.0); }
+// over a 1D domain, (column, row, 0, 0) over a 2D one, (x, y, z, w) over 3D and 4D ones, x the
+// fastest (last) dimension, counted from a domain's start (elementwise inputs share the output's).
+vec4 brook_indexof() { return vec4(brook_coord); }
 // Cg's isfinite: neither infinite nor NaN.
 bool isfinite(float x) { return !(isinf(x) || isnan(x)); }
 bvec2 isfinite(vec2 x) { return equal(ivec2(isinf(x)) + ivec2(isnan(x)), ivec2(0)); }

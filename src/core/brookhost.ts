@@ -18,11 +18,13 @@
  * ```
  *
  * streamWrite is synchronous as in Brook (it waits for the GPU); `await s.read()` is the
- * non-blocking form. Streams of 3 and 4 dimensions are not available (a BrookError says so).
+ * non-blocking form. Declarations take 1 to 4 extents (`float b<4, 5, 6>`); streamRead and
+ * streamWrite also take domains (`streamRead(a.domain([1, 5], [8, 8]), data)`).
  */
 import { BrookError, check } from './errors';
 import type { BrookContext } from './context';
 import { Stream } from './stream';
+import { StreamDomain } from './domain';
 import { StructStream, StructType, structStream } from './struct';
 import { ElementType } from './types';
 import { WriteQuery, writeQuery } from './writequery';
@@ -48,11 +50,8 @@ export function streamDecl(ctx: BrookContext, decl: string, structs: Record<stri
   if (!m) throw new BrookError(`streamDecl: cannot read '${decl}': write e.g. 'float a<100>' or 'float4 b<10, 10>'`);
   const dims = m[2]!.split(',').map((d) => Number(d.trim()));
   check(dims.length >= 1 && dims.every((d) => Number.isInteger(d) && d >= 1), () => `streamDecl: '${decl}': the extents must be positive integers`);
-  check(
-    dims.length <= 2,
-    () => `streamDecl: '${decl}': streams of ${dims.length} dimensions are not available in brookgl (a texture is 2D); flatten the shape into <rows, columns> and index it yourself`,
-  );
-  const shape = dims.length === 1 ? dims[0]! : ([dims[0]!, dims[1]!] as const);
+  check(dims.length <= 4, () => `streamDecl: '${decl}': a stream has 1 to 4 dimensions (extents), as in BrookGPU; this one has ${dims.length}`);
+  const shape = dims.length === 1 ? dims[0]! : dims;
   const struct = structs[m[1]!];
   if (struct) return structStream(ctx, struct, shape);
   const unsigned = /^\s*unsigned\s/.test(decl);
@@ -61,9 +60,9 @@ export function streamDecl(ctx: BrookContext, decl: string, structs: Record<stri
   return ctx.stream(type, shape);
 }
 
-/** Brook's streamRead(stream, data): copies `data` (memory) into the stream. */
-export function streamRead(stream: Stream | StructStream, data: ArrayLike<number>): void {
-  check(stream instanceof Stream || stream instanceof StructStream, 'streamRead: the first argument must be a stream');
+/** Brook's streamRead(stream, data): copies `data` (memory) into the stream (or its domain). */
+export function streamRead(stream: Stream | StreamDomain | StructStream, data: ArrayLike<number>): void {
+  check(stream instanceof Stream || stream instanceof StreamDomain || stream instanceof StructStream, 'streamRead: the first argument must be a stream');
   stream.write(data);
 }
 
@@ -71,8 +70,8 @@ export function streamRead(stream: Stream | StructStream, data: ArrayLike<number
  * Brook's streamWrite(stream, data): copies the stream into `data` (memory), waiting for the
  * GPU. `data` must hold exactly the stream's numbers (interleaved for struct streams).
  */
-export function streamWrite(stream: Stream | StructStream, data: { length: number; [i: number]: number }): void {
-  check(stream instanceof Stream || stream instanceof StructStream, 'streamWrite: the first argument must be a stream');
+export function streamWrite(stream: Stream | StreamDomain | StructStream, data: { length: number; [i: number]: number }): void {
+  check(stream instanceof Stream || stream instanceof StreamDomain || stream instanceof StructStream, 'streamWrite: the first argument must be a stream');
   const values = stream.readSync();
   check(
     data !== null && typeof data === 'object' && data.length === values.length,

@@ -2,6 +2,8 @@ export { BrookError } from './errors';
 export { BrookContext, createContext, POOL_PER_SHAPE, POOL_IDLE_TEXTURES, POOL_IDLE_BYTES, MEMORY_CHECK_BYTES } from './context';
 export type { Capabilities, ContextOptions, Stats } from './context';
 export { Stream, layoutFor } from './stream';
+export { StreamDomain } from './domain';
+export type { DomainBound } from './domain';
 export type { Layout, ReadMethod, ReadOptions, StreamShape } from './stream';
 export { Kernel, Iter, iter, generateKernelSource, glslName } from './kernel';
 export type { KernelPart } from './kernel';

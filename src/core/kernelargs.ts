@@ -5,17 +5,46 @@
  */
 import { check } from './errors';
 import type { BrookContext } from './context';
-import { Layout, Stream } from './stream';
+import { Stream } from './stream';
+import { StreamDomain } from './domain';
+import { extentsXYZW } from './layout';
 import { ElementType, typeInfo } from './types';
 import { checkOwner, describeValue as describeAny } from './validate';
 import { expandStructArgs } from './struct';
 import { Iter, KernelArg, KernelArgs, KernelSpec, UniformType, glslName, roles } from './kernelspec';
 
 export interface Bound {
+  /** The output streams (of output domains, their streams). */
   outputs: Stream[];
   uniforms: Record<string, unknown>;
-  /** Streams read by the pass (inputs and gathers), for alias detection and the trace. */
+  /** Streams read by the pass (inputs and gathers; of domains, their streams), for alias detection and the trace. */
   reads: Map<string, Stream>;
+  /** Records written: the outputs' length, or their domain's. */
+  records: number;
+  /** With output domains: the texels to scissor to ([x, y, width, height]); the pass writes only the domain. */
+  scissor?: [number, number, number, number];
+}
+
+/** A stream or a domain of one, as a pass reads or writes it. */
+interface Viewed {
+  stream: Stream;
+  /** A domain (true), or the whole stream. */
+  view: boolean;
+  /** Offset in the stream, extents, and the stream's extents: x (fastest) first. */
+  origin: readonly number[];
+  extents: readonly number[];
+  full: readonly number[];
+  length: number;
+  rank: number;
+  describe(): string;
+}
+
+function viewed(s: Stream | StreamDomain): Viewed {
+  const stream = s instanceof StreamDomain ? s.stream : s;
+  const full = extentsXYZW(stream.shape);
+  return s instanceof StreamDomain
+    ? { stream, view: true, origin: s.origin, extents: s.extents, full, length: s.length, rank: stream.layout.dims, describe: () => s.describe() }
+    : { stream, view: false, origin: [0, 0, 0, 0], extents: full, full, length: s.length, rank: s.layout.dims, describe: () => s.describe() };
 }
 
 /** Checks every argument against the kernel's parameters before any GL call. */
@@ -28,47 +57,61 @@ export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, g
   for (const name of Object.keys(args)) {
     check(known.has(name), () => `kernel ${spec.name} has no parameter '${name}' (it has: ${[...known].join(', ')})`);
   }
-  const stream = (name: string, type: ElementType, role: string): Stream => {
+  const stream = (name: string, type: ElementType, role: string): Viewed => {
     const s = args[name];
     check(s !== undefined, () => `${where(name)} is missing: pass a ${type} stream (${role})`);
-    check(s instanceof Stream, () => `${where(name)}: expected a ${type} stream (${role}), got ${describeValue(s)}`);
-    check(!s.disposed, () => `${where(name)}: the stream was disposed`);
+    check(s instanceof Stream || s instanceof StreamDomain, () => `${where(name)}: expected a ${type} stream (${role}), got ${describeValue(s)}`);
+    check(!s.disposed, () => (s instanceof StreamDomain ? `${where(name)}: the stream of the domain was disposed` : `${where(name)}: the stream was disposed`));
     checkOwner(ctx, s.ctx, where(name), s.describe());
     check(s.type === type, () => `${where(name)}: expected a ${type} stream, got a ${s.describe()}`);
-    return s;
+    return viewed(s);
   };
-  const outputs = Object.entries(spec.outputs).map(([name, type]) => stream(name, type, 'output'));
-  const domain = outputs[0]!.layout;
-  outputs.forEach((o, i) => {
-    const name = Object.keys(spec.outputs)[i]!;
+  const outNames = Object.keys(spec.outputs);
+  const outs = Object.entries(spec.outputs).map(([name, type]) => stream(name, type, 'output'));
+  const out = outs[0]!;
+  const domain = out.stream.layout;
+  const same = (a: readonly number[], b: readonly number[]) => a.every((x, k) => x === b[k]);
+  outs.forEach((o, i) => {
+    const name = outNames[i]!;
     check(
-      o.layout.length === domain.length && o.layout.width === domain.width,
-      () => `${where(name)}: all outputs must have the same shape; got ${o.describe()} and ${outputs[0]!.describe()}`,
+      o.stream.layout.length === domain.length && o.stream.layout.width === domain.width,
+      () => `${where(name)}: all outputs must have the same shape; got ${o.describe()} and ${out.describe()}`,
     );
-    check(outputs.indexOf(o) === i, () => `${where(name)}: the same stream is passed as two outputs`);
+    check(
+      o.view === out.view && same(o.origin, out.origin) && same(o.extents, out.extents),
+      () => `${where(name)}: outputs written through domains must all cover the same records (the same domain of streams of one shape); got ${o.describe()} and ${out.describe()}`,
+    );
+    check(outs.findIndex((x) => x.stream === o.stream) === i, () => `${where(name)}: the same stream is passed as two outputs`);
   });
 
   const uniforms: Record<string, unknown> = {
-    brook_dims: dimsOf(outputs[0]!),
-    brook_2d: domain.dims === 2,
+    brook_dims: dimsOf(out.stream),
+    brook_2d: out.rank === 2,
+    brook_rank: out.rank,
+    brook_shape: [...out.extents],
+    brook_domain: out.view,
+    brook_origin: [...out.origin],
+    brook_full: [...out.full],
   };
   const reads = new Map<string, Stream>();
   for (const [name, type] of Object.entries(spec.inputs ?? {})) {
     const s = stream(name, type, 'elementwise input <>');
     check(
-      s.length === domain.length || spec.resample,
-      () => `${where(name)}: a ${s.describe()} cannot be read elementwise over a domain of ${domain.length} records (lengths must match; use a gather [] to read other shapes)`,
+      s.length === out.length || spec.resample,
+      () => `${where(name)}: a ${s.describe()} cannot be read elementwise over a domain of ${out.length} records (lengths must match; use a gather [] to read other shapes)`,
     );
-    reads.set(name, s);
-    uniforms[`brook_s_${name}_dims`] = dimsOf(s);
-    const [mode, map] = inputMapping(s.layout, domain, where(name));
+    reads.set(name, s.stream);
+    uniforms[`brook_s_${name}_dims`] = dimsOf(s.stream);
+    const [mode, map] = inputMapping(s, out, where(name));
     uniforms[`brook_s_${name}_mode`] = mode;
     uniforms[`brook_s_${name}_map`] = map;
+    uniforms[`brook_s_${name}_origin`] = [...s.origin];
+    uniforms[`brook_s_${name}_full`] = [...s.full];
   }
   for (const [name, type] of Object.entries(spec.gathers ?? {})) {
     const s = stream(name, type, 'gather []');
-    reads.set(name, s);
-    uniforms[`brook_g_${name}_dims`] = dimsOf(s);
+    reads.set(name, s.stream);
+    Object.assign(uniforms, gatherUniforms(name, args[name] as Stream | StreamDomain));
   }
   for (const [name, type] of Object.entries(spec.iters ?? {})) {
     const it = args[name];
@@ -79,7 +122,7 @@ export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, g
         () => `${where(name)}: a float iterator takes numbers, iter(0, n)`,
       );
       uniforms[`brook_i_${name}_start`] = it.start;
-      uniforms[`brook_i_${name}_step`] = ((it.end as number) - (it.start as number)) / domain.length;
+      uniforms[`brook_i_${name}_step`] = ((it.end as number) - (it.start as number)) / out.length;
     } else {
       const c = Number(type[5]);
       const a = it.start as readonly number[];
@@ -89,14 +132,13 @@ export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, g
         () => `${where(name)}: a ${type} iterator takes two arrays of ${c} numbers, iter([${Array(c).fill('x').join(', ')}], [...])`,
       );
       check(
-        c === 2 || domain.dims === 1,
-        () => `${where(name)}: a ${type} iterator needs a 1D output domain (over a 2D one only float and float2 iterators are defined)`,
+        out.rank === 1 || out.rank === c,
+        () => `${where(name)}: a ${type} iterator needs a ${c}D or a 1D output domain (as in BrookGPU, an iterator's dimensions equal its components, or it is 1D); this output is ${out.rank}D`,
       );
-      // Record i of a 1D domain sees start + i * (end - start) / n in every component; a 2D
-      // float2 iterator steps x by column and y by row.
-      const [h, w] = domain.dims === 2 ? domain.shape : [domain.length, domain.length];
+      // Over a 1D domain record i sees start + i * (end - start) / n in every component; over a
+      // domain of c dimensions component k steps along dimension k (x the fastest).
       uniforms[`brook_i_${name}_start`] = [...a];
-      uniforms[`brook_i_${name}_step`] = a.map((x, k) => (b[k]! - x) / (k === 1 ? h! : w!));
+      uniforms[`brook_i_${name}_step`] = a.map((x, k) => (b[k]! - x) / (out.rank === 1 ? out.length : out.extents[k]!));
     }
   }
   for (const [name, type] of Object.entries(spec.uniforms ?? {})) {
@@ -104,7 +146,36 @@ export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, g
     check(v !== undefined, () => `${where(name)} is missing: pass a ${type} value`);
     uniforms[glslName(name)] = uniformValue(where(name), type, v);
   }
-  return { outputs, uniforms, reads };
+  return { outputs: outs.map((o) => o.stream), uniforms, reads, records: out.length, ...(out.view ? { scissor: viewScissor(out) } : {}) };
+}
+
+/** The uniforms of gather `name` bound to `s` (kernels and pass stages; see gatherAccessors). */
+export function gatherUniforms(name: string, s: Stream | StreamDomain): Record<string, unknown> {
+  const v = viewed(s);
+  return {
+    [`brook_g_${name}_dims`]: dimsOf(v.stream),
+    [`brook_g_${name}_domain`]: v.view,
+    [`brook_g_${name}_shape`]: [...v.extents],
+    [`brook_g_${name}_origin`]: [...v.origin],
+    [`brook_g_${name}_full`]: [...v.full],
+  };
+}
+
+/**
+ * The texels an output domain covers, as a scissor box: the rows from its first record to its
+ * last and, where the stream's last dimension runs along the texture's x (2D, and 3D/4D not
+ * wrapped), its columns. Records inside the box but outside the domain are discarded.
+ */
+function viewScissor(v: Viewed): [number, number, number, number] {
+  const { width } = v.stream.layout;
+  const flat = (c: readonly number[]) => ((c[3]! * v.full[2]! + c[2]!) * v.full[1]! + c[1]!) * v.full[0]! + c[0]!;
+  const first = flat(v.origin);
+  const last = flat(v.origin.map((o, k) => o + v.extents[k]! - 1));
+  const [y0, y1] = [Math.floor(first / width), Math.floor(last / width)];
+  let [x0, x1] = [0, width];
+  if (width === v.full[0]) [x0, x1] = [v.origin[0]!, v.origin[0]! + v.extents[0]!];
+  else if (y0 === y1) [x0, x1] = [first % width, (last % width) + 1];
+  return [x0, y0, x1 - x0, y1 - y0 + 1];
 }
 
 function uniformValue(where: string, type: UniformType, v: KernelArg): unknown {
@@ -144,26 +215,33 @@ function describeValue(v: unknown): string {
  * Brook's shape rules (KernelSpec.resample), where the lengths differ, each dimension resampled as
  * floor(i * in / out) — repeated where the input is smaller (replication), skipped where it is
  * larger (stride): 3 index / k, 4 index * k, 5 index * in / out (1D), 2 per dimension (2D; a 1D
- * stream of n is the 2D [1, n]).
+ * stream of n is the 2D [1, n]). Domains and streams of 3 or 4 dimensions take the general
+ * forms: 7 the same record index, 6 per dimension over four (a stream of lower rank has
+ * extent 1 in its missing slow dimensions), both through the input's origin in its stream.
  */
-function inputMapping(s: Layout, out: Layout, where: string): [number, number[]] {
+function inputMapping(s: Viewed, out: Viewed, where: string): [number, number[]] {
+  const none = [0, 0, 0, 0];
   if (s.length === out.length) {
-    return s.width === out.width ? [0, [0, 0, 0, 0]] : [1, [0, 0, 0, 0]];
+    if (s.view) return [7, [...s.extents]];
+    return !out.view && s.stream.layout.width === out.stream.layout.width ? [0, none] : [1, none];
   }
-  if (s.dims === 1 && out.dims === 1) {
+  if (!s.view && s.rank === 1 && out.rank === 1) {
     const [n, m] = [s.length, out.length];
     if (m % n === 0) return [3, [m / n, 0, 0, 0]];
     if (n % m === 0) return [4, [n / m, 0, 0, 0]];
     check(n * m < 2 ** 31, () => `${where}: resampling ${n} records over ${m} needs n * m below 2^31 unless one length divides the other`);
     return [5, [n, m, 0, 0]];
   }
-  const [ih, iw] = s.dims === 2 ? s.shape : [1, s.length];
-  const [oh, ow] = out.dims === 2 ? out.shape : [1, out.length];
   check(
-    iw! * ow! < 2 ** 31 && ih! * oh! < 2 ** 31,
-    () => `${where}: resampling a [${ih}, ${iw}] stream over [${oh}, ${ow}] needs each extent product below 2^31`,
+    s.extents.every((e, k) => e * out.extents[k]! < 2 ** 31),
+    () => `${where}: resampling a ${s.describe()} over ${out.length} records needs each extent product below 2^31`,
   );
-  return [2, [iw!, ow!, ih!, oh!]];
+  if (!s.view && s.rank <= 2 && out.rank <= 2) {
+    const [iw, ih] = s.extents;
+    const [ow, oh] = out.extents;
+    return [2, [iw!, ow!, ih!, oh!]];
+  }
+  return [6, [...s.extents]];
 }
 
 /** (length, width, log2 width or -1, height) of a stream's layout, for brook_texel in the prelude. */

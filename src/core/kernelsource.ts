@@ -22,23 +22,44 @@ function zeroOf(glsl: string): string {
   return `${glsl}(0)`;
 }
 
-/** The gather accessor functions for gather `name` of `info`'s records (kernels and pass stages). */
+/**
+ * The gather accessor functions for gather `name` of `info`'s records (kernels and pass stages;
+ * kernelargs.ts gatherUniforms binds them). `g(i)` reads record i in row-major order, `g(p)`
+ * with an ivec2/vec2 texel (x, y) (a domain: its column x, row y), `g(row, col)` likewise,
+ * `g(p)` with an ivec3/vec3 or ivec4/vec4 the record at (x, y, z[, w]), x the fastest dimension,
+ * and `g(i, j, k[, l])` Brook's `g[i][j][k]`, i the slowest. Reads outside the stream (or the
+ * domain) give zero. A domain adds its origin in its stream (`_origin`, `_full`).
+ */
 export function gatherAccessors(param: string, info: TypeInfo): string {
   const t = info.glsl;
   const name = glslName(param);
   const s = `brook_g_${param}`;
   const d = `${s}_dims`;
+  const [v, e, o, f] = [`${s}_domain`, `${s}_shape`, `${s}_origin`, `${s}_full`];
+  const zero = zeroOf(t);
   const fetch = (texel: string) => `texelFetch(${s}, ${texel}, 0)${info.swizzle}`;
   return [
     `uniform highp ${info.sampler} ${s};`,
     `uniform ivec4 ${d};`,
-    `${t} ${name}(int brook_a) { return brook_inside(brook_a, ${d}) ? ${fetch(`brook_texel(brook_a, ${d})`)} : ${zeroOf(t)}; }`,
+    `uniform bool ${v};`,
+    `uniform ivec4 ${e};`,
+    `uniform ivec4 ${o};`,
+    `uniform ivec4 ${f};`,
+    `${t} ${name}(ivec4 brook_c) { return brook_inside4(brook_c, ${e}) ? ${fetch(`brook_texel(brook_flatten(brook_c + ${o}, ${f}), ${d})`)} : ${zero}; }`,
+    `${t} ${name}(int brook_a) { if (${v}) return brook_a >= 0 ? ${name}(brook_unflatten(brook_a, ${e})) : ${zero}; return brook_inside(brook_a, ${d}) ? ${fetch(`brook_texel(brook_a, ${d})`)} : ${zero}; }`,
     `${t} ${name}(uint brook_a) { return ${name}(int(min(brook_a, 0x7fffffffu))); }`,
     `${t} ${name}(float brook_a) { return ${name}(int(floor(brook_a))); }`,
-    `${t} ${name}(ivec2 brook_a) { return brook_inside2(brook_a, ${d}) && brook_inside(brook_a.y * ${d}.y + brook_a.x, ${d}) ? ${fetch('brook_a')} : ${zeroOf(t)}; }`,
+    `${t} ${name}(ivec2 brook_a) { if (${v}) return ${name}(ivec4(brook_a, 0, 0)); return brook_inside2(brook_a, ${d}) && brook_inside(brook_a.y * ${d}.y + brook_a.x, ${d}) ? ${fetch('brook_a')} : ${zero}; }`,
     `${t} ${name}(vec2 brook_a) { return ${name}(ivec2(floor(brook_a))); }`,
     `${t} ${name}(int brook_r, int brook_c) { return ${name}(ivec2(brook_c, brook_r)); }`,
     `${t} ${name}(float brook_r, float brook_c) { return ${name}(ivec2(floor(brook_c), floor(brook_r))); }`,
+    `${t} ${name}(ivec3 brook_a) { return ${name}(ivec4(brook_a, 0)); }`,
+    `${t} ${name}(vec3 brook_a) { return ${name}(ivec4(floor(brook_a), 0)); }`,
+    `${t} ${name}(vec4 brook_a) { return ${name}(ivec4(floor(brook_a))); }`,
+    `${t} ${name}(int brook_i, int brook_j, int brook_k) { return ${name}(ivec4(brook_k, brook_j, brook_i, 0)); }`,
+    `${t} ${name}(float brook_i, float brook_j, float brook_k) { return ${name}(ivec4(floor(vec3(brook_k, brook_j, brook_i)), 0)); }`,
+    `${t} ${name}(int brook_i, int brook_j, int brook_k, int brook_l) { return ${name}(ivec4(brook_l, brook_k, brook_j, brook_i)); }`,
+    `${t} ${name}(float brook_i, float brook_j, float brook_k, float brook_l) { return ${name}(ivec4(floor(vec4(brook_l, brook_k, brook_j, brook_i)))); }`,
     // Unchecked access for inner loops that stay inside the texture (texels past the stream's
     // length hold whatever the texture holds), and the texture's size. Not for names ending in
     // '_' (GLSL reserves '__'), such as the renamed reserved words of Brook kernels.
@@ -67,7 +88,8 @@ export function generateKernelSource(spec: KernelSpec, written?: readonly string
   for (const [name, type] of gathers) head.push(gatherAccessors(name, typeInfo(type)));
   for (const [name, type] of inputs) {
     const info = typeInfo(type);
-    head.push(`uniform highp ${info.sampler} brook_s_${name};`, `uniform ivec4 brook_s_${name}_dims;`, `uniform int brook_s_${name}_mode;`, `uniform ivec4 brook_s_${name}_map;`);
+    const u = `brook_s_${name}`;
+    head.push(`uniform highp ${info.sampler} ${u};`, `uniform ivec4 ${u}_dims;`, `uniform int ${u}_mode;`, `uniform ivec4 ${u}_map;`, `uniform ivec4 ${u}_origin;`, `uniform ivec4 ${u}_full;`);
   }
   for (const [name, type] of iters) {
     const t = iterGlsl(type);
@@ -99,20 +121,31 @@ export function generateKernelSource(spec: KernelSpec, written?: readonly string
     '  ivec2 brook_texel_here = ivec2(gl_FragCoord.xy);',
     '  brook_index = brook_texel_here.y * brook_dims.y + brook_texel_here.x;',
     '  if (brook_index >= brook_dims.x) discard;',
-    '  brook_pos = brook_2d ? brook_texel_here : ivec2(brook_index, 0);',
+    // An output domain: records outside it are not written (the pass is scissored to its rows).
+    '  if (brook_domain) {',
+    '    brook_coord = brook_unflatten(brook_index, brook_full) - brook_origin;',
+    '    if (!brook_inside4(brook_coord, brook_shape)) discard;',
+    '    brook_index = brook_flatten(brook_coord, brook_shape);',
+    '  } else {',
+    '    brook_coord = brook_2d ? ivec4(brook_texel_here, 0, 0) : brook_rank == 1 ? ivec4(brook_index, 0, 0, 0) : brook_unflatten(brook_index, brook_shape);',
+    '  }',
+    '  brook_pos = brook_2d ? brook_coord.xy : ivec2(brook_index, 0);',
   ];
   for (const [name, type] of inputs) {
     const info = typeInfo(type);
     const s = `brook_s_${name}`;
     main.push(
-      `  ${glslName(name)} = texelFetch(${s}, brook_input_texel(brook_texel_here, ${s}_mode, ${s}_map, ${s}_dims), 0)${info.swizzle};`,
+      `  ${glslName(name)} = texelFetch(${s}, brook_input_texel(brook_texel_here, ${s}_mode, ${s}_map, ${s}_dims, ${s}_origin, ${s}_full), 0)${info.swizzle};`,
     );
   }
   for (const [name, type] of iters) {
     const t = iterGlsl(type);
-    // 1D: every component steps with the record index; 2D float2: x by column, y by row.
-    const coord = type === 'float' ? 'float(brook_index)' : type === 'float2' ? 'brook_2d ? vec2(brook_pos) : vec2(float(brook_index))' : `${t}(float(brook_index))`;
-    main.push(`  ${glslName(name)} = brook_i_${name}_start + brook_i_${name}_step * ${type === 'float2' ? `(${coord})` : coord};`);
+    // 1D: every component steps with the record index; over a domain of as many dimensions as
+    // components, component k steps along dimension k (x the fastest: a 2D float2 by column and row).
+    const n = type === 'float' ? 1 : Number(type[5]);
+    const along = n === 2 ? 'vec2(brook_pos)' : n === 3 ? 'vec3(brook_coord.xyz)' : 'vec4(brook_coord)';
+    const coord = n === 1 ? 'float(brook_index)' : `(brook_rank == ${n} ? ${along} : ${t}(float(brook_index)))`;
+    main.push(`  ${glslName(name)} = brook_i_${name}_start + brook_i_${name}_step * ${coord};`);
   }
   for (const [name, type] of outputs) {
     const t = typeInfo(type).glsl;

@@ -7,6 +7,7 @@ import type { ZMask } from './zmask';
 import { check } from './errors';
 import type { BrookContext } from './context';
 import type { Stream } from './stream';
+import type { StreamDomain } from './domain';
 import { ElementType, typeInfo } from './types';
 import { describeValue as describeAny } from './validate';
 import type { StructParam, StructStream, StructType } from './struct';
@@ -94,14 +95,15 @@ export class Iter {
  * Brook's iterator stream: over a 1D domain of n records, record i sees start + i * (end - start) / n,
  * every component (float to float4). `iter(0, n)` gives each record its own index (the listings'
  * `here`); a float2 iterator over a 2D domain of [h, w] steps by (end - start) / (w, h) along x
- * (columns) and y (rows); a float iterator over a 2D domain walks the records in row-major order.
- * float3 and float4 iterators take 1D domains only (a BrookError on a 2D one).
+ * (columns) and y (rows), a float3 over a 3D domain and a float4 over a 4D one likewise, component k
+ * along dimension k (x the fastest); a float iterator over any domain walks the records in
+ * row-major order. Other pairings are a BrookError, as BrookGPU refused them.
  */
 export function iter(start: number | readonly number[], end: number | readonly number[]): Iter {
   return new Iter(start, end);
 }
 
-export type KernelArg = Stream | StructStream | Iter | number | boolean | readonly number[] | Float32Array | Int32Array | Uint32Array | StructValue;
+export type KernelArg = Stream | StreamDomain | StructStream | Iter | number | boolean | readonly number[] | Float32Array | Int32Array | Uint32Array | StructValue;
 /** A struct constant by field name (`{ index: [1, 2, 3, 4], Translation: [0, 0, 1] }`). */
 export type StructValue = { readonly [field: string]: number | readonly number[] };
 export type KernelArgs = Record<string, KernelArg>;

@@ -40,7 +40,7 @@ import SCATTER from '../../glsl/core/scatter.glsl';
 import * as twgl from 'twgl.js';
 import type { BrookContext } from './context';
 import { BrookError } from './errors';
-import { gatherAccessors, dimsOf } from './kernel';
+import { gatherAccessors, gatherUniforms, dimsOf } from './kernel';
 import type { ProgramRecord } from './programs';
 import { describeStage, type Attachment } from './resources';
 import { Stream } from './stream';
@@ -201,7 +201,7 @@ export function runPass(ctx: BrookContext, p: PassDesc): Promise<boolean> | null
     }
     for (const [name, s] of Object.entries(p.gathers ?? {})) {
       uniforms[`brook_g_${name}`] = s.texture;
-      uniforms[`brook_g_${name}_dims`] = dimsOf(s);
+      Object.assign(uniforms, gatherUniforms(name, s));
     }
     gl.useProgram(program.info.program);
     twgl.setUniforms(program.info, uniforms);

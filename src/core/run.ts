@@ -3,7 +3,7 @@
  * at most MAX_DRAW_BUFFERS outputs through the pass runner (pass.ts). An output that is also
  * read renders into a pooled texture and is swapped in after every pass has run (ping-pong: as
  * in Brook, no pass reads and writes the same texture); a pass that leaves texels unwritten (a
- * z mask, a region) starts that texture from a copy of the old contents.
+ * z mask, a region, an output domain) starts that texture from a copy of the old contents.
  */
 import type { BrookContext } from './context';
 import { check } from './errors';
@@ -30,7 +30,7 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
   if (!compiled) validateSpec(given as KernelSpec, ctx);
   const spec = given instanceof Kernel ? given.spec : given;
   const kernel = { name: spec.name, spec };
-  const { outputs, reads, uniforms } = bindArguments(ctx, kernel, args);
+  const { outputs, reads, uniforms, records, scissor } = bindArguments(ctx, kernel, args);
   const domain = outputs[0]!.layout;
   const region = options.region ?? 'all';
   const mask = options.build ?? options.mask ?? null;
@@ -47,11 +47,12 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
   check(!options.invert || options.mask, () => `kernel ${kernel.name}: invert needs a mask`);
   check(['all', 'interior', 'boundary'].includes(region), () => `kernel ${kernel.name}: region must be 'all', 'interior' or 'boundary', got '${String(region)}'`);
   if (region !== 'all') {
-    check(domain.dims === 2, () => `kernel ${kernel.name}: region '${region}' needs a 2D output ([height, width]); this one is 1D`);
+    check(!scissor, () => `kernel ${kernel.name}: region '${region}' cannot be combined with an output domain (the domain already limits the records written)`);
+    check(domain.dims === 2, () => `kernel ${kernel.name}: region '${region}' needs a 2D output ([height, width]); this one is ${domain.dims}D`);
     check(domain.width >= 3 && domain.height >= 3, () => `kernel ${kernel.name}: region '${region}' needs an output of at least 3x3 texels`);
   }
   const k = compiled ?? compileKernel(ctx, spec); // every argument checked: compile (cached), then allocate
-  const partial = options.mask !== undefined || region !== 'all';
+  const partial = options.mask !== undefined || region !== 'all' || scissor !== undefined;
   const readStreams = [...reads.values()];
   const aliased = outputs.map((o) => readStreams.includes(o));
   const temps = outputs.map((o, i) => (aliased[i] ? ctx.acquireTexture(domain.width, domain.height, o.info) : null));
@@ -75,7 +76,7 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
       program: k.program(p),
       vertex: region === 'boundary' ? 'boundary' : 'fullscreen',
       targets,
-      records: domain.length,
+      records,
       uniforms,
       reads,
     };
@@ -89,6 +90,7 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
       pass.clipZ = -1;
     }
     if (region === 'interior') pass.scissor = [1, 1, domain.width - 2, domain.height - 2];
+    if (scissor) pass.scissor = scissor; // an output domain: only its records are written
     runPass(ctx, pass);
   });
   outputs.forEach((o, i) => {

@@ -21,6 +21,7 @@ import { describeValue } from './validate';
 import type { StreamShape } from './layout';
 import type { Layout } from './layout';
 import { readStream, readStreamSync, type ReadOptions } from './streamread';
+import { StreamDomain, type DomainBound } from './domain';
 
 export { layoutFor } from './layout';
 export type { Layout, StreamShape } from './layout';
@@ -55,7 +56,7 @@ export class Stream {
   get length(): number {
     return this.layout.length;
   }
-  /** [n] for a 1D stream, [height, width] for a 2D one. */
+  /** [n] for a 1D stream, [height, width] for a 2D one, [d, h, w] / [c, d, h, w] for 3D / 4D. */
   get shape(): readonly number[] {
     return this.layout.shape;
   }
@@ -125,6 +126,17 @@ export class Stream {
    */
   async read(options: ReadOptions = {}): Promise<StreamData> {
     return readStream(this, options);
+  }
+
+  /**
+   * Brook's `a.domain(start, end)`: a view of records start..end-1 (a number each for a 1D
+   * stream; for 2D to 4D, arrays x first — x the last dimension of the shape — as Brook's
+   * int2..int4). Usable as a kernel input, gather or output and for host I/O; owns no texture.
+   * @example const inner = a.domain([1, 1], [9, 9]);   // a [8, 8] view of a [10, 10] stream
+   */
+  domain(start: DomainBound, end: DomainBound): StreamDomain {
+    this.ctx.guard();
+    return new StreamDomain(this, start, end);
   }
 
   /** Releases the texture. Idempotent. */

@@ -13,10 +13,11 @@
 import { check } from './errors';
 import type { BrookContext } from './context';
 import { Stream } from './stream';
+import { StreamDomain } from './domain';
 
 /** A short description of any value for messages: "number NaN", "string 'x'", "null", "a float4 stream of 8 records". */
 export function describeValue(v: unknown): string {
-  if (v instanceof Stream) return `a ${v.describe()}`;
+  if (v instanceof Stream || v instanceof StreamDomain) return `a ${v.describe()}`;
   if (v === null) return 'null';
   if (v === undefined) return 'undefined';
   if (Array.isArray(v)) return `an array of ${v.length}`;

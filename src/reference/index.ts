@@ -18,3 +18,4 @@ export * from './ccd-scenes';
 export * from './brook';
 export { manyOutputs } from './outputs';
 export * from './brooklang';
+export * from './shapes';
