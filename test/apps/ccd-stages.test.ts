@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { BrookContext, CCD_STAGES, createCcd, reference } from '../../src/index';
 import { expectNoGLError, newContext } from '../helpers';
 import { report } from './ccd-data';
+import { refuses } from '../reliability/util';
 
 describe("apps/ccd Table 1's stage breakdown (passes and GPU time per stage)", () => {
   let ctx: BrookContext;
@@ -62,6 +63,27 @@ describe("apps/ccd Table 1's stage breakdown (passes and GPU time per stage)", (
       expectNoGLError(ctx);
     });
   }
+
+  it('refuses bad lazy-work-stealing options and positions by name, before any pass, stats unchanged', async () => {
+    const ccd = createCcd(ctx, reference.bartScene(64, 40), { lws: { threads: 16 } });
+    const bad: Array<[object, RegExp]> = [
+      [{ blocks: 0 }, /options.lws.blocks must be in \[1, 32\]|options.lws.blocks/],
+      [{ blocks: 33 }, /options.lws.blocks/],
+      [{ blocks: 2.5 }, /options.lws.blocks must be an integer/],
+      [{ threads: 0 }, /options.lws.threads/],
+      [{ threads: 2048 }, /options.lws.threads/],
+      [{ stackCap: 32 }, /options.lws.stackCap \(at least 4 x threads\)/], // 4 x 16 (threads given at creation) = 64
+      [{ threads: 8, dequeCap: 4 }, /options.lws.dequeCap/],
+      [{ inFlight: 0 }, /options.lws.inFlight/],
+    ];
+    for (const [lws, pattern] of bad) await refuses(ctx, () => ccd.step({ balance: 'lws', lws }), pattern, JSON.stringify(lws));
+    const x = new Float32Array(ccd.scene.x0);
+    x[7] = NaN;
+    await refuses(ctx, () => ccd.setPositions(x, ccd.scene.x1 as Float32Array), /setPositions: x0\[7\] is NaN/);
+    await refuses(ctx, () => ccd.setPositions(x.subarray(3), x), /setPositions: x0 must hold/);
+    ccd.dispose();
+    await refuses(ctx, () => ccd.step(), /disposed/);
+  });
 
   it('refuses a non-boolean profile option', async () => {
     const ccd = createCcd(ctx, reference.bartScene(64, 40));

@@ -3,7 +3,9 @@
 // random ones (several bad arguments at once too). Sizes stay tiny: refusals run no passes.
 import {
   BrookContext,
+  Ccd,
   binPoints,
+  createCcd,
   createAgents,
   createDem,
   createFluid,
@@ -52,6 +54,15 @@ export interface Fixtures {
   out16: Stream;
   foreign: Stream;
   disposed: Stream;
+  /** A CCD pipeline over two triangles (for Ccd.step and Ccd.setPositions). */
+  ccd: Ccd;
+}
+
+/** Two triangles, one falling through the other (6 vertices). */
+export function tinyCcdScene(): { x0: Float32Array; x1: Float32Array; tris: Int32Array } {
+  const x0 = new Float32Array([0, 0, 0, 1, 0, 0, 0, 0, 1, 0.2, 0.5, 0.2, 0.6, 0.5, 0.2, 0.2, 0.5, 0.6]);
+  const x1 = x0.map((v, i) => (i >= 9 && i % 3 === 1 ? -0.5 : v));
+  return { x0, x1, tris: new Int32Array([0, 1, 2, 3, 4, 5]) };
 }
 
 export function makeFixtures(ctx: BrookContext): Fixtures {
@@ -71,11 +82,13 @@ export function makeFixtures(ctx: BrookContext): Fixtures {
     out16: ctx.stream('float', 16),
     foreign: other.stream('float', 16, new Float32Array(16)),
     disposed,
+    ccd: createCcd(ctx, tinyCcdScene()),
   };
 }
 
 export function disposeFixtures(f: Fixtures): void {
   [f.f16, f.i16, f.u16, f.f4x16, f.out16].forEach((s) => s.dispose());
+  f.ccd.dispose();
   f.other.dispose();
 }
 
@@ -333,6 +346,44 @@ export const CALLS: Call[] = [
       { at: [1], names: /createFluid: options/, refuses: ['missing', ...NOT_AN_OBJECT] },
       { at: [1, 'size'], names: /options.size/, refuses: [...NOT_A_COUNT, 'out-of-range'] },
       { at: [1, 'jacobi'], names: /options.jacobi/, refuses: ['null', 'string', 'object', 'NaN', 'Infinity', 'negative', 'non-integer', 'out-of-range'] },
+    ],
+  },
+  {
+    name: 'createCcd',
+    args: (f) => [f.ctx, tinyCcdScene(), { rebuildGrowth: 2, lws: { blocks: 2, threads: 8 } }],
+    call: (_, a) => createCcd(a[0] as never, a[1] as never, a[2] as never).dispose(),
+    arguments: [
+      { at: [0], names: /createCcd: the first argument/, refuses: NOT_A_CONTEXT },
+      { at: [1], names: /createCcd: scene/, refuses: ['missing', 'null', 'string', 'object', 'boolean', 'NaN', 'negative', 'array'] },
+      { at: [1, 'x0'], names: /scene.x0/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN', 'function'] },
+      { at: [1, 'x1'], names: /scene.x1/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN'] },
+      { at: [1, 'tris'], names: /scene.tris/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN'] },
+      { at: [1, 'objects'], names: /scene.objects/, refuses: ['null', 'string', 'object', 'array', 'boolean', 'NaN'] },
+      { at: [1, 'self'], names: /scene.self/, refuses: ['null', 'string', 'object', 'NaN', 'negative'] },
+      { at: [2], names: /createCcd: options/, refuses: NOT_AN_OBJECT },
+      { at: [2, 'rebuildGrowth'], names: /options.rebuildGrowth/, refuses: ['null', 'string', 'object', 'array', 'boolean', 'NaN', 'Infinity', '-Infinity', 'negative'] },
+      { at: [2, 'lws'], names: /options.lws/, refuses: NOT_AN_OBJECT },
+    ],
+  },
+  {
+    name: 'Ccd.step',
+    args: () => [{ balance: 'lws', fromRoot: true, profile: false, lws: { blocks: 2, threads: 8 } }],
+    call: (f, a) => f.ccd.step(a[0] as never),
+    arguments: [
+      { at: [0], names: /Ccd.step: options/, refuses: NOT_AN_OBJECT },
+      { at: [0, 'balance'], names: /options.balance/, refuses: ['null', 'string', 'object', 'array', 'boolean', 'NaN', 'negative'] },
+      { at: [0, 'fromRoot'], names: /options.fromRoot/, refuses: ['null', 'string', 'object', 'NaN', 'negative'] },
+      { at: [0, 'profile'], names: /options.profile/, refuses: ['null', 'string', 'object', 'NaN', 'negative'] },
+      { at: [0, 'lws'], names: /options.lws/, refuses: NOT_AN_OBJECT },
+    ],
+  },
+  {
+    name: 'Ccd.setPositions',
+    args: () => [tinyCcdScene().x0, tinyCcdScene().x1],
+    call: (f, a) => f.ccd.setPositions(a[0] as never, a[1] as never),
+    arguments: [
+      { at: [0], names: /setPositions: x0/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN', 'function'] },
+      { at: [1], names: /setPositions: x1/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN', 'function'] },
     ],
   },
   {

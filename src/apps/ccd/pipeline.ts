@@ -34,6 +34,7 @@ import type { Stream } from '../../core/stream';
 import { filter } from '../../idioms/filter';
 import { CCD_CONCAT, CCD_ORPHAN_TESTS, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
 import { traverseLws, type LwsOptions, type LwsStats } from './lws';
+import { checkCcdArgs, checkLwsOptions, checkPositions, checkStepOptions } from './validate';
 import { StageClock, type Balance, type CcdStats, type Stage } from './stages';
 import { buildBvh, orphanSets, triangleCount, type Bvh, type CcdScene } from '../../reference/ccd-bvh';
 
@@ -100,14 +101,11 @@ export class Ccd {
     scene: CcdScene,
     options: CcdOptions = {},
   ) {
-    check(scene && scene.tris instanceof Int32Array && scene.tris.length % 3 === 0 && scene.tris.length > 0, 'createCcd: scene.tris must be an Int32Array of 3 vertex ids per triangle');
-    const nv = scene.x0.length / 3;
-    check(scene.x0.length % 3 === 0 && scene.x1.length === scene.x0.length, 'createCcd: scene.x0 and scene.x1 must hold 3 coordinates per vertex, the same count');
-    for (let i = 0; i < scene.tris.length; i++) check(scene.tris[i]! >= 0 && scene.tris[i]! < nv, () => `createCcd: scene.tris[${i}] = ${scene.tris[i]} is not a vertex id (${nv} vertices)`);
+    checkCcdArgs(ctx, scene, options);
     this.clock = new StageClock(ctx, false);
     this.rebuildGrowth = options.rebuildGrowth ?? 1.5;
     this.lwsOptions = options.lws ?? {};
-    check(this.rebuildGrowth >= 1, 'createCcd: rebuildGrowth must be >= 1');
+    const nv = scene.x0.length / 3;
     this.scene = { ...scene }; // setPositions replaces x0 and x1 in this copy, not in the caller's scene
     this.triangles = triangleCount(scene);
     this.bvh = buildBvh(scene);
@@ -128,8 +126,10 @@ export class Ccd {
 
   /** New positions for the step (3 coordinates per vertex at t = 0 and at t = 1). */
   setPositions(x0: Float32Array, x1: Float32Array): void {
+    check(!this.disposed, 'Ccd.setPositions: this Ccd was disposed');
     const nv = this.x0.length;
-    check(x0.length === nv * 3 && x1.length === nv * 3, () => `Ccd.setPositions: x0 and x1 must hold ${nv * 3} numbers`);
+    checkPositions(x0, 'Ccd.setPositions: x0', nv * 3);
+    checkPositions(x1, 'Ccd.setPositions: x1', nv * 3);
     const pad = (x: Float32Array) => {
       const out = new Float32Array(nv * 4);
       for (let i = 0; i < nv; i++) (out[i * 4] = x[i * 3]!), (out[i * 4 + 1] = x[i * 3 + 1]!), (out[i * 4 + 2] = x[i * 3 + 2]!);
@@ -227,9 +227,10 @@ export class Ccd {
   /** One frame: refit, traversal from the front (or the root), elementary tests. */
   async step(options: StepOptions = {}): Promise<StepResult> {
     check(!this.disposed, 'Ccd.step: this Ccd was disposed');
+    checkStepOptions(options);
+    options = options ?? {};
+    if (options.lws) checkLwsOptions({ ...this.lwsOptions, ...options.lws }, 'Ccd.step: options.lws');
     const balance = options.balance ?? 'static';
-    check(balance === 'static' || balance === 'lws', () => `Ccd.step: balance must be 'static' or 'lws', got ${String(balance)}`);
-    check(options.profile === undefined || typeof options.profile === 'boolean', () => `Ccd.step: options.profile must be true or false, got ${String(options.profile)}`);
     this.clock = new StageClock(this.ctx, options.profile === true);
     try {
       return await this.frame(balance, options);
