@@ -5,7 +5,12 @@ import {
   BrookContext,
   Ccd,
   binPoints,
+  buildObbTree,
+  collide,
   createCcd,
+  createCollider,
+  parsePly,
+  subdivide,
   createAgents,
   createDem,
   createFluid,
@@ -57,6 +62,22 @@ export interface Fixtures {
   /** A CCD pipeline over two triangles (for Ccd.step and Ccd.setPositions). */
   ccd: Ccd;
 }
+
+/** A tetrahedron (closed: Loop subdivision and OBB trees take it). */
+export function tetrahedron(): { positions: Float32Array; indices: Int32Array } {
+  return { positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]), indices: new Int32Array([0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]) };
+}
+
+/** An octahedron (every vertex of valence 4, as Listing 36-5's patches need). */
+export function octahedron(): { positions: Float32Array; indices: Int32Array } {
+  return {
+    positions: new Float32Array([1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1]),
+    indices: new Int32Array([0, 2, 4, 2, 1, 4, 1, 3, 4, 3, 0, 4, 2, 0, 5, 1, 2, 5, 3, 1, 5, 0, 3, 5]),
+  };
+}
+
+const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+const PLY = 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n';
 
 /** Two triangles, one falling through the other (6 vertices). */
 export function tinyCcdScene(): { x0: Float32Array; x1: Float32Array; tris: Int32Array } {
@@ -384,6 +405,65 @@ export const CALLS: Call[] = [
     arguments: [
       { at: [0], names: /setPositions: x0/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN', 'function'] },
       { at: [1], names: /setPositions: x1/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN', 'function'] },
+    ],
+  },
+  {
+    name: 'parsePly',
+    args: () => [PLY],
+    call: (_, a) => parsePly(a[0] as never),
+    arguments: [{ at: [0], names: /parsePly/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'function', 'NaN', 'negative'] }],
+  },
+  {
+    name: 'buildObbTree',
+    args: () => [tetrahedron().positions, tetrahedron().indices],
+    call: (_, a) => buildObbTree(a[0] as never, a[1] as never),
+    arguments: [
+      { at: [0], names: /buildObbTree.*positions/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN', 'negative'] },
+      { at: [1], names: /buildObbTree.*indices/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN', 'negative'] },
+    ],
+  },
+  {
+    name: 'createCollider',
+    args: (f) => {
+      const t = tetrahedron();
+      const tree = buildObbTree(t.positions, t.indices);
+      return [f.ctx, tree, tree];
+    },
+    call: (_, a) => createCollider(a[0] as never, a[1] as never, a[2] as never).dispose(),
+    arguments: [
+      { at: [0], names: /createCollider: the first argument/, refuses: NOT_A_CONTEXT },
+      { at: [1], names: /treeA/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN', 'negative'] },
+      { at: [2], names: /treeB/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN', 'negative'] },
+    ],
+  },
+  {
+    name: 'collide',
+    args: (f) => {
+      const t = tetrahedron();
+      const tree = buildObbTree(t.positions, t.indices);
+      return [f.ctx, tree, [...IDENTITY], tree, [...IDENTITY]];
+    },
+    call: async (_, a) => disposeResult(await collide(a[0] as never, a[1] as never, a[2] as never, a[3] as never, a[4] as never)),
+    arguments: [
+      { at: [0], names: /collide: the first argument/, refuses: NOT_A_CONTEXT },
+      { at: [1], names: /treeA/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN'] },
+      { at: [2], names: /poseA/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN', 'negative'] },
+      { at: [4], names: /poseB/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN', 'negative'] },
+    ],
+  },
+  {
+    name: 'subdivide',
+    args: (f) => [f.ctx, octahedron(), { epsilon: 0.05, maxDepth: 0, adaptive: true }], // no rounds: refusals are the point, and compiling the rounds' kernels takes seconds
+    call: async (_, a) => disposeResult(await subdivide(a[0] as never, a[1] as never, a[2] as never)),
+    arguments: [
+      { at: [0], names: /subdivide: the first argument/, refuses: NOT_A_CONTEXT },
+      { at: [1], names: /subdivide\(ctx, mesh\): mesh/, refuses: ['missing', 'null', 'string', 'object', 'array', 'boolean', 'NaN', 'negative'] },
+      { at: [1, 'positions'], names: /mesh must be/, refuses: ['missing', 'null', 'object', 'array', 'NaN'] },
+      { at: [1, 'indices'], names: /mesh must be|indices\[/, refuses: ['missing', 'null', 'string', 'object', 'array', 'NaN'] },
+      { at: [2], names: /subdivide: options/, refuses: NOT_AN_OBJECT },
+      { at: [2, 'epsilon'], names: /epsilon/, refuses: ['string', 'object', 'array', 'NaN', 'Infinity', '-Infinity', 'negative'] },
+      { at: [2, 'maxDepth'], names: /maxDepth/, refuses: ['string', 'object', 'array', 'boolean', 'NaN', 'Infinity', 'negative', 'non-integer'] },
+      { at: [2, 'adaptive'], names: /options.adaptive/, refuses: ['null', 'string', 'object', 'NaN', 'negative'] },
     ],
   },
   {

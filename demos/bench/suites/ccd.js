@@ -99,8 +99,9 @@ export async function run(ctx, { log = () => {}, quick = false, test = false, ma
     const st = await animate(ccd, scene, 'static', undefined, undefined, log);
     log(`ccd ${scene.name}: lazy work stealing, 4 blocks`);
     const l4 = await animate(ccd, scene, 'lws', { blocks: 4, threads: T }, undefined, log);
-    // one block takes four times the iterations: skipped on a software renderer above 20K triangles
-    const skip1 = soft && ccd.triangles > 20000;
+    // one block takes four times the iterations: skipped on a software renderer above 5K triangles (the
+    // page stops answering the headless driver for minutes)
+    const skip1 = soft && ccd.triangles > 5000;
     log(`ccd ${scene.name}: lazy work stealing, 1 block${skip1 ? ' (skipped: minutes a frame here)' : ''}`);
     const l1 = skip1 ? { per: [] } : await animate(ccd, scene, 'lws', { blocks: 1, threads: T }, 2, log);
     ccd.dispose();

@@ -30,6 +30,7 @@ import { iter, type KernelSpec } from '../../core/kernel';
 import { parseBrook } from '../../core/brook';
 import type { Stream } from '../../core/stream';
 import { structStream, type StructStream } from '../../core/struct';
+import { checkContext } from '../../core/validate';
 import { filter } from '../../idioms/filter';
 import { relativePose, rootTraverser, type CollideLevel } from '../../reference/collide';
 import type { ObbTree } from './obbtree';
@@ -116,6 +117,7 @@ function checkCaps(ctx: BrookContext): void {
  * demo and the benchmark use for many poses. `collide` is the one-shot form.
  */
 export function createCollider(ctx: BrookContext, treeA: ObbTree, treeB: ObbTree) {
+  checkContext(ctx, 'createCollider');
   checkTree(treeA, 'createCollider(ctx, treeA, treeB): treeA');
   checkTree(treeB, 'createCollider(ctx, treeA, treeB): treeB');
   checkCaps(ctx);
@@ -148,6 +150,7 @@ export async function collide(
   treeB: ObbTree,
   poseB: ArrayLike<number>,
 ): Promise<CollisionResult> {
+  checkContext(ctx, 'collide');
   checkPose(poseA, 'poseA');
   checkPose(poseB, 'poseB');
   const c = createCollider(ctx, treeA, treeB);

@@ -40,6 +40,7 @@ import { iter, type KernelSpec } from '../../core/kernel';
 import { parseBrook } from '../../core/brook';
 import type { Stream } from '../../core/stream';
 import { structStream, type StructStream } from '../../core/struct';
+import { checkContext, checkOptions } from '../../core/validate';
 import { filter } from '../../idioms/filter';
 import {
   PATCH_FIELDS,
@@ -67,6 +68,9 @@ type Tri = { A: Stream; B: Stream; C: Stream };
  * weld duplicate vertices first) with Loop's rules, adaptively by default.
  */
 export async function subdivide(ctx: BrookContext, mesh: IndexedMesh, options: SubdivideOptions = {}): Promise<SubdivideResult> {
+  checkContext(ctx, 'subdivide');
+  options = checkOptions(options, 'subdivide: options');
+  if (options.adaptive !== undefined && typeof options.adaptive !== 'boolean') throw new BrookError(`subdivide: options.adaptive must be true or false, got ${String(options.adaptive)}`);
   const epsilon = options.epsilon ?? 0.05;
   const maxDepth = options.maxDepth ?? 3;
   const adaptive = options.adaptive ?? true;
