@@ -4,7 +4,7 @@
  */
 import { StructType } from './struct';
 import type { FunctionTypes } from './brookpromote';
-import { SWIZZLE, Token, glslValueType, nextSolid, tokenize } from './brooktokens';
+import { SWIZZLE, Token, glslValueType, nextSolid, spliceTokens } from './brooktokens';
 
 /** What the Cg conversions need to know: declared types by name, struct types, and what they used. */
 export interface CgEnv {
@@ -227,13 +227,7 @@ export function cgConversions(input: Token[], env: CgEnv): Token[] {
       env.used.add(g);
     }
   }
-  const out: Token[] = [];
-  t.forEach((x, i) => {
-    for (const s of before.get(i) ?? []) out.push(...tokenize(s));
-    out.push(x);
-    for (const s of after.get(i) ?? []) out.push(...tokenize(s));
-  });
-  return out;
+  return spliceTokens(t, before, after);
 }
 
 const CONVERSION_SOURCES = ['float', 'vec2', 'vec3', 'vec4', 'int', 'ivec2', 'ivec3', 'ivec4', 'uint', 'uvec2', 'uvec3', 'uvec4', 'bool'];

@@ -15,7 +15,7 @@
  * arrays and assignments (brookcg.ts converts those) are left alone.
  */
 import { CgEnv } from './brookcg';
-import { Token, glslValueType, tokenize } from './brooktokens';
+import { Token, glslValueType, spliceTokens } from './brooktokens';
 
 /** A value's type: scalar kind and components, or a struct; 'lit' is an integer literal. */
 interface Ty {
@@ -385,11 +385,5 @@ export function promoteMixed(input: Token[], env: CgEnv, gathers: ReadonlySet<st
     parseExpr();
   }
 
-  const out: Token[] = [];
-  t.forEach((x, i) => {
-    for (const s of before.get(i) ?? []) out.push(...tokenize(s));
-    out.push(x);
-    for (const s of after.get(i) ?? []) out.push(...tokenize(s));
-  });
-  return out;
+  return spliceTokens(t, before, after);
 }

@@ -48,6 +48,17 @@ export function tokenize(text: string): Token[] {
 const SCALAR_KIND: Record<string, string> = { float: 'float', half: 'float', int: 'int', uint: 'uint', bool: 'bool', char: 'float', uchar: 'float', fixed: 'float' };
 
 /** GLSL type of a Brook scalar or vector type name (float4 -> vec4, char2 -> vec2), or undefined. */
+/** `t` with the texts in `before`/`after` (by token index) tokenized and put around each token. */
+export function spliceTokens(t: readonly Token[], before: ReadonlyMap<number, string[]>, after: ReadonlyMap<number, string[]>): Token[] {
+  const out: Token[] = [];
+  t.forEach((x, i) => {
+    for (const s of before.get(i) ?? []) out.push(...tokenize(s));
+    out.push(x);
+    for (const s of after.get(i) ?? []) out.push(...tokenize(s));
+  });
+  return out;
+}
+
 export function glslValueType(t: string): string | undefined {
   const m = /^(float|half|int|uint|bool|char|uchar|fixed)([234]?)$/.exec(t);
   if (!m) return undefined;
