@@ -1,14 +1,11 @@
 // brookgl kernel prelude: the output domain and 1D-to-2D address translation.
 // brook_dims: (length, width, log2(width) or -1, height) of the output stream's layout.
 uniform ivec4 brook_dims;
-// Whether the output domain is 2D ([height, width]) rather than 1D; its rank (1 to 4).
-uniform bool brook_2d;
-uniform int brook_rank;
 // The output's extents as Brook's vectors order them (x the fastest dimension, 1 beyond the
-// rank); for an output written through a domain (brook_domain), the domain's origin in its stream
-// and the stream's extents.
+// rank); for an output written through a domain, the domain's origin in its stream and the
+// stream's extents. Its rank and whether it is a domain are compile-time (kernelsource.ts
+// KernelVariant).
 uniform ivec4 brook_shape;
-uniform bool brook_domain;
 uniform ivec4 brook_origin;
 uniform ivec4 brook_full;
 
@@ -37,9 +34,14 @@ bool brook_inside4(ivec4 c, ivec4 e) {
 }
 
 // Texel of record i in a stream of layout `dims`: shifts when the width is a power of two
-// (every 1D stream), integer division otherwise.
+// (every 1D stream), integer division otherwise. Kernels choose the form when they are
+// generated (kernelsource.ts texelOf): a software rasteriser computes both sides of this select.
+ivec2 brook_texel_div(int i, ivec4 dims) {
+  return ivec2(i % dims.y, i / dims.y);
+}
+
 ivec2 brook_texel(int i, ivec4 dims) {
-  return dims.z >= 0 ? ivec2(i & (dims.y - 1), i >> dims.z) : ivec2(i % dims.y, i / dims.y);
+  return dims.z >= 0 ? ivec2(i & (dims.y - 1), i >> dims.z) : brook_texel_div(i, dims);
 }
 
 // Whether record i exists in a stream of `dims` (out-of-range gathers read zero).
@@ -51,23 +53,9 @@ bool brook_inside2(ivec2 p, ivec4 dims) {
   return p.x >= 0 && p.y >= 0 && p.x < dims.y && p.y < dims.w;
 }
 
-// The texel of an elementwise input for the record being written (mode and map from
-// kernelargs.ts inputMapping): 0 the same texel, 1 the same index, 2 per-dimension resampling
-// (map = in cols, out cols, in rows, out rows; a 1D side is one row), 3 index / k,
-// 4 index * k, 5 index * in / out; through a domain or in 3D/4D (map = the input's extents,
-// x first; origin its offset in a stream of extents full): 6 per-dimension resampling,
-// 7 the same index.
-ivec2 brook_input_texel(ivec2 here, int mode, ivec4 map, ivec4 dims, ivec4 origin, ivec4 full) {
-  if (mode == 0) return here;
-  if (mode == 1) return brook_texel(brook_index, dims);
-  if (mode >= 6) {
-    ivec4 c = mode == 6 ? brook_coord * map / brook_shape : brook_unflatten(brook_index, map);
-    return brook_texel(brook_flatten(c + origin, full), dims);
-  }
-  if (mode == 2) {
-    ivec2 p = ivec2(brook_pos.x * map.x / map.y, brook_pos.y * map.z / map.w);
-    return map.z == 1 && dims.w >= 1 && dims.x == map.x ? brook_texel(p.x, dims) : p;
-  }
-  int i = mode == 3 ? brook_index / map.x : mode == 4 ? brook_index * map.x : brook_index * map.x / map.y;
-  return brook_texel(i, dims);
+// Per-dimension resampling of a 1D or 2D elementwise input (map = in cols, out cols, in rows,
+// out rows; a 1D side is one row): the texel it reads for this record.
+ivec2 brook_resample2(ivec4 map, ivec4 dims) {
+  ivec2 p = ivec2(brook_pos.x * map.x / map.y, brook_pos.y * map.z / map.w);
+  return map.z == 1 && dims.w >= 1 && dims.x == map.x ? brook_texel(p.x, dims) : p;
 }

@@ -33,7 +33,7 @@ import PASS_VERT from '../../glsl/core/pass.vert.glsl';
 import type { BrookContext } from './context';
 import type { ProgramRecord } from './programs';
 import { KernelSpec, validateSpec } from './kernelspec';
-import { describeCompileError, generateKernelSource } from './kernelsource';
+import { KernelVariant, PLAIN_VARIANT, describeCompileError, generateKernelSource, variantKey } from './kernelsource';
 
 export * from './kernelspec';
 export * from './kernelsource';
@@ -56,22 +56,46 @@ export interface KernelPart {
  * cache evicted is linked again when the kernel next runs.
  */
 export class Kernel {
+  private readonly variants = new Map<string, readonly KernelPart[]>();
   constructor(
     readonly spec: KernelSpec,
-    /** The generated source of the first (usually only) pass. */
-    readonly source: string,
-    readonly parts: readonly KernelPart[],
     /** The context whose GL program this is: a kernel runs only there. */
     readonly owner: BrookContext,
   ) {}
   get name(): string {
     return this.spec.name;
   }
-  /** The linked program of pass `part` (0 unless the outputs exceed MAX_DRAW_BUFFERS). */
-  program(part = 0): ProgramRecord {
-    const p = this.parts[part]!;
+  /** The passes of the plain variant (a 1D output, inputs of its layout, whole 1D streams). */
+  get parts(): readonly KernelPart[] {
+    return this.partsFor(PLAIN_VARIANT);
+  }
+  /** The generated source of the plain variant's first (usually only) pass. */
+  get source(): string {
+    return this.parts[0]!.source;
+  }
+  /** The passes of the kernel specialised for `variant` (generated once per variant). */
+  partsFor(variant: KernelVariant = PLAIN_VARIANT): readonly KernelPart[] {
+    const key = variantKey(variant);
+    let parts = this.variants.get(key);
+    if (!parts) this.variants.set(key, (parts = kernelParts(this.spec, this.owner.caps.maxDrawBuffers, variant)));
+    return parts;
+  }
+  /** The linked program of pass `part` (0 unless the outputs exceed MAX_DRAW_BUFFERS) of `variant`. */
+  program(part = 0, variant?: KernelVariant): ProgramRecord {
+    const p = this.partsFor(variant)[part]!;
     return this.owner.programs.get(PASS_VERT, p.source, (_stage, log) => describeCompileError(this.spec, p.source, p.bodyStart, log));
   }
+}
+
+/** The passes of `spec` for `variant`: all outputs at once, or MAX_DRAW_BUFFERS at a time. */
+function kernelParts(spec: KernelSpec, per: number, variant: KernelVariant): KernelPart[] {
+  const names = Object.keys(spec.outputs);
+  const parts: KernelPart[] = [];
+  for (let i = 0; i < names.length; i += per) {
+    const outputs = names.length > per ? names.slice(i, i + per) : names;
+    parts.push({ outputs, ...generateKernelSource(spec, names.length > per ? outputs : undefined, variant) });
+  }
+  return parts;
 }
 
 /**
@@ -119,23 +143,17 @@ function remember(ctx: BrookContext, spec: KernelSpec, kernel: Kernel): void {
 }
 
 /**
- * Generates and compiles the kernel for `spec`. Kernels are cached per context by their
- * generated source (the program cache), so a generator may return a fresh description per
+ * Generates and compiles the kernel for `spec`, specialised for `variant` (the arguments of the
+ * run that asks; ctx.kernel() compiles the plain variant). Kernels are cached per context by
+ * their generated source (the program cache), so a generator may return a fresh description per
  * call; the same description, as the same object or with the same content, skips generation.
  */
-export function compileKernel(ctx: BrookContext, spec: KernelSpec): Kernel {
+export function compileKernel(ctx: BrookContext, spec: KernelSpec, variant: KernelVariant = PLAIN_VARIANT): Kernel {
   const hit = cachedKernel(ctx, spec);
   if (hit) return hit;
   validateSpec(spec, ctx);
-  const names = Object.keys(spec.outputs);
-  const per = ctx.caps.maxDrawBuffers;
-  const parts: KernelPart[] = [];
-  for (let i = 0; i < names.length; i += per) {
-    const outputs = names.length > per ? names.slice(i, i + per) : names;
-    parts.push({ outputs, ...generateKernelSource(spec, names.length > per ? outputs : undefined) });
-  }
-  const kernel = new Kernel(spec, parts[0]!.source, parts, ctx);
-  parts.forEach((_, i) => kernel.program(i)); // compile now: errors surface at ctx.kernel()
+  const kernel = new Kernel(spec, ctx);
+  kernel.partsFor(variant).forEach((_, i) => kernel.program(i, variant)); // compile now: errors surface here
   remember(ctx, spec, kernel);
   return kernel;
 }

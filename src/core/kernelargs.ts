@@ -12,6 +12,7 @@ import { ElementType, typeInfo } from './types';
 import { checkOwner, describeValue as describeAny } from './validate';
 import { expandStructArgs } from './struct';
 import { Iter, KernelArg, KernelArgs, KernelSpec, UniformType, glslName, roles } from './kernelspec';
+import type { KernelVariant } from './kernelsource';
 
 export interface Bound {
   /** The output streams (of output domains, their streams). */
@@ -23,6 +24,8 @@ export interface Bound {
   records: number;
   /** With output domains: the texels to scissor to ([x, y, width, height]); the pass writes only the domain. */
   scissor?: [number, number, number, number];
+  /** What the shader is specialised for (the output's rank and domain, input mappings, gather domains). */
+  variant: KernelVariant;
 }
 
 /** A stream or a domain of one, as a pass reads or writes it. */
@@ -86,14 +89,12 @@ export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, g
 
   const uniforms: Record<string, unknown> = {
     brook_dims: dimsOf(out.stream),
-    brook_2d: out.rank === 2,
-    brook_rank: out.rank,
     brook_shape: [...out.extents],
-    brook_domain: out.view,
     brook_origin: [...out.origin],
     brook_full: [...out.full],
   };
   const reads = new Map<string, Stream>();
+  const variant: KernelVariant = { rank: out.rank, view: out.view, inputs: [], gathers: [] };
   for (const [name, type] of Object.entries(spec.inputs ?? {})) {
     const s = stream(name, type, 'elementwise input <>');
     check(
@@ -103,7 +104,7 @@ export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, g
     reads.set(name, s.stream);
     uniforms[`brook_s_${name}_dims`] = dimsOf(s.stream);
     const [mode, map] = inputMapping(s, out, where(name));
-    uniforms[`brook_s_${name}_mode`] = mode;
+    (variant.inputs as { mode: number; pow2: boolean }[]).push({ mode, pow2: pow2(s.stream) });
     uniforms[`brook_s_${name}_map`] = map;
     uniforms[`brook_s_${name}_origin`] = [...s.origin];
     uniforms[`brook_s_${name}_full`] = [...s.full];
@@ -111,6 +112,7 @@ export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, g
   for (const [name, type] of Object.entries(spec.gathers ?? {})) {
     const s = stream(name, type, 'gather []');
     reads.set(name, s.stream);
+    (variant.gathers as { view: boolean; pow2: boolean }[]).push({ view: s.view, pow2: pow2(s.stream) });
     Object.assign(uniforms, gatherUniforms(name, args[name] as Stream | StreamDomain));
   }
   for (const [name, type] of Object.entries(spec.iters ?? {})) {
@@ -146,15 +148,14 @@ export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, g
     check(v !== undefined, () => `${where(name)} is missing: pass a ${type} value`);
     uniforms[glslName(name)] = uniformValue(where(name), type, v);
   }
-  return { outputs: outs.map((o) => o.stream), uniforms, reads, records: out.length, ...(out.view ? { scissor: viewScissor(out) } : {}) };
+  return { outputs: outs.map((o) => o.stream), uniforms, reads, records: out.length, variant, ...(out.view ? { scissor: viewScissor(out) } : {}) };
 }
 
-/** The uniforms of gather `name` bound to `s` (kernels and pass stages; see gatherAccessors). */
+/** The uniforms of gather `name` bound to `s` (kernels and pass stages; see gatherAccessors: a domain is also a shader variant). */
 export function gatherUniforms(name: string, s: Stream | StreamDomain): Record<string, unknown> {
   const v = viewed(s);
   return {
     [`brook_g_${name}_dims`]: dimsOf(v.stream),
-    [`brook_g_${name}_domain`]: v.view,
     [`brook_g_${name}_shape`]: [...v.extents],
     [`brook_g_${name}_origin`]: [...v.origin],
     [`brook_g_${name}_full`]: [...v.full],
@@ -210,7 +211,7 @@ function describeValue(v: unknown): string {
 }
 
 /**
- * How an elementwise input is read over the output domain (brook_input_texel in the prelude):
+ * How an elementwise input is read over the output domain (a shader variant: kernelsource.ts inputTexel):
  * 0 the same texel, 1 the same record index (equal lengths, whatever the shapes), and for
  * Brook's shape rules (KernelSpec.resample), where the lengths differ, each dimension resampled as
  * floor(i * in / out) — repeated where the input is smaller (replication), skipped where it is
@@ -247,6 +248,11 @@ function inputMapping(s: Viewed, out: Viewed, where: string): [number, number[]]
 /** (length, width, log2 width or -1, height) of a stream's layout, for brook_texel in the prelude. */
 export function dimsOf(s: Stream): number[] {
   const { length, width, height } = s.layout;
-  const pow2 = (width & (width - 1)) === 0;
-  return [length, width, pow2 ? Math.log2(width) : -1, height];
+  return [length, width, pow2(s) ? Math.log2(width) : -1, height];
+}
+
+/** Whether the stream's texture is a power of two wide (its records' texels are found by shifts). */
+function pow2(s: Stream): boolean {
+  const { width } = s.layout;
+  return (width & (width - 1)) === 0;
 }

@@ -23,33 +23,72 @@ function zeroOf(glsl: string): string {
 }
 
 /**
+ * What a kernel's shader is specialised for, from the arguments of a run (kernelargs.ts
+ * bindArguments): the output's rank and whether it is written through a domain, each
+ * elementwise input's mapping (kernelargs.ts inputMapping, in the order of `spec.inputs`) and
+ * which gathers are domains. These are compile-time choices rather than uniforms because a
+ * software rasteriser (SwiftShader) evaluates both sides of a uniform branch or select on
+ * every fragment: with them as uniforms a one-line kernel ran five times slower. Programs are
+ * cached by source, so each variant a kernel meets compiles once.
+ */
+export interface KernelVariant {
+  rank: number;
+  view: boolean;
+  inputs: readonly { mode: number; pow2: boolean }[];
+  gathers: readonly { view: boolean; pow2: boolean }[];
+}
+
+/** The variant of a kernel's default source: a 1D output, inputs of the same layout, whole 1D streams. */
+export const PLAIN_VARIANT: KernelVariant = { rank: 1, view: false, inputs: [], gathers: [] };
+
+/** A short key naming a variant (the kernel's cache of generated parts). */
+export function variantKey(v: KernelVariant): string {
+  const w = (x: { pow2: boolean }) => (x.pow2 ? 'p' : 'w');
+  return `${v.view ? 'v' : ''}${v.rank}|${v.inputs.map((i) => i.mode + w(i)).join('')}|${v.gathers.map((g) => (g.view ? 'v' : '') + w(g)).join('')}`;
+}
+
+/**
+ * The texel of record `i` in a stream of layout `dims`: shifts where the texture's width is a
+ * power of two (every 1D stream), integer division otherwise; `pow2` known when the kernel is
+ * generated, or chosen per fragment (brook_texel: pass stages, whose streams are bound later).
+ */
+function texelOf(i: string, dims: string, pow2: boolean | undefined): string {
+  if (pow2 === undefined) return `brook_texel(${i}, ${dims})`;
+  return pow2 ? `ivec2((${i}) & (${dims}.y - 1), (${i}) >> ${dims}.z)` : `brook_texel_div(${i}, ${dims})`;
+}
+
+/**
  * The gather accessor functions for gather `name` of `info`'s records (kernels and pass stages;
  * kernelargs.ts gatherUniforms binds them). `g(i)` reads record i in row-major order, `g(p)`
  * with an ivec2/vec2 texel (x, y) (a domain: its column x, row y), `g(row, col)` likewise,
  * `g(p)` with an ivec3/vec3 or ivec4/vec4 the record at (x, y, z[, w]), x the fastest dimension,
  * and `g(i, j, k[, l])` Brook's `g[i][j][k]`, i the slowest. Reads outside the stream (or the
- * domain) give zero. A domain adds its origin in its stream (`_origin`, `_full`).
+ * domain) give zero. A domain (`view`: a shader variant) adds its origin in its stream
+ * (`_origin`, `_full`) and counts records in its own extents.
  */
-export function gatherAccessors(param: string, info: TypeInfo): string {
+export function gatherAccessors(param: string, info: TypeInfo, { view, pow2 }: { view: boolean; pow2?: boolean } = { view: false }): string {
   const t = info.glsl;
   const name = glslName(param);
   const s = `brook_g_${param}`;
   const d = `${s}_dims`;
-  const [v, e, o, f] = [`${s}_domain`, `${s}_shape`, `${s}_origin`, `${s}_full`];
+  const [e, o, f] = [`${s}_shape`, `${s}_origin`, `${s}_full`];
   const zero = zeroOf(t);
   const fetch = (texel: string) => `texelFetch(${s}, ${texel}, 0)${info.swizzle}`;
   return [
     `uniform highp ${info.sampler} ${s};`,
     `uniform ivec4 ${d};`,
-    `uniform bool ${v};`,
     `uniform ivec4 ${e};`,
     `uniform ivec4 ${o};`,
     `uniform ivec4 ${f};`,
-    `${t} ${name}(ivec4 brook_c) { return brook_inside4(brook_c, ${e}) ? ${fetch(`brook_texel(brook_flatten(brook_c + ${o}, ${f}), ${d})`)} : ${zero}; }`,
-    `${t} ${name}(int brook_a) { if (${v}) return brook_a >= 0 ? ${name}(brook_unflatten(brook_a, ${e})) : ${zero}; return brook_inside(brook_a, ${d}) ? ${fetch(`brook_texel(brook_a, ${d})`)} : ${zero}; }`,
+    `${t} ${name}(ivec4 brook_c) { return brook_inside4(brook_c, ${e}) ? ${fetch(texelOf(`brook_flatten(brook_c + ${o}, ${f})`, d, pow2))} : ${zero}; }`,
+    view
+      ? `${t} ${name}(int brook_a) { return brook_a >= 0 ? ${name}(brook_unflatten(brook_a, ${e})) : ${zero}; }`
+      : `${t} ${name}(int brook_a) { return brook_inside(brook_a, ${d}) ? ${fetch(texelOf('brook_a', d, pow2))} : ${zero}; }`,
     `${t} ${name}(uint brook_a) { return ${name}(int(min(brook_a, 0x7fffffffu))); }`,
     `${t} ${name}(float brook_a) { return ${name}(int(floor(brook_a))); }`,
-    `${t} ${name}(ivec2 brook_a) { if (${v}) return ${name}(ivec4(brook_a, 0, 0)); return brook_inside2(brook_a, ${d}) && brook_inside(brook_a.y * ${d}.y + brook_a.x, ${d}) ? ${fetch('brook_a')} : ${zero}; }`,
+    view
+      ? `${t} ${name}(ivec2 brook_a) { return ${name}(ivec4(brook_a, 0, 0)); }`
+      : `${t} ${name}(ivec2 brook_a) { return brook_inside2(brook_a, ${d}) && brook_inside(brook_a.y * ${d}.y + brook_a.x, ${d}) ? ${fetch('brook_a')} : ${zero}; }`,
     `${t} ${name}(vec2 brook_a) { return ${name}(ivec2(floor(brook_a))); }`,
     `${t} ${name}(int brook_r, int brook_c) { return ${name}(ivec2(brook_c, brook_r)); }`,
     `${t} ${name}(float brook_r, float brook_c) { return ${name}(ivec2(floor(brook_c), floor(brook_r))); }`,
@@ -68,12 +107,35 @@ export function gatherAccessors(param: string, info: TypeInfo): string {
 }
 
 /**
+ * The texel an elementwise input reads for the record being written, for its mapping `mode`
+ * (kernelargs.ts inputMapping): 0 the same texel, 1 the same index, 2 per-dimension resampling
+ * (map = in cols, out cols, in rows, out rows; a 1D side is one row), 3 index / k, 4 index * k,
+ * 5 index * in / out; through a domain or in 3D/4D (map = the input's extents, x first; origin
+ * its offset in a stream of extents full): 6 per-dimension resampling, 7 the same index.
+ */
+function inputTexel({ mode, pow2 }: { mode: number; pow2: boolean }, s: string): string {
+  const [dims, map, origin, full] = [`${s}_dims`, `${s}_map`, `${s}_origin`, `${s}_full`];
+  const texel = (i: string) => texelOf(i, dims, pow2);
+  switch (mode) {
+    case 0: return 'brook_texel_here';
+    case 1: return texel('brook_index');
+    case 2: return `brook_resample2(${map}, ${dims})`;
+    case 3: return texel(`brook_index / ${map}.x`);
+    case 4: return texel(`brook_index * ${map}.x`);
+    case 5: return texel(`brook_index * ${map}.x / ${map}.y`);
+    case 6: return texel(`brook_flatten(brook_coord * ${map} / brook_shape + ${origin}, ${full})`);
+    case 7: return texel(`brook_flatten(brook_unflatten(brook_index, ${map}) + ${origin}, ${full})`);
+    default: throw new Error(`input mapping ${mode}`);
+  }
+}
+
+/**
  * The fragment shader for a kernel, and the line (1-based) where its body starts. Pure string
  * work with no GL: tests check it directly. Everything that varies per run (sizes, iterator
  * steps, layouts) is a uniform, so the source — the program cache key — depends only on the spec.
  * `written` (default: all) names the outputs this shader writes, for kernels split into passes.
  */
-export function generateKernelSource(spec: KernelSpec, written?: readonly string[]): { source: string; bodyStart: number } {
+export function generateKernelSource(spec: KernelSpec, written?: readonly string[], variant: KernelVariant = PLAIN_VARIANT): { source: string; bodyStart: number } {
   const inputs = Object.entries(spec.inputs ?? {});
   const gathers = Object.entries(spec.gathers ?? {});
   const iters = Object.entries(spec.iters ?? {});
@@ -85,11 +147,11 @@ export function generateKernelSource(spec: KernelSpec, written?: readonly string
     `// kernel ${spec.name}`,
     PRELUDE,
   ];
-  for (const [name, type] of gathers) head.push(gatherAccessors(name, typeInfo(type)));
+  gathers.forEach(([name, type], k) => head.push(gatherAccessors(name, typeInfo(type), variant.gathers[k] ?? { view: false, pow2: true })));
   for (const [name, type] of inputs) {
     const info = typeInfo(type);
     const u = `brook_s_${name}`;
-    head.push(`uniform highp ${info.sampler} ${u};`, `uniform ivec4 ${u}_dims;`, `uniform int ${u}_mode;`, `uniform ivec4 ${u}_map;`, `uniform ivec4 ${u}_origin;`, `uniform ivec4 ${u}_full;`);
+    head.push(`uniform highp ${info.sampler} ${u};`, `uniform ivec4 ${u}_dims;`, `uniform ivec4 ${u}_map;`, `uniform ivec4 ${u}_origin;`, `uniform ivec4 ${u}_full;`);
   }
   for (const [name, type] of iters) {
     const t = iterGlsl(type);
@@ -116,35 +178,34 @@ export function generateKernelSource(spec: KernelSpec, written?: readonly string
   const bodyStart = head.join('\n').split('\n').length + 1;
   head.push(spec.body, '}');
 
+  // The record's position, specialised for the variant (see KernelVariant). An output domain:
+  // records outside it are not written (the pass is scissored to its rows).
+  const { rank, view } = variant;
   const main: string[] = [
     'void main() {',
     '  ivec2 brook_texel_here = ivec2(gl_FragCoord.xy);',
     '  brook_index = brook_texel_here.y * brook_dims.y + brook_texel_here.x;',
     '  if (brook_index >= brook_dims.x) discard;',
-    // An output domain: records outside it are not written (the pass is scissored to its rows).
-    '  if (brook_domain) {',
-    '    brook_coord = brook_unflatten(brook_index, brook_full) - brook_origin;',
-    '    if (!brook_inside4(brook_coord, brook_shape)) discard;',
-    '    brook_index = brook_flatten(brook_coord, brook_shape);',
-    '  } else {',
-    '    brook_coord = brook_2d ? ivec4(brook_texel_here, 0, 0) : brook_rank == 1 ? ivec4(brook_index, 0, 0, 0) : brook_unflatten(brook_index, brook_shape);',
-    '  }',
-    '  brook_pos = brook_2d ? brook_coord.xy : ivec2(brook_index, 0);',
+    ...(view
+      ? [
+          '  brook_coord = brook_unflatten(brook_index, brook_full) - brook_origin;',
+          '  if (!brook_inside4(brook_coord, brook_shape)) discard;',
+          '  brook_index = brook_flatten(brook_coord, brook_shape);',
+        ]
+      : [`  brook_coord = ${rank === 1 ? 'ivec4(brook_index, 0, 0, 0)' : rank === 2 ? 'ivec4(brook_texel_here, 0, 0)' : 'brook_unflatten(brook_index, brook_shape)'};`]),
+    `  brook_pos = ${rank === 2 ? 'brook_coord.xy' : 'ivec2(brook_index, 0)'};`,
   ];
-  for (const [name, type] of inputs) {
-    const info = typeInfo(type);
+  inputs.forEach(([name, type], k) => {
     const s = `brook_s_${name}`;
-    main.push(
-      `  ${glslName(name)} = texelFetch(${s}, brook_input_texel(brook_texel_here, ${s}_mode, ${s}_map, ${s}_dims, ${s}_origin, ${s}_full), 0)${info.swizzle};`,
-    );
-  }
+    main.push(`  ${glslName(name)} = texelFetch(${s}, ${inputTexel(variant.inputs[k] ?? { mode: 0, pow2: true }, s)}, 0)${typeInfo(type).swizzle};`);
+  });
   for (const [name, type] of iters) {
     const t = iterGlsl(type);
     // 1D: every component steps with the record index; over a domain of as many dimensions as
     // components, component k steps along dimension k (x the fastest: a 2D float2 by column and row).
     const n = type === 'float' ? 1 : Number(type[5]);
     const along = n === 2 ? 'vec2(brook_pos)' : n === 3 ? 'vec3(brook_coord.xyz)' : 'vec4(brook_coord)';
-    const coord = n === 1 ? 'float(brook_index)' : `(brook_rank == ${n} ? ${along} : ${t}(float(brook_index)))`;
+    const coord = n === 1 ? 'float(brook_index)' : rank === n ? along : `${t}(float(brook_index))`;
     main.push(`  ${glslName(name)} = brook_i_${name}_start + brook_i_${name}_step * ${coord};`);
   }
   for (const [name, type] of outputs) {

@@ -197,7 +197,6 @@ export function runPass(ctx: BrookContext, p: PassDesc): Promise<boolean> | null
     if (!p.program) uniforms.brook_view = [width, height];
     if (!p.program && colors[0] instanceof Stream) {
       uniforms.brook_dims ??= dimsOf(colors[0]);
-      uniforms.brook_2d ??= colors[0].layout.dims === 2;
     }
     for (const [name, s] of Object.entries(p.gathers ?? {})) {
       uniforms[`brook_g_${name}`] = s.texture;

@@ -30,7 +30,7 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
   if (!compiled) validateSpec(given as KernelSpec, ctx);
   const spec = given instanceof Kernel ? given.spec : given;
   const kernel = { name: spec.name, spec };
-  const { outputs, reads, uniforms, records, scissor } = bindArguments(ctx, kernel, args);
+  const { outputs, reads, uniforms, records, scissor, variant } = bindArguments(ctx, kernel, args);
   const domain = outputs[0]!.layout;
   const region = options.region ?? 'all';
   const mask = options.build ?? options.mask ?? null;
@@ -51,7 +51,7 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
     check(domain.dims === 2, () => `kernel ${kernel.name}: region '${region}' needs a 2D output ([height, width]); this one is ${domain.dims}D`);
     check(domain.width >= 3 && domain.height >= 3, () => `kernel ${kernel.name}: region '${region}' needs an output of at least 3x3 texels`);
   }
-  const k = compiled ?? compileKernel(ctx, spec); // every argument checked: compile (cached), then allocate
+  const k = compiled ?? compileKernel(ctx, spec, variant); // every argument checked: compile (cached), then allocate
   const partial = options.mask !== undefined || region !== 'all' || scissor !== undefined;
   const readStreams = [...reads.values()];
   const aliased = outputs.map((o) => readStreams.includes(o));
@@ -63,7 +63,8 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
     uniforms[kernel.spec.inputs?.[name] !== undefined ? `brook_s_${name}` : `brook_g_${name}`] = s.texture;
   }
   const names = Object.keys(kernel.spec.outputs);
-  const parts = options.build ? k.parts.slice(0, 1) : k.parts; // a mask build writes only depth
+  const all = k.partsFor(variant);
+  const parts = options.build ? all.slice(0, 1) : all; // a mask build writes only depth
   parts.forEach((part, p) => {
     const targets: ColorTarget[] = part.outputs.map((name) => {
       const i = names.indexOf(name);
@@ -73,7 +74,7 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
     const pass: PassDesc = {
       name: parts.length > 1 ? `${kernel.name} [outputs ${part.outputs.join(', ')}]` : kernel.name,
       kind: options.build ? 'mask' : 'kernel',
-      program: k.program(p),
+      program: k.program(p, variant),
       vertex: region === 'boundary' ? 'boundary' : 'fullscreen',
       targets,
       records,

@@ -27,6 +27,26 @@ describe('core/codegen (no GPU)', () => {
     expect(generateKernelSource(spec).source).to.equal(generateKernelSource({ ...spec }).source);
   });
 
+  it('specialises the shader for its arguments instead of branching on uniforms', () => {
+    // A software rasteriser computes both sides of a uniform branch on every fragment: the
+    // output's rank and domain, input mappings and gather domains are compile-time choices.
+    const spec = { name: 'k', inputs: { a: 'float' }, gathers: { g: 'float' }, outputs: { b: 'float' }, body: 'b = a + g(brook_index);' } as const;
+    const plain = generateKernelSource(spec).source;
+    const main = (src: string) => src.slice(src.indexOf('void main()'));
+    expect(main(plain)).to.not.contain('brook_unflatten');
+    expect(main(plain)).to.contain('brook_coord = ivec4(brook_index, 0, 0, 0);');
+    expect(plain).to.contain('texelFetch(brook_s_a, brook_texel_here, 0)');
+    expect(plain).to.contain('float g(int brook_a) { return brook_inside(brook_a, brook_g_g_dims) ? texelFetch(brook_g_g, ivec2((brook_a) & (brook_g_g_dims.y - 1), (brook_a) >> brook_g_g_dims.z)');
+    const two = generateKernelSource(spec, undefined, { rank: 2, view: false, inputs: [{ mode: 1, pow2: false }], gathers: [{ view: false, pow2: false }] }).source;
+    expect(main(two)).to.contain('brook_coord = ivec4(brook_texel_here, 0, 0);');
+    expect(two).to.contain('texelFetch(brook_s_a, brook_texel_div(brook_index, brook_s_a_dims), 0)');
+    expect(two).to.contain('float g(int brook_a) { return brook_inside(brook_a, brook_g_g_dims) ? texelFetch(brook_g_g, brook_texel_div(brook_a, brook_g_g_dims), 0)');
+    const domain = generateKernelSource(spec, undefined, { rank: 3, view: true, inputs: [{ mode: 7, pow2: true }], gathers: [{ view: true, pow2: true }] }).source;
+    expect(main(domain)).to.contain('brook_coord = brook_unflatten(brook_index, brook_full) - brook_origin;');
+    expect(domain).to.contain('float g(int brook_a) { return brook_a >= 0 ? g(brook_unflatten(brook_a, brook_g_g_shape)) : float(0); }');
+    for (const src of [plain, two, domain]) expect(src).to.not.match(/brook_2d|brook_rank|brook_domain|_mode\b/);
+  });
+
   it('translates Brook literals only where Cg would convert them', () => {
     const t = (s: string, ints: string[] = []) => translateBody(s, new Set(['v']), new Set(ints));
     expect(t('c = x ? 1 : 0;')).to.equal('c = x ? 1.0 : 0.0;');
