@@ -5,8 +5,12 @@
  * The pool is bounded three ways, so a page whose temporaries change shape every call (a filter
  * whose result count differs each time) cannot grow it without end: at most `POOL_PER_SHAPE`
  * idle textures of one shape and format, at most `POOL_IDLE_TEXTURES` idle textures in all, and
- * at most `POOL_IDLE_BYTES` of idle storage; beyond either total the least recently returned
- * texture is deleted first. `trim()` deletes every idle texture.
+ * at most `POOL_IDLE_BYTES` of idle storage — or, where more, as many bytes as the pool's
+ * textures in use at once since the last trim (the working set of one step: a 4096² N x N force
+ * texture alone is 256 MiB, and a fixed cap below a step's working set deleted and allocated
+ * its temporaries every step, which a GPU pays for in zero-filling new storage). Beyond either
+ * total the least recently returned texture is deleted first. `trim()` deletes every idle
+ * texture and forgets the working set.
  */
 import type { TypeInfo } from './types';
 
@@ -14,7 +18,7 @@ import type { TypeInfo } from './types';
 export const POOL_PER_SHAPE = 4;
 /** At most this many idle textures stay in the pool in all (least recently returned deleted first). */
 export const POOL_IDLE_TEXTURES = 32;
-/** At most this many bytes of idle textures stay in the pool (least recently returned deleted first). */
+/** At most this many bytes of idle textures stay in the pool, or the working set's if larger (least recently returned deleted first). */
 export const POOL_IDLE_BYTES = 64 * 2 ** 20;
 
 interface Idle {
@@ -28,6 +32,9 @@ export class TexturePool {
   /** Every idle texture in the order returned (a Map iterates in insertion order: oldest first). */
   private readonly idle = new Map<WebGLTexture, Idle>();
   private idleBytes = 0;
+  /** Bytes of pool textures handed out and not yet returned, and the most at once since the last trim. */
+  private inUseBytes = 0;
+  private peakBytes = 0;
 
   constructor(
     private readonly create: (width: number, height: number, info: TypeInfo) => WebGLTexture,
@@ -44,9 +51,16 @@ export class TexturePool {
     return this.idleBytes;
   }
 
+  /** The idle bytes kept now: POOL_IDLE_BYTES, or the working set since the last trim if larger. */
+  get byteLimit(): number {
+    return Math.max(POOL_IDLE_BYTES, this.peakBytes);
+  }
+
   /** A texture of this size and format from the pool, or a new one. */
   acquire(width: number, height: number, info: TypeInfo): WebGLTexture {
     const key = poolKey(width, height, info);
+    this.inUseBytes += width * height * info.texelBytes;
+    this.peakBytes = Math.max(this.peakBytes, this.inUseBytes);
     const list = this.byShape.get(key);
     const tex = list?.pop();
     if (!tex) return this.create(width, height, info);
@@ -60,9 +74,10 @@ export class TexturePool {
   release(tex: WebGLTexture, width: number, height: number, info: TypeInfo): void {
     const key = poolKey(width, height, info);
     const bytes = width * height * info.texelBytes;
+    this.inUseBytes = Math.max(0, this.inUseBytes - bytes);
     let list = this.byShape.get(key);
     if (!list) this.byShape.set(key, (list = []));
-    if (list.length >= POOL_PER_SHAPE || bytes > POOL_IDLE_BYTES) {
+    if (list.length >= POOL_PER_SHAPE || bytes > this.byteLimit) {
       if (list.length === 0) this.byShape.delete(key);
       this.destroy(tex);
       return;
@@ -70,7 +85,7 @@ export class TexturePool {
     list.push(tex);
     this.idle.set(tex, { key, bytes });
     this.idleBytes += bytes;
-    while (this.idle.size > POOL_IDLE_TEXTURES || this.idleBytes > POOL_IDLE_BYTES) this.evictOldest();
+    while (this.idle.size > POOL_IDLE_TEXTURES || this.idleBytes > this.byteLimit) this.evictOldest();
   }
 
   /** Deletes every idle texture. */
@@ -79,6 +94,7 @@ export class TexturePool {
     this.idle.clear();
     this.byShape.clear();
     this.idleBytes = 0;
+    this.peakBytes = this.inUseBytes;
   }
 
   private evictOldest(): void {

@@ -87,6 +87,29 @@ describe('core/resources', () => {
     expect({ ...end, programs: start.programs }).to.deep.equal(start);
   });
 
+  it('keeps a working set larger than POOL_IDLE_BYTES between steps, and trimPool forgets it', () => {
+    ctx.trimPool();
+    const start = ctx.stats();
+    const side = 1024; // float4: 16 MiB a texture, a few more than POOL_IDLE_BYTES holds
+    const k = Math.ceil(POOL_IDLE_BYTES / (side * side * 16)) + 2;
+    const step = () => {
+      const temps = Array.from({ length: k }, (_, i) => ctx.scratch('float4', [side, side + i]));
+      temps.forEach((t) => t.dispose());
+    };
+    step();
+    expect(ctx.stats().pooledTextures, 'idle after the first step').to.equal(k);
+    step(); // every temporary from the pool: none deleted, none made
+    expect(ctx.stats().pooledTextures, 'idle after the second step').to.equal(k);
+    expect(ctx.stats().textures).to.equal(start.textures + k);
+    ctx.trimPool();
+    expect(ctx.stats()).to.deep.equal(start);
+    // after a trim the cap is POOL_IDLE_BYTES again until a step needs more
+    const one = ctx.scratch('float4', [side, side]);
+    one.dispose();
+    expect(ctx.stats().pooledTextures).to.equal(1);
+    ctx.trimPool();
+  });
+
   it('context dispose releases every stream, program and framebuffer', () => {
     const c = createContext();
     const a = c.stream('float', 100, new Float32Array(100));
