@@ -1,6 +1,7 @@
 // Every spec, bundled into dist/test/specs.js and run in the browser by scripts/test.mjs.
 import './reference/reference.test';
 import './core/codegen.test';
+import './core/pool.test';
 import './core/stream.test';
 import './core/kernel.test';
 import './core/brook.test';

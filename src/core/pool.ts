@@ -5,21 +5,31 @@
  * The pool is bounded three ways, so a page whose temporaries change shape every call (a filter
  * whose result count differs each time) cannot grow it without end: at most `POOL_PER_SHAPE`
  * idle textures of one shape and format, at most `POOL_IDLE_TEXTURES` idle textures in all, and
- * at most `POOL_IDLE_BYTES` of idle storage — or, where more, as many bytes as the pool's
- * textures in use at once since the last trim (the working set of one step: a 4096² N x N force
- * texture alone is 256 MiB, and a fixed cap below a step's working set deleted and allocated
- * its temporaries every step, which a GPU pays for in zero-filling new storage). Beyond either
- * total the least recently returned texture is deleted first. `trim()` deletes every idle
- * texture and forgets the working set.
+ * at most `POOL_IDLE_BYTES` of idle storage — the two totals, where more, four times the most
+ * textures and bytes of the pool in use at once since the last trim: a step's working set. (A
+ * 4096-body N x N force texture alone is 256 MiB; a fixed cap below a step's working set deleted
+ * and made its temporaries every step, which a GPU pays for in allocating and zero-filling
+ * storage. Four times, because a step's temporaries, returned one after another, add up to more
+ * than were live at once: a binning build of 2^20 points with delayed routing ends with 93
+ * textures, 57 MiB, idle, from 15 textures and 21 MiB live at once at most.) Beyond either
+ * total the least recently returned texture of a shape that was never handed out again is
+ * deleted first (a filter's result, whose length differs every call), then the least recently
+ * returned of any shape (so the levels of a pyramid that every call reuses stay). `trim()`
+ * deletes every idle texture and forgets the working set.
  */
 import type { TypeInfo } from './types';
 
 /** At most this many idle textures of one shape and format stay in the pool. */
 export const POOL_PER_SHAPE = 4;
-/** At most this many idle textures stay in the pool in all (least recently returned deleted first). */
-export const POOL_IDLE_TEXTURES = 32;
-/** At most this many bytes of idle textures stay in the pool, or the working set's if larger (least recently returned deleted first). */
+/** At most this many idle textures stay in the pool in all, or four times the working set if more (see the module comment for which go first). */
+export const POOL_IDLE_TEXTURES = 256;
+/** At most this many bytes of idle textures stay in the pool, or four times the working set if more (see the module comment for which go first). */
 export const POOL_IDLE_BYTES = 64 * 2 ** 20;
+
+/** Idle textures and bytes kept, in working sets (the most in use at once since the last trim), where more than the caps. */
+const WORKING_SETS = 4;
+/** Shapes remembered as handed out again from the pool (their textures are deleted last). */
+const REUSED_SHAPES = 256;
 
 interface Idle {
   key: string;
@@ -35,6 +45,10 @@ export class TexturePool {
   /** Bytes of pool textures handed out and not yet returned, and the most at once since the last trim. */
   private inUseBytes = 0;
   private peakBytes = 0;
+  private inUseCount = 0;
+  private peakCount = 0;
+  /** Shape keys handed out again from the pool, most recent last. */
+  private readonly reused = new Map<string, true>();
 
   constructor(
     private readonly create: (width: number, height: number, info: TypeInfo) => WebGLTexture,
@@ -51,9 +65,14 @@ export class TexturePool {
     return this.idleBytes;
   }
 
-  /** The idle bytes kept now: POOL_IDLE_BYTES, or the working set since the last trim if larger. */
+  /** The idle bytes kept now: POOL_IDLE_BYTES, or four times the working set since the last trim if more. */
   get byteLimit(): number {
-    return Math.max(POOL_IDLE_BYTES, this.peakBytes);
+    return Math.max(POOL_IDLE_BYTES, WORKING_SETS * this.peakBytes);
+  }
+
+  /** The idle textures kept now: POOL_IDLE_TEXTURES, or four times the working set since the last trim if more. */
+  get countLimit(): number {
+    return Math.max(POOL_IDLE_TEXTURES, WORKING_SETS * this.peakCount);
   }
 
   /** A texture of this size and format from the pool, or a new one. */
@@ -61,10 +80,14 @@ export class TexturePool {
     const key = poolKey(width, height, info);
     this.inUseBytes += width * height * info.texelBytes;
     this.peakBytes = Math.max(this.peakBytes, this.inUseBytes);
+    this.peakCount = Math.max(this.peakCount, ++this.inUseCount);
     const list = this.byShape.get(key);
     const tex = list?.pop();
     if (!tex) return this.create(width, height, info);
     if (list!.length === 0) this.byShape.delete(key);
+    this.reused.delete(key);
+    this.reused.set(key, true);
+    if (this.reused.size > REUSED_SHAPES) this.reused.delete(this.reused.keys().next().value!);
     this.idleBytes -= this.idle.get(tex)!.bytes;
     this.idle.delete(tex);
     return tex;
@@ -75,6 +98,7 @@ export class TexturePool {
     const key = poolKey(width, height, info);
     const bytes = width * height * info.texelBytes;
     this.inUseBytes = Math.max(0, this.inUseBytes - bytes);
+    this.inUseCount = Math.max(0, this.inUseCount - 1);
     let list = this.byShape.get(key);
     if (!list) this.byShape.set(key, (list = []));
     if (list.length >= POOL_PER_SHAPE || bytes > this.byteLimit) {
@@ -85,7 +109,7 @@ export class TexturePool {
     list.push(tex);
     this.idle.set(tex, { key, bytes });
     this.idleBytes += bytes;
-    while (this.idle.size > POOL_IDLE_TEXTURES || this.idleBytes > this.byteLimit) this.evictOldest();
+    while (this.idle.size > this.countLimit || this.idleBytes > this.byteLimit) this.evict();
   }
 
   /** Deletes every idle texture. */
@@ -95,10 +119,20 @@ export class TexturePool {
     this.byShape.clear();
     this.idleBytes = 0;
     this.peakBytes = this.inUseBytes;
+    this.peakCount = this.inUseCount;
+    this.reused.clear();
   }
 
-  private evictOldest(): void {
-    const [tex, { key, bytes }] = this.idle.entries().next().value!;
+  /** Deletes the least recently returned texture of a shape never handed out again, else the least recently returned. */
+  private evict(): void {
+    let victim: [WebGLTexture, Idle] | undefined;
+    for (const entry of this.idle) {
+      if (!this.reused.has(entry[1].key)) {
+        victim = entry;
+        break;
+      }
+    }
+    const [tex, { key, bytes }] = victim ?? this.idle.entries().next().value!;
     this.idle.delete(tex);
     this.idleBytes -= bytes;
     const list = this.byShape.get(key)!;

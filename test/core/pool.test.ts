@@ -1,0 +1,79 @@
+// The texture pool's policy as plain bookkeeping: fake textures, no GPU involved.
+import { expect } from 'chai';
+import { POOL_IDLE_BYTES, POOL_IDLE_TEXTURES, POOL_PER_SHAPE, typeInfo } from '../../src/index';
+import { TexturePool } from '../../src/core/pool';
+
+describe('core/pool (no GPU)', () => {
+  const float = typeInfo('float'); // 4 bytes a texel
+  const setup = () => {
+    const live = new Set<object>();
+    let made = 0;
+    const pool = new TexturePool(
+      () => {
+        made++;
+        const t = {};
+        live.add(t);
+        return t as WebGLTexture;
+      },
+      (t) => live.delete(t as object),
+    );
+    return { pool, live, made: () => made };
+  };
+
+  it('keeps at most POOL_IDLE_TEXTURES when every release is a shape never seen again', () => {
+    const { pool, live } = setup();
+    for (let k = 1; k <= 3 * POOL_IDLE_TEXTURES; k++) pool.release(pool.acquire(k, 1, float), k, 1, float);
+    expect(pool.count).to.equal(POOL_IDLE_TEXTURES);
+    expect(live.size).to.equal(POOL_IDLE_TEXTURES);
+    pool.trim();
+    expect(live.size).to.equal(0);
+  });
+
+  it('keeps at most POOL_PER_SHAPE of one shape and POOL_IDLE_BYTES in all while steps are small', () => {
+    const { pool } = setup();
+    const temps = Array.from({ length: POOL_PER_SHAPE + 2 }, () => pool.acquire(8, 8, float));
+    temps.forEach((t) => pool.release(t, 8, 8, float));
+    expect(pool.count).to.equal(POOL_PER_SHAPE);
+    pool.trim();
+    const side = 1024; // 4 MiB each, one at a time: the working set is one texture
+    for (let k = 0; k < 2 * (POOL_IDLE_BYTES / (side * side * 4)); k++) pool.release(pool.acquire(side, side + k, float), side, side + k, float);
+    expect(pool.bytes).to.be.at.most(POOL_IDLE_BYTES);
+  });
+
+  it("lets shapes that every call reuses outlive a flood of one-off shapes", () => {
+    const { pool, made } = setup();
+    const step = (call: number) => {
+      // a pyramid whose levels every call asks for again, then a result of a new length
+      const levels = [64, 16, 4, 1].map((w) => pool.acquire(w, w, float));
+      const result = pool.acquire(1000 + call, 1, float);
+      levels.forEach((t, i) => pool.release(t, [64, 16, 4, 1][i]!, [64, 16, 4, 1][i]!, float));
+      pool.release(result, 1000 + call, 1, float);
+    };
+    step(0);
+    step(1); // the levels are handed out again: reused shapes
+    const before = made();
+    for (let call = 2; call < 2 + 3 * POOL_IDLE_TEXTURES; call++) step(call);
+    expect(made() - before, 'only the one-off results were made').to.equal(3 * POOL_IDLE_TEXTURES);
+    expect(pool.count).to.be.at.most(POOL_IDLE_TEXTURES);
+  });
+
+  it('scales its caps to four working sets, and trim forgets the working set', () => {
+    const { pool, made } = setup();
+    const side = 2048; // 16 MiB each
+    const n = Math.ceil(POOL_IDLE_BYTES / (side * side * 4)) + 4; // more than the cap at once
+    const step = () => {
+      const temps = Array.from({ length: n }, (_, i) => pool.acquire(side, side + i, float));
+      temps.forEach((t, i) => pool.release(t, side, side + i, float));
+    };
+    step();
+    expect(pool.count).to.equal(n);
+    const before = made();
+    step();
+    expect(made(), 'the second step reuses every texture').to.equal(before);
+    const workingSet = Array.from({ length: n }, (_, i) => side * (side + i) * 4).reduce((a, b) => a + b);
+    expect(pool.byteLimit).to.equal(4 * workingSet);
+    pool.trim();
+    expect(pool.byteLimit).to.equal(POOL_IDLE_BYTES);
+    expect(pool.countLimit).to.equal(POOL_IDLE_TEXTURES);
+  });
+});
