@@ -31,7 +31,7 @@ import { checkOptions, checkOwner, checkStream, describeValue } from './validate
 import { Resources } from './resources';
 import { PROGRAM_CACHE_SIZE, ProgramCache } from './programs';
 import { Capabilities, readCapabilities } from './caps';
-import { TexturePool } from './pool';
+import { PoolFormat, TexturePool } from './pool';
 
 export type { Capabilities } from './caps';
 export { POOL_PER_SHAPE, POOL_IDLE_TEXTURES, POOL_IDLE_BYTES } from './pool';
@@ -164,7 +164,10 @@ export class BrookContext {
     this.resources = new Resources(gl, () => this.isLost, () => this.guard());
     this.programs = new ProgramCache(gl, this.resources, o.programCacheSize ?? PROGRAM_CACHE_SIZE);
     this.vao = this.resources.vertexArray();
-    this.pool = new TexturePool((w, h, info) => this.createTexture(w, h, info), (tex) => this.deleteTexture(tex));
+    this.pool = new TexturePool(
+      (w, h, info, layers) => (layers ? this.resources.textureArray(w, h, layers, info.internalFormat, info.texelBytes) : this.createTexture(w, h, info as TypeInfo)),
+      (tex) => this.deleteTexture(tex),
+    );
     this.trace = new Tracer(this);
     this.queries = new Queries(this);
   }
@@ -357,6 +360,19 @@ export class BrookContext {
   /** @internal Returns a texture to the pool, which keeps it within its bounds (pool.ts). */
   releaseTexture(tex: WebGLTexture, width: number, height: number, info: TypeInfo): void {
     this.pool.release(tex, width, height, info);
+  }
+
+  /**
+   * @internal A 2D texture array from the pool, or a new one: bin structures built every step
+   * (DEM, agents) reuse their slices, and with them the framebuffers cached on their layers.
+   */
+  acquireTextureArray(width: number, height: number, layers: number, format: PoolFormat): WebGLTexture {
+    return this.pool.acquire(width, height, format, layers);
+  }
+
+  /** @internal Returns a texture array to the pool (its contents are not kept: users clear it). */
+  releaseTextureArray(tex: WebGLTexture, width: number, height: number, layers: number, format: PoolFormat): void {
+    this.pool.release(tex, width, height, format, layers);
   }
 
   /**

@@ -17,7 +17,11 @@
  * returned of any shape (so the levels of a pyramid that every call reuses stay). `trim()`
  * deletes every idle texture and forgets the working set.
  */
-import type { TypeInfo } from './types';
+/** What the pool needs of a texture's format: its GL internal format and bytes per texel. */
+export interface PoolFormat {
+  internalFormat: number;
+  texelBytes: number;
+}
 
 /** At most this many idle textures of one shape and format stay in the pool. */
 export const POOL_PER_SHAPE = 4;
@@ -51,7 +55,8 @@ export class TexturePool {
   private readonly reused = new Map<string, true>();
 
   constructor(
-    private readonly create: (width: number, height: number, info: TypeInfo) => WebGLTexture,
+    /** Makes a 2D texture, or a 2D texture array of `layers` layers (layers > 0). */
+    private readonly create: (width: number, height: number, info: PoolFormat, layers: number) => WebGLTexture,
     private readonly destroy: (tex: WebGLTexture) => void,
   ) {}
 
@@ -75,15 +80,15 @@ export class TexturePool {
     return Math.max(POOL_IDLE_TEXTURES, WORKING_SETS * this.peakCount);
   }
 
-  /** A texture of this size and format from the pool, or a new one. */
-  acquire(width: number, height: number, info: TypeInfo): WebGLTexture {
-    const key = poolKey(width, height, info);
-    this.inUseBytes += width * height * info.texelBytes;
+  /** A texture of this size and format (a texture array of `layers` layers) from the pool, or a new one. */
+  acquire(width: number, height: number, info: PoolFormat, layers = 0): WebGLTexture {
+    const key = poolKey(width, height, info, layers);
+    this.inUseBytes += width * height * Math.max(layers, 1) * info.texelBytes;
     this.peakBytes = Math.max(this.peakBytes, this.inUseBytes);
     this.peakCount = Math.max(this.peakCount, ++this.inUseCount);
     const list = this.byShape.get(key);
     const tex = list?.pop();
-    if (!tex) return this.create(width, height, info);
+    if (!tex) return this.create(width, height, info, layers);
     if (list!.length === 0) this.byShape.delete(key);
     this.reused.delete(key);
     this.reused.set(key, true);
@@ -93,10 +98,10 @@ export class TexturePool {
     return tex;
   }
 
-  /** Takes back a texture made by `acquire` (or of the same size and format), within the bounds. */
-  release(tex: WebGLTexture, width: number, height: number, info: TypeInfo): void {
-    const key = poolKey(width, height, info);
-    const bytes = width * height * info.texelBytes;
+  /** Takes back a texture made by `acquire` (or of the same size, format and layers), within the bounds. */
+  release(tex: WebGLTexture, width: number, height: number, info: PoolFormat, layers = 0): void {
+    const key = poolKey(width, height, info, layers);
+    const bytes = width * height * Math.max(layers, 1) * info.texelBytes;
     this.inUseBytes = Math.max(0, this.inUseBytes - bytes);
     this.inUseCount = Math.max(0, this.inUseCount - 1);
     let list = this.byShape.get(key);
@@ -142,6 +147,6 @@ export class TexturePool {
   }
 }
 
-function poolKey(width: number, height: number, info: TypeInfo): string {
-  return `${width}x${height}:${info.internalFormat}`;
+function poolKey(width: number, height: number, info: PoolFormat, layers: number): string {
+  return `${width}x${height}${layers ? `x${layers}` : ''}:${info.internalFormat}`;
 }

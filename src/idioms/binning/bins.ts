@@ -20,6 +20,7 @@ import { runPass, type PassDesc, type ShaderStage, type TextureTarget, type Rend
 import type { OcclusionWindow } from '../../core/queries';
 import { STORAGE_FORMAT } from '../../core/resources';
 import type { Stream } from '../../core/stream';
+import type { PoolFormat } from '../../core/pool';
 
 export interface BinGrid {
   /** Cells along x, y, z (z = 1 for a 2D grid). */
@@ -130,6 +131,8 @@ export class Bins {
   readonly loads: Stream;
   stats!: BinningStats;
   private readonly arrays: WebGLTexture[];
+  private readonly layers: number;
+  private readonly arrayFormat: PoolFormat;
   /** @internal The depth-stencil buffer of 'color' storage (stencil routing). */
   readonly depthStencil: RenderbufferTarget | null = null;
   private isDisposed = false;
@@ -146,12 +149,18 @@ export class Bins {
     this.height = height;
     this.capacity = capacity;
     this.slotRows = Math.max(1, Math.min(capacity, Math.floor(ctx.caps.maxTextureSize / height)));
-    this.loads = ctx.stream('float', [height, width]);
+    this.loads = ctx.scratch('float', [height, width]); // pooled like the slices: every build clears it
     const r = ctx.resources;
+    // The slice arrays come from the context's texture pool (every build clears them), so a
+    // structure built every step reuses them and the framebuffers cached on their layers.
     if (storage === 'depth') {
-      this.arrays = [0, 1].map(() => r.textureArray(width, height, Math.max(Math.ceil(capacity / 2), 1), STORAGE_FORMAT.DEPTH32F, 4));
+      this.layers = Math.max(Math.ceil(capacity / 2), 1);
+      this.arrayFormat = { internalFormat: STORAGE_FORMAT.DEPTH32F, texelBytes: 4 };
+      this.arrays = [0, 1].map(() => ctx.acquireTextureArray(width, height, this.layers, this.arrayFormat));
     } else {
-      this.arrays = [r.textureArray(width, height, capacity, STORAGE_FORMAT.R32F, 4)];
+      this.layers = capacity;
+      this.arrayFormat = { internalFormat: STORAGE_FORMAT.R32F, texelBytes: 4 };
+      this.arrays = [ctx.acquireTextureArray(width, height, capacity, this.arrayFormat)];
       this.depthStencil = { renderbuffer: r.renderbuffer(width, height, STORAGE_FORMAT.DEPTH32F_STENCIL8, 8), width, height, label: 'bins depth-stencil' };
     }
   }
@@ -200,7 +209,8 @@ export class Bins {
     this.isDisposed = true;
     this.loads.dispose();
     const r = this.ctx.resources;
-    for (const obj of [...this.arrays, this.depthStencil?.renderbuffer]) if (obj && r.owns(obj)) r.release(obj);
+    for (const tex of this.arrays) if (r.owns(tex)) this.ctx.releaseTextureArray(tex, this.width, this.height, this.layers, this.arrayFormat);
+    if (this.depthStencil && r.owns(this.depthStencil.renderbuffer)) r.release(this.depthStencil.renderbuffer);
   }
 }
 
