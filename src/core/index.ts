@@ -6,6 +6,7 @@ export { StreamDomain } from './domain';
 export type { DomainBound } from './domain';
 export type { Layout, ReadMethod, ReadOptions, StreamShape } from './stream';
 export { Kernel, Iter, iter, generateKernelSource, glslName } from './kernel';
+export { PLAIN_VARIANT, type KernelVariant } from './kernelsource';
 export type { KernelPart } from './kernel';
 export { runPass, copyTexels, stageSource } from './pass';
 export type { PassDesc, PassKind, ShaderStage, ColorTarget, DepthTarget, TextureTarget, RenderbufferTarget, CompareFunc, StencilOp } from './pass';
