@@ -31,7 +31,7 @@ import { checkOptions, checkOwner, checkStream, describeValue } from './validate
 import { Resources } from './resources';
 import { PROGRAM_CACHE_SIZE, ProgramCache } from './programs';
 import { Capabilities, readCapabilities } from './caps';
-import { PoolFormat, TexturePool } from './pool';
+import { PoolFit, PoolFormat, TexturePool, heightClass } from './pool';
 
 export type { Capabilities } from './caps';
 export { POOL_PER_SHAPE, POOL_IDLE_TEXTURES, POOL_IDLE_BYTES } from './pool';
@@ -352,9 +352,10 @@ export class BrookContext {
     this.resources.release(tex);
   }
 
-  /** @internal A texture of this size and format from the pool (pool.ts), or a new one. */
-  acquireTexture(width: number, height: number, info: TypeInfo): WebGLTexture {
-    return this.pool.acquire(width, height, info);
+  /** @internal A texture of this size and format from the pool (pool.ts), or a new one; `'class'`: perhaps taller (1D streams). */
+  acquireTexture(width: number, height: number, info: TypeInfo, fit: PoolFit = 'exact'): WebGLTexture {
+    const fits = fit === 'class' && heightClass(height) <= this.caps.maxTextureSize ? 'class' : 'exact';
+    return this.pool.acquire(width, height, info, 0, fits);
   }
 
   /** @internal Returns a texture to the pool, which keeps it within its bounds (pool.ts). */

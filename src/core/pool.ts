@@ -16,6 +16,15 @@
  * deleted first (a filter's result, whose length differs every call), then the least recently
  * returned of any shape (so the levels of a pyramid that every call reuses stay). `trim()`
  * deletes every idle texture and forgets the working set.
+ *
+ * Textures asked for with `fit: 'class'` (1D streams: their rows are only a layout) are made a
+ * little taller than asked, to the next of four heights per octave (`heightClass`: at most 25 %
+ * more rows), so temporaries whose lengths differ by a little share textures: 'reduced' binning
+ * filters a working set of a new length after every one of its up to 67 slices, and the filter's
+ * pyramid levels and results shrink with it. Every shader, viewport and readback addresses a
+ * stream through its layout, never the texture's own size, so the extra rows are never touched.
+ * The pool remembers the real size of each texture it made: a ping-pong pass may swap a pooled
+ * texture with a stream's own exact-size one, which then comes back under its real size.
  */
 /** What the pool needs of a texture's format: its GL internal format and bytes per texel. */
 export interface PoolFormat {
@@ -40,6 +49,16 @@ interface Idle {
   bytes: number;
 }
 
+/** How a pooled texture may be sized: exactly as asked, or rounded up to its height class. */
+export type PoolFit = 'exact' | 'class';
+
+/** `height` rounded up to the next of four heights per octave (5/4, 6/4, 7/4, 2 times a power of two): at most 25 % more. */
+export function heightClass(height: number): number {
+  if (height <= 8) return height;
+  const step = 2 ** (Math.floor(Math.log2(height - 1)) - 2);
+  return Math.ceil(height / step) * step;
+}
+
 export class TexturePool {
   /** shape and format -> idle textures, most recently returned last. */
   private readonly byShape = new Map<string, WebGLTexture[]>();
@@ -53,6 +72,8 @@ export class TexturePool {
   private peakCount = 0;
   /** Shape keys handed out again from the pool, most recent last. */
   private readonly reused = new Map<string, true>();
+  /** The real shape key and bytes of each texture the pool made (it may come back from another stream after a swap). */
+  private readonly made = new WeakMap<WebGLTexture, Idle>();
 
   constructor(
     /** Makes a 2D texture, or a 2D texture array of `layers` layers (layers > 0). */
@@ -80,15 +101,24 @@ export class TexturePool {
     return Math.max(POOL_IDLE_TEXTURES, WORKING_SETS * this.peakCount);
   }
 
-  /** A texture of this size and format (a texture array of `layers` layers) from the pool, or a new one. */
-  acquire(width: number, height: number, info: PoolFormat, layers = 0): WebGLTexture {
+  /**
+   * A texture of at least this size and format (a texture array of `layers` layers) from the
+   * pool, or a new one: exactly this size, or with `fit: 'class'` as tall as `heightClass(height)`.
+   */
+  acquire(width: number, height: number, info: PoolFormat, layers = 0, fit: PoolFit = 'exact'): WebGLTexture {
+    if (fit === 'class' && layers === 0) height = heightClass(height);
     const key = poolKey(width, height, info, layers);
-    this.inUseBytes += width * height * Math.max(layers, 1) * info.texelBytes;
+    const bytes = width * height * Math.max(layers, 1) * info.texelBytes;
+    this.inUseBytes += bytes;
     this.peakBytes = Math.max(this.peakBytes, this.inUseBytes);
     this.peakCount = Math.max(this.peakCount, ++this.inUseCount);
     const list = this.byShape.get(key);
     const tex = list?.pop();
-    if (!tex) return this.create(width, height, info, layers);
+    if (!tex) {
+      const made = this.create(width, height, info, layers);
+      this.made.set(made, { key, bytes });
+      return made;
+    }
     if (list!.length === 0) this.byShape.delete(key);
     this.reused.delete(key);
     this.reused.set(key, true);
@@ -98,10 +128,12 @@ export class TexturePool {
     return tex;
   }
 
-  /** Takes back a texture made by `acquire` (or of the same size, format and layers), within the bounds. */
+  /**
+   * Takes back a texture made by `acquire`, or one of exactly this size, format and layers (a
+   * stream's own texture swapped into a pooled stream), within the bounds.
+   */
   release(tex: WebGLTexture, width: number, height: number, info: PoolFormat, layers = 0): void {
-    const key = poolKey(width, height, info, layers);
-    const bytes = width * height * Math.max(layers, 1) * info.texelBytes;
+    const { key, bytes } = this.made.get(tex) ?? { key: poolKey(width, height, info, layers), bytes: width * height * Math.max(layers, 1) * info.texelBytes };
     this.inUseBytes = Math.max(0, this.inUseBytes - bytes);
     this.inUseCount = Math.max(0, this.inUseCount - 1);
     let list = this.byShape.get(key);

@@ -47,7 +47,7 @@ export class Stream {
     this.layout = ctx.layout(shape);
     this.pooled = options.pooled ?? false;
     this.tex = this.pooled
-      ? ctx.acquireTexture(this.layout.width, this.layout.height, this.info)
+      ? ctx.acquireTexture(this.layout.width, this.layout.height, this.info, this.layout.dims === 1 ? 'class' : 'exact')
       : ctx.createTexture(this.layout.width, this.layout.height, this.info);
     ctx.adopt(this);
   }

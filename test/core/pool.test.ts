@@ -1,7 +1,7 @@
 // The texture pool's policy as plain bookkeeping: fake textures, no GPU involved.
 import { expect } from 'chai';
 import { POOL_IDLE_BYTES, POOL_IDLE_TEXTURES, POOL_PER_SHAPE, typeInfo } from '../../src/index';
-import { TexturePool } from '../../src/core/pool';
+import { TexturePool, heightClass } from '../../src/core/pool';
 
 describe('core/pool (no GPU)', () => {
   const float = typeInfo('float'); // 4 bytes a texel
@@ -75,5 +75,25 @@ describe('core/pool (no GPU)', () => {
     pool.trim();
     expect(pool.byteLimit).to.equal(POOL_IDLE_BYTES);
     expect(pool.countLimit).to.equal(POOL_IDLE_TEXTURES);
+  });
+
+  it("hands 1D temporaries of nearby lengths one texture of their height class, and takes swapped exact-size textures back at their real size", () => {
+    const { pool, made } = setup();
+    // a working set that shrinks a little every pass, as 'reduced' binning's survivors do
+    for (let rows = 1024; rows > 256; rows -= 15) pool.release(pool.acquire(1024, rows, float, 0, 'class'), 1024, rows, float);
+    expect(made(), 'one texture for each height class between 257 and 1024 rows').to.equal(new Set(Array.from({ length: 52 }, (_, i) => heightClass(1024 - 15 * i))).size);
+    for (const h of [9, 100, 257, 513, 1000, 5000]) {
+      expect(heightClass(h)).to.be.at.least(h).and.at.most(Math.ceil(1.25 * h));
+    }
+    expect(heightClass(1024)).to.equal(1024);
+    // a ping-pong pass swapped a pooled texture (700 asked, 768 made) with a stream's own 700-row one
+    pool.trim();
+    const pooled = pool.acquire(64, 700, float, 0, 'class');
+    const own = {} as WebGLTexture;
+    pool.release(own, 64, 700, float); // the stream's texture comes back where the pooled one was
+    expect(pool.acquire(64, 700, float, 0, 'class'), 'a 700-row texture is not handed out as a 768-row one').to.not.equal(own);
+    expect(pool.acquire(64, 700, float), 'it is kept at its real size').to.equal(own);
+    pool.release(pooled, 64, 700, float);
+    expect(pool.bytes, 'the pooled texture is counted at its real size').to.equal(64 * 768 * 4);
   });
 });
