@@ -9,7 +9,7 @@ import { BrookError, check } from '../../core/errors';
 import { defaultInFlight } from '../../core/queries';
 import { Stream } from '../../core/stream';
 import { Bins, ROUTING_METHODS, binLayout, valueLayout, type BinGrid, type BinMapping, type BinningMethod, type SliceStorage } from './bins';
-import { checkBinningOptions, checkGrid, checkMethod, countDropped } from './checks';
+import { DroppedCount, checkBinningOptions, checkGrid, checkMethod } from './checks';
 import { peelOnce } from './peel';
 import { checkContext, checkOptions, checkStream } from '../../core/validate';
 import { routeOnce } from './routing';
@@ -69,9 +69,9 @@ export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMap
     reuse = null;
   }
   let overflows = 0;
-  // points with a NaN coordinate are in no bin: counted alongside the build (read back at its end)
-  const dropped = mapping.mode === 'spatial' ? countDropped(ctx, items) : Promise.resolve(0);
-  dropped.catch(() => {}); // (awaited below; a build that fails first must not leave it unhandled)
+  // points with a NaN coordinate are in no bin: counted on the GPU now, read back at the end
+  const dropped = mapping.mode === 'spatial' ? new DroppedCount(ctx, items) : null;
+  const droppedCount = () => dropped?.read() ?? Promise.resolve(0);
   for (;;) {
     const made = !reuse;
     const bins = reuse ?? new Bins(ctx, width, height, Math.min(capacity, maxCapacity), storage);
@@ -80,20 +80,26 @@ export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMap
     let overflow: boolean;
     try {
       overflow = routing
-        ? await routeOnce(ctx, bins, items, mapping, method === 'stencil-predicated', inFlight, dropped)
+        ? await routeOnce(ctx, bins, items, mapping, method === 'stencil-predicated', inFlight, droppedCount)
         : await peelOnce(ctx, bins, items, mapping, method, inFlight, options.reduction ?? 'pyramid');
     } catch (e) {
       if (made) bins.dispose(); // a failed build releases what it took
-      await dropped.catch(() => {});
+      dropped?.dispose();
       throw e;
     }
     if (!overflow) {
       bins.stats.overflows = overflows;
-      bins.stats.dropped = await dropped;
+      try {
+        bins.stats.dropped = await droppedCount();
+      } catch (e) {
+        if (made) bins.dispose();
+        throw e;
+      }
       return bins;
     }
     bins.dispose();
     if (capacity >= maxCapacity) {
+      dropped?.dispose();
       throw new BrookError(`binning overflow: some bin holds more than ${maxCapacity} items, the most this device's ${layers} array layers allow; use more (smaller) bins`);
     }
     capacity *= 2;

@@ -37,7 +37,7 @@ const ROUTE_SLOTS: ShaderStage = { glsl: ROUTE_SLOTS_FRAG };
  * One multipass stencil-routing build into `bins` ('color' storage). True when items were left
  * over (overflow).
  */
-export async function routeOnce(ctx: BrookContext, bins: Bins, items: Stream, mapping: BinMapping, predicated: boolean, inFlight: number, dropped: Promise<number>): Promise<boolean> {
+export async function routeOnce(ctx: BrookContext, bins: Bins, items: Stream, mapping: BinMapping, predicated: boolean, inFlight: number, dropped: () => Promise<number>): Promise<boolean> {
   const { width, height, capacity } = bins;
   const n = items.length;
   const stats: BinningStats = { method: predicated ? 'stencil-predicated' : 'stencil', passes: 0, reductions: 0, overflows: 0, dropped: 0 };
@@ -70,7 +70,7 @@ export async function routeOnce(ctx: BrookContext, bins: Bins, items: Stream, ma
   if (window?.done) return false;
   // overflow (3.3): fewer items in the bins than were drawn
   const routed = (await ctx.reduce(bins.loads, 'sum'))[0]!;
-  return routed < n - (await dropped);
+  return routed < n - (await dropped());
 }
 
 export interface Routed {
