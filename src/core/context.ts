@@ -165,7 +165,7 @@ export class BrookContext {
     this.programs = new ProgramCache(gl, this.resources, o.programCacheSize ?? PROGRAM_CACHE_SIZE);
     this.vao = this.resources.vertexArray();
     this.pool = new TexturePool(
-      (w, h, info, layers) => (layers ? this.resources.textureArray(w, h, layers, info.internalFormat, info.texelBytes) : this.createTexture(w, h, info as TypeInfo)),
+      (w, h, info, layers) => (layers ? this.resources.textureArray(w, h, layers, info.internalFormat, info.texelBytes) : this.createTexture(w, h, info)),
       (tex) => this.deleteTexture(tex),
     );
     this.trace = new Tracer(this);
@@ -319,10 +319,10 @@ export class BrookContext {
     this.streams.delete(stream);
   }
 
-  /** @internal Allocates a texture of `width` x `height` texels for `info`'s records. */
-  createTexture(width: number, height: number, info: TypeInfo): WebGLTexture {
+  /** @internal Allocates a texture of `width` x `height` texels for `info`'s records (or of a depth-stencil format). */
+  createTexture(width: number, height: number, info: PoolFormat & { type?: string }): WebGLTexture {
     const tex = this.resources.texture(width, height, info.internalFormat, info.texelBytes);
-    this.checkAllocation(tex, width * height * info.texelBytes, `a ${width}x${height} ${info.type} texture`);
+    this.checkAllocation(tex, width * height * info.texelBytes, `a ${width}x${height} ${info.type ?? `format 0x${info.internalFormat.toString(16)}`} texture`);
     return tex;
   }
 
@@ -353,13 +353,13 @@ export class BrookContext {
   }
 
   /** @internal A texture of this size and format from the pool (pool.ts), or a new one; `'class'`: perhaps taller (1D streams). */
-  acquireTexture(width: number, height: number, info: TypeInfo, fit: PoolFit = 'exact'): WebGLTexture {
+  acquireTexture(width: number, height: number, info: PoolFormat, fit: PoolFit = 'exact'): WebGLTexture {
     const fits = fit === 'class' && heightClass(height) <= this.caps.maxTextureSize ? 'class' : 'exact';
     return this.pool.acquire(width, height, info, 0, fits);
   }
 
   /** @internal Returns a texture to the pool, which keeps it within its bounds (pool.ts). */
-  releaseTexture(tex: WebGLTexture, width: number, height: number, info: TypeInfo): void {
+  releaseTexture(tex: WebGLTexture, width: number, height: number, info: PoolFormat): void {
     this.pool.release(tex, width, height, info);
   }
 

@@ -100,18 +100,26 @@ function kernelParts(spec: KernelSpec, per: number, variant: KernelVariant): Ker
 
 /**
  * Per context: kernels by description object, and by description content for generators that
- * return a fresh object per call (serialising a description costs a few microseconds; generating
- * and validating its GLSL again cost most of a pass's CPU time). Programs themselves are cached
- * by source in `ctx.programs`, so a kernel found here still relinks if its program was evicted.
+ * return a fresh object per call (generating and validating a kernel's GLSL again cost most of
+ * a pass's CPU time). Content is looked up by name, then compared field by field (serialising
+ * every run's description with JSON.stringify was 3.5 % of a fluid step's CPU). Programs
+ * themselves are cached by source in `ctx.programs`, so a kernel found here still relinks if
+ * its program was evicted.
  */
-const kernelCache = new WeakMap<BrookContext, { byObject: WeakMap<KernelSpec, Kernel>; byContent: Map<string, Kernel> }>();
+interface KernelCache {
+  byObject: WeakMap<KernelSpec, Kernel>;
+  byName: Map<string, Kernel[]>;
+  /** Kernels remembered by content, least recently used first. */
+  order: Map<Kernel, true>;
+}
+const kernelCache = new WeakMap<BrookContext, KernelCache>();
 
-/** Descriptions remembered by content per context (oldest forgotten first). */
+/** Descriptions remembered by content per context (least recently used forgotten first). */
 export const KERNEL_CONTENT_CACHE_SIZE = 256;
 
-function kernelsOf(ctx: BrookContext): { byObject: WeakMap<KernelSpec, Kernel>; byContent: Map<string, Kernel> } {
+function kernelsOf(ctx: BrookContext): KernelCache {
   let kernels = kernelCache.get(ctx);
-  if (!kernels) kernelCache.set(ctx, (kernels = { byObject: new WeakMap(), byContent: new Map() }));
+  if (!kernels) kernelCache.set(ctx, (kernels = { byObject: new WeakMap(), byName: new Map(), order: new Map() }));
   return kernels;
 }
 
@@ -119,17 +127,11 @@ function kernelsOf(ctx: BrookContext): { byObject: WeakMap<KernelSpec, Kernel>; 
 export function cachedKernel(ctx: BrookContext, spec: KernelSpec): Kernel | undefined {
   const kernels = kernelsOf(ctx);
   const hit = kernels.byObject.get(spec);
-  if (hit || !spec || typeof spec !== 'object') return hit;
-  let key: string;
-  try {
-    key = JSON.stringify(spec);
-  } catch {
-    return undefined; // not plain data: validation will say what is wrong
-  }
-  const same = kernels.byContent.get(key);
+  if (hit || !spec || typeof spec !== 'object' || typeof spec.name !== 'string') return hit;
+  const same = kernels.byName.get(spec.name)?.find((k) => sameContent(k.spec, spec, 0));
   if (same) {
-    kernels.byContent.delete(key); // most recently used last
-    kernels.byContent.set(key, same);
+    kernels.order.delete(same); // most recently used last
+    kernels.order.set(same, true);
     kernels.byObject.set(spec, same);
   }
   return same;
@@ -138,8 +140,32 @@ export function cachedKernel(ctx: BrookContext, spec: KernelSpec): Kernel | unde
 function remember(ctx: BrookContext, spec: KernelSpec, kernel: Kernel): void {
   const kernels = kernelsOf(ctx);
   kernels.byObject.set(spec, kernel);
-  kernels.byContent.set(JSON.stringify(spec), kernel);
-  if (kernels.byContent.size > KERNEL_CONTENT_CACHE_SIZE) kernels.byContent.delete(kernels.byContent.keys().next().value!);
+  const named = kernels.byName.get(spec.name);
+  if (named) named.push(kernel);
+  else kernels.byName.set(spec.name, [kernel]);
+  kernels.order.set(kernel, true);
+  if (kernels.order.size > KERNEL_CONTENT_CACHE_SIZE) {
+    const oldest = kernels.order.keys().next().value!;
+    kernels.order.delete(oldest);
+    const list = kernels.byName.get(oldest.spec.name)!;
+    list.splice(list.indexOf(oldest), 1);
+    if (list.length === 0) kernels.byName.delete(oldest.spec.name);
+  }
+}
+
+/** Whether two descriptions hold the same data (plain values, arrays and objects with keys in the same order). */
+function sameContent(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || depth > 16) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i] || !sameContent((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1)) return false;
+  }
+  return true;
 }
 
 /**

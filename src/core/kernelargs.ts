@@ -42,12 +42,21 @@ interface Viewed {
   describe(): string;
 }
 
+/** A whole stream's view, made once per stream (its layout never changes; every run reads it). */
+const wholeViews = new WeakMap<Stream, Viewed>();
+const NO_OFFSET: readonly number[] = Object.freeze([0, 0, 0, 0]);
+
 function viewed(s: Stream | StreamDomain): Viewed {
-  const stream = s instanceof StreamDomain ? s.stream : s;
-  const full = extentsXYZW(stream.shape);
-  return s instanceof StreamDomain
-    ? { stream, view: true, origin: s.origin, extents: s.extents, full, length: s.length, rank: stream.layout.dims, describe: () => s.describe() }
-    : { stream, view: false, origin: [0, 0, 0, 0], extents: full, full, length: s.length, rank: s.layout.dims, describe: () => s.describe() };
+  if (s instanceof StreamDomain) {
+    const stream = s.stream;
+    return { stream, view: true, origin: s.origin, extents: s.extents, full: extentsXYZW(stream.shape), length: s.length, rank: stream.layout.dims, describe: () => s.describe() };
+  }
+  let v = wholeViews.get(s);
+  if (!v) {
+    const full = Object.freeze(extentsXYZW(s.shape));
+    wholeViews.set(s, (v = { stream: s, view: false, origin: NO_OFFSET, extents: full, full, length: s.length, rank: s.layout.dims, describe: () => s.describe() }));
+  }
+  return v;
 }
 
 /** Checks every argument against the kernel's parameters before any GL call. */
@@ -56,7 +65,7 @@ export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, g
   const args = expandStructArgs(spec.name, spec.structParams, givenArgs);
   const where = (name: string) => `kernel ${spec.name}, argument '${name}'`;
   check(args && typeof args === 'object', () => `kernel ${spec.name}: pass the arguments as an object { name: value }`);
-  const known = new Set(Object.values(roles(spec)).flatMap((g) => Object.keys(g)));
+  const known = parameterNames(spec);
   for (const name of Object.keys(args)) {
     check(known.has(name), () => `kernel ${spec.name} has no parameter '${name}' (it has: ${[...known].join(', ')})`);
   }
@@ -65,7 +74,7 @@ export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, g
     check(s !== undefined, () => `${where(name)} is missing: pass a ${type} stream (${role})`);
     check(s instanceof Stream || s instanceof StreamDomain, () => `${where(name)}: expected a ${type} stream (${role}), got ${describeValue(s)}`);
     check(!s.disposed, () => (s instanceof StreamDomain ? `${where(name)}: the stream of the domain was disposed` : `${where(name)}: the stream was disposed`));
-    checkOwner(ctx, s.ctx, where(name), s.describe());
+    if (s.ctx !== ctx) checkOwner(ctx, s.ctx, where(name), s.describe());
     check(s.type === type, () => `${where(name)}: expected a ${type} stream, got a ${s.describe()}`);
     return viewed(s);
   };
@@ -89,9 +98,9 @@ export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, g
 
   const uniforms: Record<string, unknown> = {
     brook_dims: dimsOf(out.stream),
-    brook_shape: [...out.extents],
-    brook_origin: [...out.origin],
-    brook_full: [...out.full],
+    brook_shape: out.extents,
+    brook_origin: out.origin,
+    brook_full: out.full,
   };
   const reads = new Map<string, Stream>();
   const variant: KernelVariant = { rank: out.rank, view: out.view, inputs: [], gathers: [] };
@@ -106,14 +115,14 @@ export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, g
     const [mode, map] = inputMapping(s, out, where(name));
     (variant.inputs as { mode: number; pow2: boolean }[]).push({ mode, pow2: pow2(s.stream) });
     uniforms[`brook_s_${name}_map`] = map;
-    uniforms[`brook_s_${name}_origin`] = [...s.origin];
-    uniforms[`brook_s_${name}_full`] = [...s.full];
+    uniforms[`brook_s_${name}_origin`] = s.origin;
+    uniforms[`brook_s_${name}_full`] = s.full;
   }
   for (const [name, type] of Object.entries(spec.gathers ?? {})) {
     const s = stream(name, type, 'gather []');
     reads.set(name, s.stream);
     (variant.gathers as { view: boolean; pow2: boolean }[]).push({ view: s.view, pow2: pow2(s.stream) });
-    Object.assign(uniforms, gatherUniforms(name, args[name] as Stream | StreamDomain));
+    setGatherUniforms(uniforms, name, s);
   }
   for (const [name, type] of Object.entries(spec.iters ?? {})) {
     const it = args[name];
@@ -151,15 +160,27 @@ export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, g
   return { outputs: outs.map((o) => o.stream), uniforms, reads, records: out.length, variant, ...(out.view ? { scissor: viewScissor(out) } : {}) };
 }
 
+/** The names of a description's parameters, found once per description object. */
+function parameterNames(spec: KernelSpec): Set<string> {
+  let names = parameters.get(spec);
+  if (!names) parameters.set(spec, (names = new Set(Object.values(roles(spec)).flatMap((g) => Object.keys(g)))));
+  return names;
+}
+const parameters = new WeakMap<KernelSpec, Set<string>>();
+
 /** The uniforms of gather `name` bound to `s` (kernels and pass stages; see gatherAccessors: a domain is also a shader variant). */
 export function gatherUniforms(name: string, s: Stream | StreamDomain): Record<string, unknown> {
-  const v = viewed(s);
-  return {
-    [`brook_g_${name}_dims`]: dimsOf(v.stream),
-    [`brook_g_${name}_shape`]: [...v.extents],
-    [`brook_g_${name}_origin`]: [...v.origin],
-    [`brook_g_${name}_full`]: [...v.full],
-  };
+  const uniforms: Record<string, unknown> = {};
+  setGatherUniforms(uniforms, name, viewed(s));
+  return uniforms;
+}
+
+function setGatherUniforms(uniforms: Record<string, unknown>, name: string, v: Viewed): void {
+  const g = `brook_g_${name}`;
+  uniforms[`${g}_dims`] = dimsOf(v.stream);
+  uniforms[`${g}_shape`] = v.extents;
+  uniforms[`${g}_origin`] = v.origin;
+  uniforms[`${g}_full`] = v.full;
 }
 
 /**
@@ -246,10 +267,15 @@ function inputMapping(s: Viewed, out: Viewed, where: string): [number, number[]]
 }
 
 /** (length, width, log2 width or -1, height) of a stream's layout, for brook_texel in the prelude. */
-export function dimsOf(s: Stream): number[] {
-  const { length, width, height } = s.layout;
-  return [length, width, pow2(s) ? Math.log2(width) : -1, height];
+export function dimsOf(s: Stream): readonly number[] {
+  let d = dims.get(s);
+  if (!d) {
+    const { length, width, height } = s.layout;
+    dims.set(s, (d = Object.freeze([length, width, pow2(s) ? Math.log2(width) : -1, height])));
+  }
+  return d;
 }
+const dims = new WeakMap<Stream, readonly number[]>();
 
 /** Whether the stream's texture is a power of two wide (its records' texels are found by shifts). */
 function pow2(s: Stream): boolean {

@@ -97,9 +97,9 @@ export interface PassDesc {
   count?: number;
   targets: readonly ColorTarget[] | 'canvas';
   depth?: DepthTarget;
-  /** A stencil-only renderbuffer, or `depthStencil`: one renderbuffer for both tests. */
+  /** A stencil-only renderbuffer, or `depthStencil`: one buffer for both tests (a DEPTH32F_STENCIL8 renderbuffer or texture). */
   stencil?: RenderbufferTarget;
-  depthStencil?: RenderbufferTarget;
+  depthStencil?: RenderbufferTarget | TextureTarget;
   /** Clears on this pass's framebuffer before drawing. */
   clear?: { color?: readonly number[]; depth?: number; stencil?: number };
   depthTest?: { func: CompareFunc; write: boolean };
@@ -126,6 +126,9 @@ export interface PassDesc {
 }
 
 const sources = new WeakMap<ShaderStage, string>();
+
+/** drawBuffers' argument for n colour targets: COLOR_ATTACHMENT0.. (NONE for none). */
+const DRAW_BUFFERS: readonly number[][] = Array.from({ length: 17 }, (_, n) => (n === 0 ? [0] : Array.from({ length: n }, (_, i) => 0x8ce0 + i)));
 
 /** The complete GLSL of a stage: header, stream prelude, gather accessors, the stage's code. */
 export function stageSource(stage: ShaderStage, vertex: boolean): string {
@@ -163,7 +166,7 @@ export function runPass(ctx: BrookContext, p: PassDesc): Promise<boolean> | null
       color: colors.map(colorAttachment),
       depth: p.depth ? depthAttachment(p.depth) : undefined,
       stencil: p.stencil ? { renderbuffer: p.stencil.renderbuffer } : undefined,
-      depthStencil: p.depthStencil ? { renderbuffer: p.depthStencil.renderbuffer } : undefined,
+      depthStencil: p.depthStencil ? depthAttachment(p.depthStencil) : undefined,
     });
   }
   const record = ctx.trace.active
@@ -181,29 +184,32 @@ export function runPass(ctx: BrookContext, p: PassDesc): Promise<boolean> | null
     : null;
 
   gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
-  if (!canvas) gl.drawBuffers(colors.length ? colors.map((_, i) => gl.COLOR_ATTACHMENT0 + i) : [gl.NONE]);
+  if (!canvas) gl.drawBuffers(DRAW_BUFFERS[colors.length]!);
   const vp = p.viewport ?? [0, 0, width, height];
   gl.viewport(vp[0], vp[1], vp[2], vp[3]);
   if (p.clear) clearTargets(gl, p, colors, canvas);
   let answer: Promise<boolean> | null = null;
   if (program) {
     setState(gl, p);
-    const uniforms: Record<string, unknown> = { ...p.uniforms };
+    const runner: Record<string, unknown> = {}; // the runner's own uniforms, set after the pass's
     if (typeof (p.vertex ?? 'fullscreen') === 'string') {
-      uniforms.brook_lines = p.vertex === 'boundary';
-      uniforms.brook_size = [width, height];
-      uniforms.brook_clip_z = p.clipZ ?? 0;
+      runner.brook_lines = p.vertex === 'boundary';
+      runner.brook_size = [width, height];
+      runner.brook_clip_z = p.clipZ ?? 0;
     }
-    if (!p.program) uniforms.brook_view = [width, height];
-    if (!p.program && colors[0] instanceof Stream) {
-      uniforms.brook_dims ??= dimsOf(colors[0]);
+    if (!p.program) runner.brook_view = [width, height];
+    if (!p.program && colors[0] instanceof Stream && p.uniforms?.brook_dims === undefined) {
+      runner.brook_dims = dimsOf(colors[0]);
     }
-    for (const [name, s] of Object.entries(p.gathers ?? {})) {
-      uniforms[`brook_g_${name}`] = s.texture;
-      Object.assign(uniforms, gatherUniforms(name, s));
+    if (p.gathers) {
+      for (const [name, s] of Object.entries(p.gathers)) {
+        runner[`brook_g_${name}`] = s.texture;
+        Object.assign(runner, gatherUniforms(name, s));
+      }
     }
     gl.useProgram(program.info.program);
-    twgl.setUniforms(program.info, uniforms);
+    if (p.uniforms) twgl.setUniforms(program.info, p.uniforms);
+    twgl.setUniforms(program.info, runner);
     gl.bindVertexArray(ctx.passVertexArray);
     const mode = { points: gl.POINTS, lines: gl.LINES, triangles: gl.TRIANGLES }[p.primitive ?? (p.vertex === 'boundary' ? 'lines' : 'triangles')];
     if (p.occlusion) answer = ctx.queries.occlusion(() => gl.drawArrays(mode, 0, count));

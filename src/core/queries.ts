@@ -221,6 +221,7 @@ export class OcclusionWindow {
 
   /** Tracks the answer of a query just issued. */
   add(answer: Promise<boolean>): void {
+    answer.catch(() => {}); // (a loop that fails before waiting for it must not leave it unhandled)
     this.pending.push({ index: this.issued++, answer });
   }
 

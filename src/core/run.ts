@@ -28,7 +28,7 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
   let compiled = given instanceof Kernel ? given : cachedKernel(ctx, given);
   if (given instanceof Kernel) checkOwner(ctx, given.owner, `kernel ${given.name}`, 'compiled kernel');
   if (!compiled) validateSpec(given as KernelSpec, ctx);
-  const spec = given instanceof Kernel ? given.spec : given;
+  const spec = compiled ? compiled.spec : (given as KernelSpec); // the compiled description: its checks are cached with it
   const kernel = { name: spec.name, spec };
   const { outputs, reads, uniforms, records, scissor, variant } = bindArguments(ctx, kernel, args);
   const domain = outputs[0]!.layout;
@@ -69,7 +69,7 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
     const targets: ColorTarget[] = part.outputs.map((name) => {
       const i = names.indexOf(name);
       const o = outputs[i]!;
-      return temps[i] ? { texture: temps[i]!, width: domain.width, height: domain.height, label: `${o.describe()} (ping-pong)` } : o;
+      return temps[i] ? { texture: temps[i]!, width: domain.width, height: domain.height, label: ctx.trace.active ? `${o.describe()} (ping-pong)` : 'ping-pong' } : o;
     });
     const pass: PassDesc = {
       name: parts.length > 1 ? `${kernel.name} [outputs ${part.outputs.join(', ')}]` : kernel.name,

@@ -16,7 +16,7 @@ import QUERY from '../../../glsl/idioms/binning/query.glsl';
 import SLICE_COPY from '../../../glsl/idioms/binning/slice-copy.frag.glsl';
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
-import { runPass, type PassDesc, type ShaderStage, type TextureTarget, type RenderbufferTarget } from '../../core/pass';
+import { runPass, type PassDesc, type ShaderStage, type TextureTarget } from '../../core/pass';
 import type { OcclusionWindow } from '../../core/queries';
 import { STORAGE_FORMAT } from '../../core/resources';
 import type { Stream } from '../../core/stream';
@@ -133,8 +133,8 @@ export class Bins {
   private readonly arrays: WebGLTexture[];
   private readonly layers: number;
   private readonly arrayFormat: PoolFormat;
-  /** @internal The depth-stencil buffer of 'color' storage (stencil routing). */
-  readonly depthStencil: RenderbufferTarget | null = null;
+  /** @internal The depth-stencil buffer of 'color' storage (stencil routing), a pooled texture like the slices. */
+  readonly depthStencil: TextureTarget | null = null;
   private isDisposed = false;
 
   /** @internal */
@@ -150,7 +150,6 @@ export class Bins {
     this.capacity = capacity;
     this.slotRows = Math.max(1, Math.min(capacity, Math.floor(ctx.caps.maxTextureSize / height)));
     this.loads = ctx.scratch('float', [height, width]); // pooled like the slices: every build clears it
-    const r = ctx.resources;
     // The slice arrays come from the context's texture pool (every build clears them), so a
     // structure built every step reuses them and the framebuffers cached on their layers.
     if (storage === 'depth') {
@@ -161,7 +160,7 @@ export class Bins {
       this.layers = capacity;
       this.arrayFormat = { internalFormat: STORAGE_FORMAT.R32F, texelBytes: 4 };
       this.arrays = [ctx.acquireTextureArray(width, height, capacity, this.arrayFormat)];
-      this.depthStencil = { renderbuffer: r.renderbuffer(width, height, STORAGE_FORMAT.DEPTH32F_STENCIL8, 8), width, height, label: 'bins depth-stencil' };
+      this.depthStencil = { texture: ctx.acquireTexture(width, height, DEPTH_STENCIL), width, height, label: 'bins depth-stencil' };
     }
   }
 
@@ -210,9 +209,12 @@ export class Bins {
     this.loads.dispose();
     const r = this.ctx.resources;
     for (const tex of this.arrays) if (r.owns(tex)) this.ctx.releaseTextureArray(tex, this.width, this.height, this.layers, this.arrayFormat);
-    if (this.depthStencil && r.owns(this.depthStencil.renderbuffer)) r.release(this.depthStencil.renderbuffer);
+    if (this.depthStencil && r.owns(this.depthStencil.texture)) this.ctx.releaseTexture(this.depthStencil.texture, this.width, this.height, DEPTH_STENCIL);
   }
 }
+
+/** The format of stencil routing's depth-stencil buffer (a pooled 2D texture). */
+const DEPTH_STENCIL: PoolFormat = { internalFormat: STORAGE_FORMAT.DEPTH32F_STENCIL8, texelBytes: 8 };
 
 /** What `slicePasses` draws: pass `i`'s description (POINTS and the occlusion query are added). */
 export interface SlicePasses {

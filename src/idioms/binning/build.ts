@@ -69,7 +69,7 @@ export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMap
     reuse = null;
   }
   let overflows = 0;
-  // points with a NaN coordinate are in no bin: counted on the GPU now, read back at the end
+  // points with a NaN coordinate are in no bin: probed now, counted at the end if there are any
   const dropped = mapping.mode === 'spatial' ? new DroppedCount(ctx, items) : null;
   const droppedCount = () => dropped?.read() ?? Promise.resolve(0);
   for (;;) {
@@ -84,7 +84,7 @@ export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMap
         : await peelOnce(ctx, bins, items, mapping, method, inFlight, options.reduction ?? 'pyramid');
     } catch (e) {
       if (made) bins.dispose(); // a failed build releases what it took
-      dropped?.dispose();
+      await dropped?.settled();
       throw e;
     }
     if (!overflow) {
@@ -99,7 +99,7 @@ export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMap
     }
     bins.dispose();
     if (capacity >= maxCapacity) {
-      dropped?.dispose();
+      await dropped?.settled();
       throw new BrookError(`binning overflow: some bin holds more than ${maxCapacity} items, the most this device's ${layers} array layers allow; use more (smaller) bins`);
     }
     capacity *= 2;

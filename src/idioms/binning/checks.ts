@@ -6,7 +6,9 @@ import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import type { KernelSpec } from '../../core/kernel';
 import type { Stream } from '../../core/stream';
-import { startRead, type PendingRead } from '../../core/streamread';
+import { runPass, type ShaderStage } from '../../core/pass';
+import NAN_PROBE_VERT from '../../../glsl/idioms/binning/nan-probe.vert.glsl';
+import NAN_PROBE_FRAG_GLSL from '../../../glsl/idioms/binning/nan-probe.frag.glsl';
 import { checkInteger, checkNumber, checkOneOf, checkOwner, checkRequired, checkVector, describeValue } from '../../core/validate';
 import { BINNING_METHODS, Bins, ROUTING_METHODS, type BinGrid, type BinMapping, type BinningMethod } from './bins';
 import type { BinningOptions } from './build';
@@ -43,6 +45,9 @@ export function checkBinningOptions(ctx: BrookContext, o: BinningOptions): void 
   }
 }
 
+const NAN_PROBE: ShaderStage = { glsl: NAN_PROBE_VERT, gathers: { items: 'float4' } };
+const NAN_PROBE_FRAG: ShaderStage = { glsl: NAN_PROBE_FRAG_GLSL };
+
 const droppedFlag: KernelSpec = {
   name: 'BinDropped',
   inputs: { p: 'float4' },
@@ -51,43 +56,64 @@ const droppedFlag: KernelSpec = {
 };
 
 /**
- * How many items have a NaN coordinate: a flag pass, a sum and the copy of the sum into a
- * pixel-pack buffer when made, collected when asked. A build asks once its own passes are
- * done, so the collect waits for nothing and the count costs no round trip of its own. (Read
- * as soon as its fence signalled, Chrome's getBufferSubData waited behind the build's queued
- * passes: a quarter of a 4,096-particle DEM step on SwiftShader; read after the build, the
- * extra fence round trip cost as much.)
+ * How many items have a NaN coordinate, for `stats.dropped`: first a probe, one pass drawing
+ * the items with a NaN coordinate as points under an occlusion query, issued when the build
+ * starts and answered without a readback; only when it says yes are they counted exactly (a
+ * flag pass and a sum, read back). Counting every build cost 5 passes and a readback of its
+ * own; the first form, collected while the build's passes were queued, made Chrome's
+ * getBufferSubData wait behind them (a quarter of a 4,096-particle DEM step on SwiftShader),
+ * and 'predicated' binning, which reads nothing back, gained a fence.
  */
 export class DroppedCount {
-  private readonly pending: PendingRead;
+  private readonly probe: Promise<boolean>;
   private value: Promise<number> | null = null;
 
-  constructor(ctx: BrookContext, items: Stream) {
-    const flags = ctx.scratch('uint', items.length);
-    let sum: Stream | null = null;
+  constructor(
+    private readonly ctx: BrookContext,
+    private readonly items: Stream,
+  ) {
+    const target = ctx.scratch('float', 1);
     try {
-      ctx.run(droppedFlag, { p: items, nan: flags });
-      sum = ctx.reduceToStream(flags, 'sum');
-      this.pending = startRead(sum, {});
+      this.probe = runPass(ctx, {
+        name: 'BinNaNProbe',
+        kind: 'probe',
+        vertex: NAN_PROBE,
+        fragment: NAN_PROBE_FRAG,
+        primitive: 'points',
+        count: items.length,
+        targets: [target],
+        colorWrite: false,
+        gathers: { items },
+        occlusion: true,
+      })!;
     } finally {
-      flags.dispose(); // the passes and the copy are issued: the streams may go back to the pool
-      sum?.dispose();
+      target.dispose(); // the pass is issued: the target may go back to the pool
     }
+    this.probe.catch(() => {}); // (a build that fails first never asks)
   }
 
-  /** The count (collected once). */
+  /** Settles once the probe's query is answered or dropped (a failed build waits for it: nothing is left pending). */
+  settled(): Promise<void> {
+    return this.probe.then(
+      () => {},
+      () => {},
+    );
+  }
+
+  /** The count: 0 when the probe saw no NaN, else counted now (after the build: items are unchanged). */
   read(): Promise<number> {
-    this.value ??= this.pending.done.then(() => this.pending.collect()[0]!).finally(() => this.pending.dispose());
+    this.value ??= this.probe.then((any) => (any ? countDropped(this.ctx, this.items) : 0));
     return this.value;
-  }
-
-  /** Releases the buffer unread (a build that failed). */
-  dispose(): void {
-    this.pending.dispose();
   }
 }
 
-/** How many items have a NaN coordinate (one pass and a reduction, read back without a stall). */
-export function countDropped(ctx: BrookContext, items: Stream): Promise<number> {
-  return new DroppedCount(ctx, items).read();
+/** How many items have a NaN coordinate, exactly (one pass and a reduction, read back without a stall). */
+function countDropped(ctx: BrookContext, items: Stream): Promise<number> {
+  const flags = ctx.scratch('uint', items.length);
+  try {
+    ctx.run(droppedFlag, { p: items, nan: flags });
+    return ctx.reduce(flags, 'sum').then((r) => r[0]!);
+  } finally {
+    flags.dispose(); // the reduction's passes are issued: the flags may go back to the pool
+  }
 }

@@ -25,7 +25,7 @@ import { OcclusionWindow } from '../../core/queries';
 import { STORAGE_FORMAT } from '../../core/resources';
 import type { Stream } from '../../core/stream';
 import { checkContext, checkInteger, checkOptions, checkStream } from '../../core/validate';
-import { checkGrid, countDropped } from './checks';
+import { DroppedCount, checkGrid } from './checks';
 import { MAPPING_STAGE_GLSL, binLayout, mappingUniforms, slicePasses, type BinGrid, type BinMapping, type BinningStats, type Bins } from './bins';
 
 const ROUTE: ShaderStage = { glsl: `${MAPPING_STAGE_GLSL}\n${ROUTE_VERT}`, gathers: { items: 'float4' } };
@@ -144,7 +144,7 @@ export async function stencilRoute(ctx: BrookContext, positions: Stream, grid: B
     ctx.resources.release(stencil.renderbuffer);
   }
   const routed = await countRouted(ctx, slots);
-  const dropped = await countDropped(ctx, positions); // NaN positions are drawn nowhere
+  const dropped = await new DroppedCount(ctx, positions).read(); // NaN positions are drawn nowhere
   return { slots, k, routed, overflow: routed < positions.length - dropped, passes: k * k + 1, dropped };
 }
 
