@@ -37,7 +37,6 @@ import HEADER from '../../glsl/core/header.glsl';
 import PASS_VERT from '../../glsl/core/pass.vert.glsl';
 import PRELUDE from '../../glsl/core/prelude.glsl';
 import SCATTER from '../../glsl/core/scatter.glsl';
-import * as twgl from 'twgl.js';
 import type { BrookContext } from './context';
 import { BrookError } from './errors';
 import { gatherAccessors, gatherUniforms, dimsOf } from './kernel';
@@ -208,8 +207,8 @@ export function runPass(ctx: BrookContext, p: PassDesc): Promise<boolean> | null
       }
     }
     gl.useProgram(program.info.program);
-    if (p.uniforms) twgl.setUniforms(program.info, p.uniforms);
-    twgl.setUniforms(program.info, runner);
+    if (p.uniforms) setUniforms(program, p.uniforms);
+    setUniforms(program, runner);
     gl.bindVertexArray(ctx.passVertexArray);
     const mode = { points: gl.POINTS, lines: gl.LINES, triangles: gl.TRIANGLES }[p.primitive ?? (p.vertex === 'boundary' ? 'lines' : 'triangles')];
     if (p.occlusion) answer = ctx.queries.occlusion(() => gl.drawArrays(mode, 0, count));
@@ -240,6 +239,36 @@ export function copyTexels(ctx: BrookContext, from: WebGLTexture, to: WebGLTextu
   gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
   gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, null);
   if (record) ctx.trace.end(record);
+}
+
+/**
+ * Sets a program's uniforms through twgl's setters, skipping numbers and vectors the program
+ * already holds: uniforms are per-program state, and a step runs the same programs with mostly
+ * the same values (40 Jacobi sweeps). Samplers are always bound (texture units are shared).
+ */
+function setUniforms(program: ProgramRecord, values: Record<string, unknown>): void {
+  const setters = program.info.uniformSetters as Record<string, ((v: unknown) => void) | undefined>;
+  const held = (program.values ??= new Map());
+  for (const name in values) {
+    const set = setters[name];
+    if (!set) continue; // not in the program (or optimised away), as twgl.setUniforms
+    const v = values[name];
+    if (typeof v === 'number' || typeof v === 'boolean') {
+      if (held.has(name) && Object.is(held.get(name), v)) continue;
+      held.set(name, v);
+    } else if (Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView))) {
+      const old = held.get(name) as ArrayLike<unknown> | undefined;
+      if (old && sameValues(old, v as ArrayLike<unknown>)) continue;
+      held.set(name, Array.from(v as ArrayLike<unknown>));
+    }
+    set(v);
+  }
+}
+
+function sameValues(a: ArrayLike<unknown>, b: ArrayLike<unknown>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
 }
 
 function targetSize(p: PassDesc, colors: readonly ColorTarget[]): [number, number] {

@@ -19,6 +19,8 @@ export interface ProgramRecord {
   source: string;
   /** @internal Last use, for eviction. */
   used: number;
+  /** @internal The plain values its uniforms hold now (pass.ts sets only those that change). */
+  values?: Map<string, unknown>;
 }
 
 export class ProgramCache {

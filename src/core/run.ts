@@ -26,7 +26,7 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
   const query = options.build ? undefined : activeWriteQuery(ctx);
   if (query) return query.run(given, args, options);
   let compiled = given instanceof Kernel ? given : cachedKernel(ctx, given);
-  if (given instanceof Kernel) checkOwner(ctx, given.owner, `kernel ${given.name}`, 'compiled kernel');
+  if (given instanceof Kernel && given.owner !== ctx) checkOwner(ctx, given.owner, `kernel ${given.name}`, 'compiled kernel');
   if (!compiled) validateSpec(given as KernelSpec, ctx);
   const spec = compiled ? compiled.spec : (given as KernelSpec); // the compiled description: its checks are cached with it
   const kernel = { name: spec.name, spec };
@@ -36,7 +36,7 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
   const mask = options.build ?? options.mask ?? null;
   if (mask) {
     check(mask instanceof ZMask, () => `kernel ${kernel.name}: options.mask must be a z mask (ctx.zmask(stream)), got ${describeAny(mask)}`);
-    checkOwner(ctx, mask.ctx, `kernel ${kernel.name}: options.mask`, 'z mask');
+    if (mask.ctx !== ctx) checkOwner(ctx, mask.ctx, `kernel ${kernel.name}: options.mask`, 'z mask');
     check(!mask.disposed, () => `kernel ${kernel.name}: the z mask was disposed`);
     check(
       mask.width === domain.width && mask.height === domain.height,
