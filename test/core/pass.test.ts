@@ -92,6 +92,44 @@ describe('core/pass: every pass traced', () => {
       fluid.dispose();
     });
   }
+
+  it('a spatial binning build probes for NaN positions with one point pass, and counts them only when there are some', async () => {
+    const data = cloud(300, 3);
+    const pos = ctx.stream('float4', 300, data);
+    ctx.trace.start();
+    const clean = await binPoints(ctx, pos, GRID, { capacity: 32, method: 'naive' });
+    const passes = await ctx.trace.stop();
+    expect(passes.filter((p) => p.kind === 'probe').map((p) => [p.kernel, p.vertices])).to.deep.equal([['BinNaNProbe', 300]]);
+    expect(passes.some((p) => p.kernel === 'BinDropped')).to.equal(false);
+    expect(clean.stats.dropped).to.equal(0);
+    clean.dispose();
+    [7, 100, 299].forEach((i) => (data[i * 4 + (i % 3)] = NaN));
+    pos.write(data);
+    ctx.trace.start();
+    const dirty = await binPoints(ctx, pos, GRID, { capacity: 32, method: 'naive' });
+    const again = await ctx.trace.stop();
+    expect(again.filter((p) => p.kernel === 'BinDropped').length).to.equal(1);
+    expect(dirty.stats.dropped).to.equal(3);
+    dirty.dispose();
+    pos.dispose();
+  });
+
+  it('sets a uniform again only when its value changes, telling -0 from 0', async () => {
+    const spec = { name: 'UniformEcho', uniforms: { a: 'float', v: 'float2' }, outputs: { o: 'float4' }, body: 'o = vec4(a, v, 1.0 / a);' } as const;
+    const other = { name: 'Other', uniforms: { a: 'float' }, outputs: { o: 'float4' }, body: 'o = vec4(a * 2.0);' } as const;
+    const out = ctx.stream('float4', 4);
+    const run = async (a: number, v: [number, number]) => {
+      ctx.run(spec, { a, v, o: out });
+      return Array.from((await out.read()).slice(0, 4));
+    };
+    expect(await run(0, [1, 2])).to.deep.equal([0, 1, 2, Infinity]);
+    expect(await run(-0, [1, 2])).to.deep.equal([-0, 1, 2, -Infinity]);
+    expect(await run(-0, [1, 3])).to.deep.equal([-0, 1, 3, -Infinity]);
+    ctx.run(other, { a: 5, o: out });
+    expect(await run(4, [1, 3])).to.deep.equal([4, 1, 3, 0.25]);
+    expect(await run(4, [1, 3])).to.deep.equal([4, 1, 3, 0.25]);
+    out.dispose();
+  });
 });
 
 describe('core/pass: stats flat over 1,000 steps (the texture pool emptied) and back to the start after dispose', () => {
