@@ -129,39 +129,11 @@ export function readStreamSync(s: Stream, options: ReadOptions): StreamData {
  * always packs.
  */
 export async function readStream(s: Stream, options: ReadOptions): Promise<StreamData> {
-  const pending = startRead(s, options);
-  try {
-    await pending.done;
-    return pending.collect();
-  } finally {
-    pending.dispose();
-  }
-}
-
-/**
- * A read issued and not yet collected: `done` resolves once the GPU has copied the records
- * into the pixel-pack buffer; `collect()` then copies them out (Chrome's getBufferSubData, a
- * synchronous call into the GPU process, which waits for every command issued before it: so a
- * read collected while later passes are still queued waits for them too).
- */
-export interface PendingRead {
-  done: Promise<void>;
-  collect(): StreamData;
-  /** Releases the buffer (after collect, or instead of it). Idempotent. */
-  dispose(): void;
-}
-
-/** Issues `s.read()`'s copy into a pixel-pack buffer and its fence; see `PendingRead`. */
-export function startRead(s: Stream, options: ReadOptions): PendingRead {
   s.ctx.guard();
   const ctx = s.ctx;
   const gl = ctx.gl;
   const plan = planRead(s, checkOptions(options, 'read(): options').method ?? 'native');
   let buffer: WebGLBuffer | null = null;
-  const dispose = () => {
-    if (buffer && ctx.resources.owns(buffer)) ctx.resources.release(buffer); // (the context's dispose may have released it)
-    buffer = null;
-  };
   try {
     buffer = ctx.resources.buffer();
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
@@ -171,17 +143,9 @@ export function startRead(s: Stream, options: ReadOptions): PendingRead {
     issueReads(gl, plan, null);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
-  } catch (e) {
-    dispose();
-    throw e;
-  } finally {
     plan.temp?.dispose();
-  }
-  const done = ctx.queries.fence();
-  done.catch(() => {}); // (a read dropped unawaited, e.g. by a failed build, must not leave it unhandled)
-  const collect = (): StreamData => {
-    check(buffer !== null, () => 'internal: a read collected twice or after dispose');
-    ctx.guard();
+    plan.temp = null;
+    await ctx.queries.fence();
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
     let out: StreamData;
     if (plan.unpack) {
@@ -195,10 +159,11 @@ export function startRead(s: Stream, options: ReadOptions): PendingRead {
       gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, view, 0, scalars);
     }
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
-    dispose();
     return out;
-  };
-  return { done, collect, dispose };
+  } finally {
+    plan.temp?.dispose();
+    if (buffer && ctx.resources.owns(buffer)) ctx.resources.release(buffer); // (dispose may have released it)
+  }
 }
 
 /**

@@ -17,7 +17,7 @@ ivec2 binPixelOf(ivec3 cell) {
 // (bins.stats.dropped counts them); far and infinite coordinates go to the nearest cell, clamped
 // as floats before the conversion to int (int() of a float outside the int range is undefined).
 bool binValid(vec4 item) {
-  return bin_mode != 0 || all(lessThanEqual(floatBitsToUint(item.xyz) & 0x7fffffffu, uvec3(0x7f800000u)));
+  return bin_mode != 0 || !binNaN(item.xyz); // (nan.glsl comes first)
 }
 
 ivec2 binPixel(vec4 item) {

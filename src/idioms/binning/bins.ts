@@ -10,7 +10,8 @@
  * array written as colour, plus one depth-stencil buffer all passes share). Every object is
  * made through the context's registry and counted in ctx.stats().
  */
-import MAPPING from '../../../glsl/idioms/binning/mapping.glsl';
+import MAPPING_ONLY from '../../../glsl/idioms/binning/mapping.glsl';
+import NAN from '../../../glsl/idioms/binning/nan.glsl';
 import UNIFORMS from '../../../glsl/idioms/binning/uniforms.glsl';
 import QUERY from '../../../glsl/idioms/binning/query.glsl';
 import SLICE_COPY from '../../../glsl/idioms/binning/slice-copy.frag.glsl';
@@ -88,7 +89,10 @@ export const MAPPING_UNIFORMS = {
 export const BIN_UNIFORMS = { ...MAPPING_UNIFORMS, bin_slotRows: 'int' } as const;
 
 /** The mapping functions for kernels (their uniforms declared as MAPPING_UNIFORMS). */
+const MAPPING = `${NAN}\n${MAPPING_ONLY}`;
 export const MAPPING_GLSL = MAPPING;
+/** The NaN test binning shares (nan.glsl): binValid, the NaN probe and the exact count. */
+export const NAN_GLSL = NAN;
 
 /** The mapping with its uniforms declared, for pass stages (glsl/idioms/binning/*.glsl). */
 export const MAPPING_STAGE_GLSL = `${UNIFORMS}\n${MAPPING}`;

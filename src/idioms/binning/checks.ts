@@ -10,7 +10,7 @@ import { runPass, type ShaderStage } from '../../core/pass';
 import NAN_PROBE_VERT from '../../../glsl/idioms/binning/nan-probe.vert.glsl';
 import NAN_PROBE_FRAG_GLSL from '../../../glsl/idioms/binning/nan-probe.frag.glsl';
 import { checkInteger, checkNumber, checkOneOf, checkOwner, checkRequired, checkVector, describeValue } from '../../core/validate';
-import { BINNING_METHODS, Bins, ROUTING_METHODS, type BinGrid, type BinMapping, type BinningMethod } from './bins';
+import { BINNING_METHODS, Bins, NAN_GLSL, ROUTING_METHODS, type BinGrid, type BinMapping, type BinningMethod } from './bins';
 import type { BinningOptions } from './build';
 
 const ALL_METHODS = [...BINNING_METHODS, ...ROUTING_METHODS];
@@ -45,14 +45,15 @@ export function checkBinningOptions(ctx: BrookContext, o: BinningOptions): void 
   }
 }
 
-const NAN_PROBE: ShaderStage = { glsl: NAN_PROBE_VERT, gathers: { items: 'float4' } };
+const NAN_PROBE: ShaderStage = { glsl: `${NAN_GLSL}\n${NAN_PROBE_VERT}`, gathers: { items: 'float4' } };
 const NAN_PROBE_FRAG: ShaderStage = { glsl: NAN_PROBE_FRAG_GLSL };
 
 const droppedFlag: KernelSpec = {
   name: 'BinDropped',
   inputs: { p: 'float4' },
   outputs: { nan: 'uint' },
-  body: 'nan = any(greaterThan(floatBitsToUint(p.xyz) & 0x7fffffffu, uvec3(0x7f800000u))) ? 1u : 0u;',
+  helpers: NAN_GLSL,
+  body: 'nan = binNaN(p.xyz) ? 1u : 0u;',
 };
 
 /**
