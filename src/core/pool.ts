@@ -9,18 +9,25 @@
  * textures and bytes of the pool in use at once since the last trim: a step's working set. (A
  * 4096-body N x N force texture alone is 256 MiB; a fixed cap below a step's working set deleted
  * and made its temporaries every step, which a GPU pays for in allocating and zero-filling
- * storage. Four times, because a step's temporaries, returned one after another, add up to more
- * than were live at once: a binning build of 2^20 points with delayed routing ends with 93
- * textures, 57 MiB, idle, from 15 textures and 21 MiB live at once at most.) Beyond either
- * total the least recently returned texture of a shape that was never handed out again is
- * deleted first (a filter's result, whose length differs every call), then the least recently
- * returned of any shape (so the levels of a pyramid that every call reuses stay). `trim()`
- * deletes every idle texture and forgets the working set.
+ * storage.) Beyond either total the idle texture whose shape was asked for least recently goes
+ * first: a filter's result of a length no later call asks for, or the temporaries of work the
+ * page no longer does, while the levels of a pyramid that every call asks for stay.
+ *
+ * A step's temporaries, returned one after another, can add up to many times what was live at
+ * once: 'reduced' binning of 2^21 points filters a working set of a new length after each of
+ * its 100 slices. So when a texture that was deleted to stay within the totals is asked for
+ * again, the totals grow by it, up to sixteen working sets (or four times the fixed caps, if
+ * more): the pool grows to what the page's steps really reuse, and no further. (With fixed
+ * totals that build made 127 textures every time on an H100: the shapes of the page's previous
+ * work, marked as reused, pushed the new ones out before their second use. Now, after it and
+ * a build of 2^20 points, the pool held 368 MiB idle from 74 MiB live at once at most, and the
+ * builds made no textures.) `trim()` deletes every idle texture and forgets the working set
+ * and the growth.
  *
  * Textures asked for with `fit: 'class'` (1D streams: their rows are only a layout) are made a
  * little taller than asked, to the next of four heights per octave (`heightClass`: at most 25 %
  * more rows), so temporaries whose lengths differ by a little share textures: 'reduced' binning
- * filters a working set of a new length after every one of its up to 67 slices, and the filter's
+ * filters a working set of a new length after every one of its slices, and the filter's
  * pyramid levels and results shrink with it. Every shader, viewport and readback addresses a
  * stream through its layout, never the texture's own size, so the extra rows are never touched.
  * The pool remembers the real size of each texture it made: a ping-pong pass may swap a pooled
@@ -41,8 +48,11 @@ export const POOL_IDLE_BYTES = 64 * 2 ** 20;
 
 /** Idle textures and bytes kept, in working sets (the most in use at once since the last trim), where more than the caps. */
 const WORKING_SETS = 4;
-/** Shapes remembered as handed out again from the pool (their textures are deleted last). */
-const REUSED_SHAPES = 256;
+/** How far the totals may grow when deleted textures are asked for again: this many working sets, or GROWN_CAPS times the caps if more. */
+const GROWN_WORKING_SETS = 16;
+const GROWN_CAPS = 4;
+/** Shapes remembered in the order asked for, and shapes whose textures were deleted to stay within the totals. */
+const SHAPES_REMEMBERED = 1024;
 
 interface Idle {
   key: string;
@@ -62,7 +72,7 @@ export function heightClass(height: number): number {
 export class TexturePool {
   /** shape and format -> idle textures, most recently returned last. */
   private readonly byShape = new Map<string, WebGLTexture[]>();
-  /** Every idle texture in the order returned (a Map iterates in insertion order: oldest first). */
+  /** Every idle texture, with its shape key and bytes. */
   private readonly idle = new Map<WebGLTexture, Idle>();
   private idleBytes = 0;
   /** Bytes of pool textures handed out and not yet returned, and the most at once since the last trim. */
@@ -70,8 +80,13 @@ export class TexturePool {
   private peakBytes = 0;
   private inUseCount = 0;
   private peakCount = 0;
-  /** Shape keys handed out again from the pool, most recent last. */
-  private readonly reused = new Map<string, true>();
+  /** Shape keys in the order they were last asked for, most recent last (every idle texture's shape is here). */
+  private readonly demand = new Map<string, true>();
+  /** Shape keys whose textures were deleted to stay within the totals, oldest first. */
+  private readonly evicted = new Map<string, true>();
+  /** What the totals grew by: the textures deleted and then asked for again. */
+  private grownBytes = 0;
+  private grownCount = 0;
   /** The real shape key and bytes of each texture the pool made (it may come back from another stream after a swap). */
   private readonly made = new WeakMap<WebGLTexture, Idle>();
 
@@ -91,14 +106,14 @@ export class TexturePool {
     return this.idleBytes;
   }
 
-  /** The idle bytes kept now: POOL_IDLE_BYTES, or four times the working set since the last trim if more. */
+  /** The idle bytes kept now: POOL_IDLE_BYTES or four working sets, whichever is more, plus the growth (module comment). */
   get byteLimit(): number {
-    return Math.max(POOL_IDLE_BYTES, WORKING_SETS * this.peakBytes);
+    return limit(POOL_IDLE_BYTES, this.peakBytes, this.grownBytes);
   }
 
-  /** The idle textures kept now: POOL_IDLE_TEXTURES, or four times the working set since the last trim if more. */
+  /** The idle textures kept now: POOL_IDLE_TEXTURES or four working sets, whichever is more, plus the growth (module comment). */
   get countLimit(): number {
-    return Math.max(POOL_IDLE_TEXTURES, WORKING_SETS * this.peakCount);
+    return limit(POOL_IDLE_TEXTURES, this.peakCount, this.grownCount);
   }
 
   /**
@@ -112,17 +127,20 @@ export class TexturePool {
     this.inUseBytes += bytes;
     this.peakBytes = Math.max(this.peakBytes, this.inUseBytes);
     this.peakCount = Math.max(this.peakCount, ++this.inUseCount);
+    this.asked(key);
     const list = this.byShape.get(key);
     const tex = list?.pop();
     if (!tex) {
+      if (this.evicted.delete(key)) {
+        // deleted to stay within the totals, and wanted again: the totals are below what the page reuses
+        this.grownBytes += bytes;
+        this.grownCount++;
+      }
       const made = this.create(width, height, info, layers);
       this.made.set(made, { key, bytes });
       return made;
     }
     if (list!.length === 0) this.byShape.delete(key);
-    this.reused.delete(key);
-    this.reused.set(key, true);
-    if (this.reused.size > REUSED_SHAPES) this.reused.delete(this.reused.keys().next().value!);
     this.idleBytes -= this.idle.get(tex)!.bytes;
     this.idle.delete(tex);
     return tex;
@@ -136,6 +154,7 @@ export class TexturePool {
     const { key, bytes } = this.made.get(tex) ?? { key: poolKey(width, height, info, layers), bytes: width * height * Math.max(layers, 1) * info.texelBytes };
     this.inUseBytes = Math.max(0, this.inUseBytes - bytes);
     this.inUseCount = Math.max(0, this.inUseCount - 1);
+    if (!this.demand.has(key)) this.asked(key); // (a stream's own texture, of a shape never asked for)
     let list = this.byShape.get(key);
     if (!list) this.byShape.set(key, (list = []));
     if (list.length >= POOL_PER_SHAPE || bytes > this.byteLimit) {
@@ -157,26 +176,47 @@ export class TexturePool {
     this.idleBytes = 0;
     this.peakBytes = this.inUseBytes;
     this.peakCount = this.inUseCount;
-    this.reused.clear();
+    this.demand.clear();
+    this.evicted.clear();
+    this.grownBytes = this.grownCount = 0;
   }
 
-  /** Deletes the least recently returned texture of a shape never handed out again, else the least recently returned. */
+  /** Marks a shape as asked for now; forgets the least recent shapes that have no idle texture. */
+  private asked(key: string): void {
+    this.demand.delete(key);
+    this.demand.set(key, true);
+    if (this.demand.size <= SHAPES_REMEMBERED) return;
+    for (const k of this.demand.keys()) {
+      if (this.demand.size <= (SHAPES_REMEMBERED * 3) / 4) break;
+      if (!this.byShape.has(k)) this.demand.delete(k);
+    }
+  }
+
+  /** Deletes the least recently returned idle texture of the shape asked for least recently. */
   private evict(): void {
-    let victim: [WebGLTexture, Idle] | undefined;
-    for (const entry of this.idle) {
-      if (!this.reused.has(entry[1].key)) {
-        victim = entry;
+    let key = '';
+    for (const k of this.demand.keys()) {
+      if (this.byShape.has(k)) {
+        key = k;
         break;
       }
     }
-    const [tex, { key, bytes }] = victim ?? this.idle.entries().next().value!;
-    this.idle.delete(tex);
-    this.idleBytes -= bytes;
     const list = this.byShape.get(key)!;
-    list.splice(list.indexOf(tex), 1);
+    const tex = list.shift()!;
     if (list.length === 0) this.byShape.delete(key);
+    this.idleBytes -= this.idle.get(tex)!.bytes;
+    this.idle.delete(tex);
     this.destroy(tex);
+    this.evicted.delete(key);
+    this.evicted.set(key, true);
+    if (this.evicted.size > SHAPES_REMEMBERED) this.evicted.delete(this.evicted.keys().next().value!);
   }
+}
+
+/** A total's limit: the cap or four working sets, whichever is more, plus the growth, up to sixteen working sets or four caps. */
+function limit(cap: number, peak: number, grown: number): number {
+  const base = Math.max(cap, WORKING_SETS * peak);
+  return Math.min(base + grown, Math.max(GROWN_CAPS * cap, GROWN_WORKING_SETS * peak));
 }
 
 function poolKey(width: number, height: number, info: PoolFormat, layers: number): string {

@@ -3,7 +3,7 @@
 // object (flat over long runs, back to the start after dispose).
 import { expect } from 'chai';
 import {
-  BinGrid, BrookContext, Stats, binPoints, createAgents, createContext, createDem, createFluid, createNBody, createPointRenderer,
+  BinGrid, BrookContext, Stats, binPoints, stencilRoute, createAgents, createContext, createDem, createFluid, createNBody, createPointRenderer,
   nbodyPreset, binLayout,
 } from '../../src/index';
 import { rng } from '../helpers';
@@ -111,6 +111,18 @@ describe('core/pass: every pass traced', () => {
     expect(again.filter((p) => p.kernel === 'BinDropped').length).to.equal(1);
     expect(dirty.stats.dropped).to.equal(3);
     dirty.dispose();
+    pos.dispose();
+  });
+
+  it('one-draw stencil routing issues its NaN probe first, so its answer comes back with the routed count', async () => {
+    const pos = ctx.stream('float4', 300, cloud(300, 5));
+    ctx.trace.start();
+    const r = await stencilRoute(ctx, pos, GRID, { capacity: 16 });
+    const kernels = (await ctx.trace.stop()).map((p) => p.kernel);
+    expect(kernels[0]).to.equal('BinNaNProbe');
+    expect(kernels.indexOf('RouteOneDraw')).to.be.greaterThan(0);
+    expect(r.dropped).to.equal(0);
+    r.slots.dispose();
     pos.dispose();
   });
 

@@ -77,6 +77,48 @@ describe('core/pool (no GPU)', () => {
     expect(pool.countLimit).to.equal(POOL_IDLE_TEXTURES);
   });
 
+  it("serves a new workload from the pool once it repeats, however full the last one left it", () => {
+    const { pool, made } = setup();
+    const mib4 = (h: number) => [1024, h, float] as const; // 1024 x 1024 floats: 4 MiB
+    // the last workload: 8 textures at once (a 32 MiB working set, ~129 MiB kept), asked for 3 times
+    for (let call = 0; call < 3; call++) {
+      const temps = Array.from({ length: 8 }, (_, i) => pool.acquire(...mib4(1024 + i)));
+      temps.forEach((t, i) => pool.release(t, ...mib4(1024 + i)));
+    }
+    // the new one: 24 textures, one at a time (~98 MiB), every call; with the old shapes that is over the limit
+    const step = () => {
+      const before = made();
+      for (let i = 0; i < 24; i++) pool.release(pool.acquire(...mib4(1032 + i)), ...mib4(1032 + i));
+      return made() - before;
+    };
+    expect(step(), 'the first call makes its textures').to.equal(24);
+    expect(step(), 'the second call finds them all: the old shapes went first').to.equal(0);
+    expect(step()).to.equal(0);
+    expect(pool.bytes).to.be.at.most(pool.byteLimit);
+  });
+
+  it('grows its totals when textures it deleted are asked for again, up to sixteen working sets', () => {
+    const { pool, made } = setup();
+    const side = 1024; // 4 MiB each, one at a time: a 4 MiB working set, 64 MiB kept at first
+    const cycle = (shapes: number) => {
+      const before = made();
+      for (let i = 0; i < shapes; i++) pool.release(pool.acquire(side, side + i, float), side, side + i, float);
+      return made() - before;
+    };
+    expect(cycle(24), '~97 MiB of shapes').to.equal(24);
+    const deleted = 24 - pool.count;
+    expect(deleted, 'deleted to stay within 64 MiB').to.be.at.least(8);
+    expect(cycle(24), 'made again').to.equal(deleted);
+    expect(cycle(24), 'and the totals grew by them').to.equal(0);
+    expect(pool.count).to.equal(24);
+    // a cycle larger than the growth allows (4 x POOL_IDLE_BYTES here) stays within it
+    for (let k = 0; k < 3; k++) cycle(100);
+    expect(pool.byteLimit).to.equal(4 * POOL_IDLE_BYTES);
+    expect(pool.bytes).to.be.at.most(4 * POOL_IDLE_BYTES);
+    pool.trim();
+    expect(pool.byteLimit).to.equal(POOL_IDLE_BYTES);
+  });
+
   it("hands 1D temporaries of nearby lengths one texture of their height class, and takes swapped exact-size textures back at their real size", () => {
     const { pool, made } = setup();
     // a working set that shrinks a little every pass, as 'reduced' binning's survivors do

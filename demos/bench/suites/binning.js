@@ -5,7 +5,8 @@
 // one-draw routing into k x k slot blocks. Capacity: the expected load λ = n / bins plus
 // 5√λ + 6 slots, so overflow is unlikely (the paper did the same); an overflow would be handled
 // (rebuilt) and is counted in the table. Wall clock from the first pass to a fence after the
-// structure is complete (binning reads survivor counts back, so a GPU timer cannot span it).
+// structure is complete (binning reads survivor counts back, so a GPU timer cannot span it):
+// the median of `reps` builds after one that compiles, with their min-max beside it.
 import { binPoints, stencilRoute, BINNING_METHODS, ROUTING_METHODS, createDem } from '../../../dist/brookgl.js';
 
 function cloud(n, seed = 3) {
@@ -16,24 +17,34 @@ function cloud(n, seed = 3) {
   return v;
 }
 
-async function best(ctx, fn, reps) {
-  let ms = Infinity, last = null;
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+/** A table cell: the median with the min-max of its samples. */
+const cell = (t) => `${t.ms.toFixed(2)} (${t.min.toFixed(2)}-${t.max.toFixed(2)})`;
+
+/** Median ms of `reps` runs of `fn` after one that compiles, with min and max; `last` is the last run's result, not disposed. */
+async function timed(ctx, fn, reps) {
+  const samples = [];
+  let last = null;
   for (let r = 0; r <= reps; r++) {
     await ctx.queries.fence();
     const t0 = performance.now();
     last = await fn();
     await ctx.queries.fence();
-    if (r > 0) ms = Math.min(ms, performance.now() - t0); // the first run compiles
+    if (r > 0) samples.push(performance.now() - t0);
     if (r < reps) last.dispose();
   }
-  return { ms, last };
+  return { ms: median(samples), min: Math.min(...samples), max: Math.max(...samples), last };
 }
 
 export async function run(ctx, { log = () => {}, quick = false } = {}) {
   const soft = ctx.caps.software;
   const grids = quick ? [32] : [32, 64, 128];
   const sizes = quick ? [2 ** 12, 2 ** 14] : soft ? [2 ** 12, 2 ** 14, 2 ** 16, 2 ** 18] : [2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20, 2 ** 21];
-  const reps = quick ? 1 : 2;
+  const reps = quick ? 1 : 5;
   const tables = [];
   const plots = [];
   const results = [];
@@ -48,27 +59,28 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       const capacity = Math.ceil(load + 5 * Math.sqrt(load) + 6);
       const row = [n, load, capacity];
       for (const method of methods) {
-        const { ms, last } = await best(ctx, () => binPoints(ctx, pos, grid, { capacity, method }), reps);
+        const t = await timed(ctx, () => binPoints(ctx, pos, grid, { capacity, method }), reps);
+        const { ms, last } = t;
         const st = last.stats;
         last.dispose();
-        row.push(ms);
+        row.push(cell(t));
         series[method].push([n, ms]);
-        results.push({ grid: g, n, method, ms, passes: st.passes, reductions: st.reductions, overflows: st.overflows, capacity });
+        results.push({ grid: g, n, method, ms, min: t.min, max: t.max, passes: st.passes, reductions: st.reductions, overflows: st.overflows, capacity });
         log(`binning ${g}³ n=${n} ${method}: ${ms.toFixed(1)} ms`);
       }
-      const route = await best(ctx, async () => {
+      const route = await timed(ctx, async () => {
         const r = await stencilRoute(ctx, pos, grid, { capacity });
         return { ...r, dispose: () => r.slots.dispose() };
       }, reps);
       route.last.dispose();
-      row.push(route.ms, route.last.overflow ? 'overflow' : 'ok');
+      row.push(cell(route), route.last.overflow ? 'overflow' : 'ok');
       series['one-draw routing'].push([n, route.ms]);
-      results.push({ grid: g, n, method: 'one-draw routing', ms: route.ms, passes: route.last.passes, overflow: route.last.overflow, capacity });
+      results.push({ grid: g, n, method: 'one-draw routing', ms: route.ms, min: route.min, max: route.max, passes: route.last.passes, overflow: route.last.overflow, capacity });
       rows.push(row);
       pos.dispose();
     }
     tables.push({
-      title: `${g}³ grid: ms to bin n uniform points (Figures 5 and 6)`,
+      title: `${g}³ grid: ms to bin n uniform points (Figures 5 and 6), median (min-max) of ${reps} builds`,
       columns: ['points', 'mean load', 'capacity', ...methods, 'one-draw routing', 'one-draw'],
       rows,
     });
@@ -93,17 +105,17 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       const row = [n];
       for (const method of ['reduced', 'delayed']) {
         for (const reduction of ['pyramid', 'scatter']) {
-          const { ms, last } = await best(ctx, () => binPoints(ctx, pos, grid, { capacity, method, reduction }), reps);
-          last.dispose();
-          row.push(ms);
-          results.push({ reductionTest: true, grid: 32, n, method, reduction, ms });
+          const t = await timed(ctx, () => binPoints(ctx, pos, grid, { capacity, method, reduction }), reps);
+          t.last.dispose();
+          row.push(cell(t));
+          results.push({ reductionTest: true, grid: 32, n, method, reduction, ms: t.ms, min: t.min, max: t.max });
         }
       }
       rows.push(row);
       pos.dispose();
       log(`reduction comparison n=${n}`);
     }
-    tables.push({ title: 'Working-set reduction in WebGL2, 32³ grid (ms to bin)', columns: ['points', 'reduced + pyramid', 'reduced + scatter', 'delayed + pyramid', 'delayed + scatter'], rows });
+    tables.push({ title: `Working-set reduction in WebGL2, 32³ grid (ms to bin: median (min-max) of ${reps} builds)`, columns: ['points', 'reduced + pyramid', 'reduced + scatter', 'delayed + pyramid', 'delayed + scatter'], rows });
   }
 
   // Predicated iteration without D3D10 predication: every occlusion answer is a round trip to
@@ -119,9 +131,9 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       for (const method of ['predicated', 'stencil-predicated']) {
         const row = [n, method];
         for (const inFlight of depths) {
-          const { ms, last } = await best(ctx, () => binPoints(ctx, pos, grid, { capacity, method, inFlight }), reps);
-          row.push(`${ms.toFixed(1)} (${last.stats.passes})`);
-          results.push({ inFlightTest: true, grid: 32, n, method, inFlight, ms, passes: last.stats.passes, capacity });
+          const { ms, min, max, last } = await timed(ctx, () => binPoints(ctx, pos, grid, { capacity, method, inFlight }), reps);
+          row.push(`${ms.toFixed(1)} (${min.toFixed(1)}-${max.toFixed(1)}; ${last.stats.passes} passes)`);
+          results.push({ inFlightTest: true, grid: 32, n, method, inFlight, ms, min, max, passes: last.stats.passes, capacity });
           last.dispose();
         }
         rows.push(row);
@@ -129,7 +141,7 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       pos.dispose();
       log(`queries in flight n=${n}`);
     }
-    tables.push({ title: 'Occlusion queries in flight, 32³ grid: ms to bin (passes drawn)', columns: ['points', 'method', ...depths.map((d) => `${d} in flight`)], rows });
+    tables.push({ title: `Occlusion queries in flight, 32³ grid: ms to bin, median (min-max) of ${reps} builds, and the passes drawn`, columns: ['points', 'method', ...depths.map((d) => `${d} in flight`)], rows });
   }
 
   // The DEM demo's step (binning + forces over the 27-neighbourhood + integration) vs particles.
@@ -141,18 +153,24 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       const dem = createDem(ctx, { count: n, diameter: 1 / cells });
       for (let s = 0; s < 20; s++) await dem.step(1 / 600, { push: [0, -40, 0] }); // fall and touch the floor
       await ctx.queries.fence();
+      // batches of steps (each ends with a fence): the median batch's ms per step, min-max beside
       const steps = quick ? 3 : 10;
-      const t0 = performance.now();
-      for (let s = 0; s < steps; s++) await dem.step(1 / 600, { push: [0, -40, 0] });
-      await ctx.queries.fence();
-      const ms = (performance.now() - t0) / steps;
+      const batches = [];
+      for (let k = 0; k < (quick ? 1 : 7); k++) {
+        const t0 = performance.now();
+        for (let s = 0; s < steps; s++) await dem.step(1 / 600, { push: [0, -40, 0] });
+        await ctx.queries.fence();
+        batches.push((performance.now() - t0) / steps);
+      }
+      const ms = median(batches);
+      const t = { ms, min: Math.min(...batches), max: Math.max(...batches) };
       const b = dem.lastBinning;
-      rows.push([n, `${cells}³`, ms, 1000 / ms, b.passes, b.reductions, b.overflows]);
-      results.push({ dem: true, n, cells, msPerStep: ms, passes: b.passes, reductions: b.reductions, overflows: b.overflows });
+      rows.push([n, `${cells}³`, cell(t), 1000 / ms, b.passes, b.reductions, b.overflows]);
+      results.push({ dem: true, n, cells, msPerStep: ms, min: t.min, max: t.max, passes: b.passes, reductions: b.reductions, overflows: b.overflows });
       log(`dem ${n}: ${ms.toFixed(1)} ms per step`);
       dem.dispose();
     }
-    tables.push({ title: 'DEM step (bin, forces over 27 bins, integrate), wall clock', columns: ['particles', 'grid', 'ms per step', 'steps/s', 'binning passes', 'reductions', 'capacity doublings'], rows });
+    tables.push({ title: `DEM step (bin, forces over 27 bins, integrate), wall clock: median (min-max) of ${quick ? 1 : 7} batches of ${quick ? 3 : 10} steps`, columns: ['particles', 'grid', 'ms per step', 'steps/s', 'binning passes', 'reductions', 'capacity doublings'], rows });
   }
   return { tables, plots, results };
 }

@@ -30,24 +30,32 @@ function grid(side, kind, seed = 7) {
   return v;
 }
 
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const range = (xs) => (xs.length ? `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}` : '-');
+
+/** Medians of `reps` runs after one that compiles: wall clock to a fence, and the GPU timer (null without one); min-max beside. */
 async function timeIt(ctx, fn, reps) {
   fn();
   await ctx.queries.fence();
-  let wall = Infinity, gpu = null;
+  const walls = [], gpus = [];
   for (let r = 0; r < reps; r++) {
     const t0 = performance.now();
     fn();
     await ctx.queries.fence();
-    wall = Math.min(wall, performance.now() - t0);
+    walls.push(performance.now() - t0);
     const g = await ctx.queries.time(fn);
-    if (g !== null) gpu = gpu === null ? g : Math.min(gpu, g);
+    if (g !== null) gpus.push(g);
   }
-  return { wall, gpu };
+  return { wall: median(walls), gpu: gpus.length ? median(gpus) : null, wallRange: range(walls), gpuRange: range(gpus) };
 }
 
 export async function run(ctx, { log = () => {}, quick = false } = {}) {
   const side = quick ? 256 : ctx.caps.software ? 512 : 2048;
-  const reps = quick ? 1 : 3;
+  const reps = quick ? 1 : 5;
   const probs = quick ? [0, 0.5, 1] : [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
   const tables = [];
   const plots = [];
@@ -83,7 +91,7 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
     y.dispose();
     results.kinds[kind] = { probs, ...Object.fromEntries(BRANCH_METHODS.map((m) => [m, series[m]])), maskBuild: maskSeries };
     tables.push({
-      title: `${kind === 'random' ? 'Random' : 'Coherent (rectangle)'} condition, ${side}² records, expensive side ${STEPS * 8} flops (ms per pass)`,
+      title: `${kind === 'random' ? 'Random' : 'Coherent (rectangle)'} condition, ${side}² records, expensive side ${STEPS * 8} flops (ms per pass, medians of ${reps}; min-max in the JSON)`,
       columns: ['p', 'predication wall', 'predication GPU', 'branch wall', 'branch GPU', 'z-cull wall', 'z-cull GPU', 'mask build GPU'],
       rows,
     });
@@ -121,8 +129,8 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       for (const [label, idioms] of variants) {
         Object.assign(fluid.idioms, idioms);
         const t = await timeIt(ctx, () => fluid.step(0.5, { splat }), reps);
-        rows.push([`${n}²`, label, fluid.passesPerStep, t.wall, t.gpu]);
-        results.fluid.push({ n, variant: label, passes: fluid.passesPerStep, wallMs: t.wall, gpuMs: t.gpu });
+        rows.push([`${n}²`, label, fluid.passesPerStep, t.wall, t.wallRange, t.gpu, t.gpuRange]);
+        results.fluid.push({ n, variant: label, passes: fluid.passesPerStep, wallMs: t.wall, gpuMs: t.gpu, wallRange: t.wallRange, gpuRange: t.gpuRange });
         log(`fluid ${n} ${label}`);
       }
       const landlocked = Array.from(fluid.obstacleCells.keys()).filter((k) => {
@@ -130,10 +138,10 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
         const o = (a, b) => (a < 0 || b < 0 || a >= n || b >= n ? 0 : fluid.obstacleCells[b * n + a]);
         return o(i - 1, j) + o(i + 1, j) + o(i, j - 1) + o(i, j + 1) === 4;
       }).length;
-      rows.push([`${n}²`, `(masked cells: ${((100 * landlocked) / (n * n)).toFixed(1)} %)`, null, null, null]);
+      rows.push([`${n}²`, `(masked cells: ${((100 * landlocked) / (n * n)).toFixed(1)} %)`, null, null, null, null, null]);
       fluid.dispose();
     }
-    tables.push({ title: 'Fluid demo step (40 Jacobi sweeps), each idiom switched off in turn (ms per step)', columns: ['grid', 'idioms', 'passes', 'wall ms', 'GPU ms'], rows });
+    tables.push({ title: `Fluid demo step (40 Jacobi sweeps), each idiom switched off in turn (ms per step, medians of ${reps} steps)`, columns: ['grid', 'idioms', 'passes', 'wall ms', 'wall min-max', 'GPU ms', 'GPU min-max'], rows });
   }
   // Occlusion-query latency: issue a query around one small pass, time until its answer.
   {

@@ -110,42 +110,51 @@ export async function stencilRoute(ctx: BrookContext, positions: Stream, grid: B
   check(k <= maxPoint, () => `stencil routing: points of ${k} pixels exceed this device's largest point size ${maxPoint}`);
   const { width, height } = binLayout(grid.cells);
   const slots = ctx.stream('float', [height * k, width * k]);
-  const stencil = { renderbuffer: ctx.resources.renderbuffer(width * k, height * k, STORAGE_FORMAT.STENCIL8, 1), width: width * k, height: height * k, label: 'routing stencil' };
+  let dropped: DroppedCount | null = null;
   try {
-    runPass(ctx, { name: 'RouteClear', kind: 'clear', targets: [slots], stencil, count: 0, clear: { color: [-1, -1, -1, -1], stencil: 0 } });
-    // stencil value s in slot s of every block
-    for (let s = 0; s < k * k; s++) {
+    // NaN positions are drawn nowhere: probed first, so the answer comes back alongside the count
+    dropped = new DroppedCount(ctx, positions);
+    const stencil = { renderbuffer: ctx.resources.renderbuffer(width * k, height * k, STORAGE_FORMAT.STENCIL8, 1), width: width * k, height: height * k, label: 'routing stencil' };
+    try {
+      runPass(ctx, { name: 'RouteClear', kind: 'clear', targets: [slots], stencil, count: 0, clear: { color: [-1, -1, -1, -1], stencil: 0 } });
+      // stencil value s in slot s of every block
+      for (let s = 0; s < k * k; s++) {
+        runPass(ctx, {
+          name: `RouteSlots<${s}>`,
+          kind: 'stencil',
+          fragment: ROUTE_SLOTS,
+          targets: [slots],
+          stencil,
+          colorWrite: false,
+          stencilTest: { func: 'always', ref: s, zpass: 'replace' },
+          uniforms: { k, slot: s },
+        });
+      }
+      // route every item in one draw
       runPass(ctx, {
-        name: `RouteSlots<${s}>`,
-        kind: 'stencil',
-        fragment: ROUTE_SLOTS,
+        name: 'RouteOneDraw',
+        kind: 'route',
+        vertex: ROUTE,
+        fragment: ROUTE_ID,
+        primitive: 'points',
+        count: positions.length,
         targets: [slots],
         stencil,
-        colorWrite: false,
-        stencilTest: { func: 'always', ref: s, zpass: 'replace' },
-        uniforms: { k, slot: s },
+        stencilTest: { func: 'equal', ref: 0, fail: 'decr-wrap', zfail: 'decr-wrap', zpass: 'decr-wrap' },
+        gathers: { items: positions },
+        uniforms: { ...mappingUniforms({ mode: 'spatial', grid }, width, height), pointSize: k },
       });
+    } finally {
+      ctx.resources.release(stencil.renderbuffer);
     }
-    // route every item in one draw
-    runPass(ctx, {
-      name: 'RouteOneDraw',
-      kind: 'route',
-      vertex: ROUTE,
-      fragment: ROUTE_ID,
-      primitive: 'points',
-      count: positions.length,
-      targets: [slots],
-      stencil,
-      stencilTest: { func: 'equal', ref: 0, fail: 'decr-wrap', zfail: 'decr-wrap', zpass: 'decr-wrap' },
-      gathers: { items: positions },
-      uniforms: { ...mappingUniforms({ mode: 'spatial', grid }, width, height), pointSize: k },
-    });
-  } finally {
-    ctx.resources.release(stencil.renderbuffer);
+    const routed = await countRouted(ctx, slots);
+    const nan = await dropped.read();
+    return { slots, k, routed, overflow: routed < positions.length - nan, passes: k * k + 1, dropped: nan };
+  } catch (e) {
+    slots.dispose(); // a failed call releases what it took, and leaves no query pending
+    await dropped?.settled();
+    throw e;
   }
-  const routed = await countRouted(ctx, slots);
-  const dropped = await new DroppedCount(ctx, positions).read(); // NaN positions are drawn nowhere
-  return { slots, k, routed, overflow: routed < positions.length - dropped, passes: k * k + 1, dropped };
 }
 
 const occupied: KernelSpec = { name: 'Occupied', inputs: { s: 'float' }, outputs: { n: 'uint' }, body: 'n = s >= 0.0 ? 1u : 0u;' };
