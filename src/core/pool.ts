@@ -181,14 +181,14 @@ export class TexturePool {
     this.grownBytes = this.grownCount = 0;
   }
 
-  /** Marks a shape as asked for now; forgets the least recent shapes that have no idle texture. */
+  /** Marks a shape as asked for now; forgets the least recent other shapes that have no idle texture. */
   private asked(key: string): void {
     this.demand.delete(key);
     this.demand.set(key, true);
     if (this.demand.size <= SHAPES_REMEMBERED) return;
     for (const k of this.demand.keys()) {
       if (this.demand.size <= (SHAPES_REMEMBERED * 3) / 4) break;
-      if (!this.byShape.has(k)) this.demand.delete(k);
+      if (k !== key && !this.byShape.has(k)) this.demand.delete(k);
     }
   }
 

@@ -160,8 +160,10 @@ export async function stencilRoute(ctx: BrookContext, positions: Stream, grid: B
 const occupied: KernelSpec = { name: 'Occupied', inputs: { s: 'float' }, outputs: { n: 'uint' }, body: 'n = s >= 0.0 ? 1u : 0u;' };
 async function countRouted(ctx: BrookContext, slots: Stream): Promise<number> {
   const flags = ctx.scratch('uint', [slots.layout.height, slots.layout.width]);
-  ctx.run(occupied, { s: slots, n: flags });
-  const n = (await ctx.reduce(flags, 'sum'))[0]!;
-  flags.dispose();
-  return n;
+  try {
+    ctx.run(occupied, { s: slots, n: flags });
+    return (await ctx.reduce(flags, 'sum'))[0]!;
+  } finally {
+    flags.dispose();
+  }
 }
