@@ -5,6 +5,7 @@
  * and every technique of the papers is a sequence of such passes. See README.md for the tour.
  */
 export * from './core/index';
+export * from './brook/index';
 export * from './idioms/index';
 export * from './apps/index';
 export * from './io/ply';

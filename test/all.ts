@@ -4,7 +4,7 @@ import './core/codegen.test';
 import './core/pool.test';
 import './core/stream.test';
 import './core/kernel.test';
-import './core/brook.test';
+import './brook/compile.test';
 import './brook/iterators.test';
 import './brook/return.test';
 import './brook/comments.test';

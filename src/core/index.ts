@@ -16,8 +16,6 @@ export type { KernelSpec, KernelArgs, KernelArg, StructValue, UniformType, RunOp
 export { ZMask } from './zmask';
 export { seededRandom } from './random';
 export { OcclusionWindow, defaultInFlight } from './queries';
-export { brook, brookWith, brookStructs, parseBrookStructs, parseBrook, translateBody, stripComments, DEFAULT_MAX_ITERATIONS } from './brook';
-export type { BrookOptions } from './brook';
 export { REDUCE_FACTOR, reduceKernel } from './reduce';
 export type { ReduceOp } from './reduce';
 export type { PassRecord } from './trace';
@@ -28,5 +26,4 @@ export type { ElementType, ScalarKind, StreamData, TypeInfo } from './types';
 export { StructStream, structStream, fieldParam } from './struct';
 export type { StructType, StructField, StructParam } from './struct';
 export { reduceValue, streamGatherOp } from './reducekernel';
-export { streamDecl, streamRead, streamWrite, streamBeginWriteQuery, streamEndWriteQuery } from './brookhost';
 export { WriteQuery, writeQuery, WRITE_QUERY_OUTPUT } from './writequery';

@@ -43,7 +43,8 @@
 import HORN_36_1 from '../../glsl/idioms/horn-36-1.brook';
 import HORN_36_2 from '../../glsl/idioms/horn-36-2.brook';
 import { sumPyramid } from './scan';
-import { BrookContext, BrookError, ElementType, KernelSpec, Stream, iter, parseBrook } from '../core/index';
+import { BrookContext, BrookError, ElementType, KernelSpec, Stream, iter } from '../core/index';
+import { parseBrook } from '../brook/compile';
 import { checkContext, checkFunction, checkRequired, checkStream, checkString } from '../core/validate';
 import { bitonicOrder, gatherByIndex, orderIndex } from './sort';
 import { markKernel } from './predicate';

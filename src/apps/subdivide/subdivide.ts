@@ -37,7 +37,7 @@ import LOOP_BROOK from '../../../glsl/apps/subdivide/loop.brook';
 import type { BrookContext } from '../../core/context';
 import { BrookError } from '../../core/errors';
 import { iter, type KernelSpec } from '../../core/kernel';
-import { parseBrook } from '../../core/brook';
+import { parseBrook } from '../../brook/compile';
 import type { Stream } from '../../core/stream';
 import { structStream, type StructStream } from '../../core/struct';
 import { checkContext, checkOptions } from '../../core/validate';

@@ -12,7 +12,7 @@
  * `iter float i<>` become `float a`, `out float o<>` becomes `out float o`, gathers as above.
  * Copies are made only for what a kernel calls, callees before callers.
  */
-import { BrookError } from './errors';
+import { BrookError } from '../core/errors';
 
 /** A function that takes gathers, or a kernel callable from other kernels. */
 export interface FunctionTemplate {

@@ -11,8 +11,8 @@
  * starting from zero. "Before" is textual order in the body: a read that follows a write to the
  * output or to any of its fields or components is accepted (branches are not analysed).
  */
-import { BrookError } from './errors';
-import { Token, nextSolid, tokenize } from './brooktokens';
+import { BrookError } from '../core/errors';
+import { Token, nextSolid, tokenize } from './tokens';
 
 /** A kernel's name and where its body starts, for error messages. */
 export interface BodySite {

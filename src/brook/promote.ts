@@ -12,10 +12,10 @@
  * is wrapped in `float(...)` (`vecN(...)` for an intN) — or, for an integer literal, written as a
  * float literal. Anything of unknown type is left as written (GLSL then reports it), so code
  * that compiled before compiles the same. Bitwise and shift operators, `%`, indices of plain
- * arrays and assignments (brookcg.ts converts those) are left alone.
+ * arrays and assignments (cg.ts converts those) are left alone.
  */
-import { CgEnv } from './brookcg';
-import { Token, glslValueType, spliceTokens } from './brooktokens';
+import { CgEnv } from './cg';
+import { Token, glslValueType, spliceTokens } from './tokens';
 
 /** A value's type: scalar kind and components, or a struct; 'lit' is an integer literal. */
 interface Ty {

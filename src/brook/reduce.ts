@@ -2,9 +2,9 @@
  * The GLSL around a reduce kernel's body (`reduce void f(T a<>, reduce T r<>)`): one pass folds
  * each output record's block of input records in index order (reducekernel.ts runs the passes).
  */
-import { UniformType, glslName } from './kernel';
-import { ElementType } from './types';
-import { TYPE_MAP } from './brooktokens';
+import { UniformType, glslName } from '../core/kernel';
+import { ElementType } from '../core/types';
+import { TYPE_MAP } from './tokens';
 
 /** The gather through which a reduce kernel reads the stream it reduces (see reducekernel.ts). */
 export const REDUCE_SOURCE = 'reduce_src';

@@ -1,9 +1,9 @@
 /**
- * The Brook front end's lexical layer (see brook.ts): tokens, Brook-to-GLSL type and function
+ * The Brook front end's lexical layer (see compile.ts): tokens, Brook-to-GLSL type and function
  * names, comment blanking, and the small text helpers (matching brackets, line numbers) that
- * the other brook*.ts modules share.
+ * the other src/brook modules share.
  */
-import { BrookError } from './errors';
+import { BrookError } from '../core/errors';
 
 export const TYPE_MAP: Record<string, string> = {
   float2: 'vec2', float3: 'vec3', float4: 'vec4',

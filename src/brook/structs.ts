@@ -2,11 +2,11 @@
  * Struct declarations in Brook source (`typedef struct { ... } Name;`) and the GLSL that binds a
  * kernel's struct parameters to their one-texture-per-field streams (struct.ts).
  */
-import { BrookError } from './errors';
-import { glslName } from './kernel';
-import { StructParam, StructType, fieldParam } from './struct';
-import { ElementType } from './types';
-import { TYPE_MAP, lineAt, matching, normalizeType, stripComments } from './brooktokens';
+import { BrookError } from '../core/errors';
+import { glslName } from '../core/kernel';
+import { StructParam, StructType, fieldParam } from '../core/struct';
+import { ElementType } from '../core/types';
+import { TYPE_MAP, lineAt, matching, normalizeType, stripComments } from './tokens';
 
 /**
  * The struct declarations of (comment-free) Brook source — `typedef struct tag { ... } Name;`

@@ -17,21 +17,21 @@
  * `BBox b[]`, `out Tri o<>` (struct.ts). Types: float, float2-4, int, int2-4, uint, uint2-4,
  * `unsigned int`, char..char4 (also `uchar`, `unsigned char`, BrookGPU's `fixed`: 8-bit
  * normalized streams, floats in [0, 1] in the kernel) (half is read as float; floatNxN uniforms as matN). `reduce void f(T a<>,
- * reduce T r<>)` declares a reduce kernel (brookreduce.ts, reducekernel.ts).
+ * reduce T r<>)` declares a reduce kernel (reduce.ts, reducekernel.ts).
  *
- * Source is read in steps: comments blanked (lines kept, brooktokens.ts); struct typedefs taken
- * out (brookstructs.ts); kernels found and their parameters read (here); helpers with gather parameters and the kernels themselves kept as templates that calls
- * specialize (brookcalls.ts); then each body is translated token by token (brooktranslate.ts;
+ * Source is read in steps: comments blanked (lines kept, tokens.ts); struct typedefs taken
+ * out (structs.ts); kernels found and their parameters read (here); helpers with gather parameters and the kernels themselves kept as templates that calls
+ * specialize (calls.ts); then each body is translated token by token (translate.ts;
  * lines are kept, so errors point at the listing's own lines):
  * - float2/3/4 -> vec2/3/4, int2 -> ivec2, ..., half -> float;
  * - gathers `v[i]` -> `v(i)`, `v[i][j]` -> `v(i, j)` (see kernel.ts for the accessors);
  * - integer literals become float literals (`? 1 : 0` -> `? 1.0 : 0.0`), as Cg converts them
  *   implicitly, except in statements that involve an int variable or type and inside the
  *   brackets of a non-gather index;
- * - Cg's implicit conversions made explicit (brookcg.ts): assignments and initializations
+ * - Cg's implicit conversions made explicit (cg.ts): assignments and initializations
  *   through `brook_to_T`, logical operands and conditions through `brook_bool`, scalar
  *   swizzles, `indexof`;
- * - every loop condition also counts against maxIterations (brooktranslate.ts);
+ * - every loop condition also counts against maxIterations (translate.ts);
  * - names that GLSL ES reserves (`input`, `output`, `filter`, ...) get a trailing `_`;
  * - lerp -> mix, frac -> fract, rsqrt -> inversesqrt, atan2 -> atan; saturate, fmod (Cg's,
  *   truncating) and isfinite are supplied. Anything else is passed to GLSL as written.
@@ -39,26 +39,26 @@
  * them. The tag returns every kernel of the template by name. README "Brook language" lists
  * what is supported and what is not.
  */
-import BROOK_HELPERS from '../../glsl/core/brook.glsl';
-import { BrookError } from './errors';
-import { IterType, KernelSpec, UniformType, glslName } from './kernel';
-import { StructParam, fieldParam } from './struct';
-import { FunctionTemplate, extractGatherHelpers, kernelTemplate, specializeCalls } from './brookcalls';
-import { ElementType } from './types';
-import { TYPE_MAP, lineAt, matching, normalizeType, stripComments } from './brooktokens';
-import { CgEnv, conversionHelpers } from './brookcg';
-import { translateBody } from './brooktranslate';
-import { checkOutputReads, checkReadOnly } from './brookchecks';
-import { collectFunctionTypes } from './brookpromote';
-import { extractStructs, structDecl, structGlue } from './brookstructs';
-import { REDUCE_SOURCE, REDUCE_UNIFORMS, reduceFold } from './brookreduce';
+import BROOK_HELPERS from '../../glsl/brook/helpers.glsl';
+import { BrookError } from '../core/errors';
+import { IterType, KernelSpec, UniformType, glslName } from '../core/kernel';
+import { StructParam, fieldParam } from '../core/struct';
+import { FunctionTemplate, extractGatherHelpers, kernelTemplate, specializeCalls } from './calls';
+import { ElementType } from '../core/types';
+import { TYPE_MAP, lineAt, matching, normalizeType, stripComments } from './tokens';
+import { CgEnv, conversionHelpers } from './cg';
+import { translateBody } from './translate';
+import { checkOutputReads, checkReadOnly } from './checks';
+import { collectFunctionTypes } from './promote';
+import { extractStructs, structDecl, structGlue } from './structs';
+import { REDUCE_SOURCE, REDUCE_UNIFORMS, reduceFold } from './reduce';
 
-export { stripComments } from './brooktokens';
-export { conversionHelpers } from './brookcg';
-export type { CgEnv } from './brookcg';
-export { translateBody } from './brooktranslate';
-export { parseBrookStructs, brookStructs } from './brookstructs';
-export { REDUCE_SOURCE } from './brookreduce';
+export { stripComments } from './tokens';
+export { conversionHelpers } from './cg';
+export type { CgEnv } from './cg';
+export { translateBody } from './translate';
+export { parseBrookStructs, brookStructs } from './structs';
+export { REDUCE_SOURCE } from './reduce';
 
 /** Options of the Brook front end (`parseBrook(text, options)`, `brookWith(options)`). */
 export interface BrookOptions {

@@ -1,10 +1,10 @@
 /**
- * Cg's implicit conversions made explicit for GLSL ES 3.00 (see brook.ts): assignments through
+ * Cg's implicit conversions made explicit for GLSL ES 3.00 (see compile.ts): assignments through
  * `brook_to_T`, conditions and logical operands through `brook_bool`, scalar swizzles, indexof.
  */
-import { StructType } from './struct';
-import type { FunctionTypes } from './brookpromote';
-import { SWIZZLE, Token, glslValueType, nextSolid, spliceTokens } from './brooktokens';
+import { StructType } from '../core/struct';
+import type { FunctionTypes } from './promote';
+import { SWIZZLE, Token, glslValueType, nextSolid, spliceTokens } from './tokens';
 
 /** What the Cg conversions need to know: declared types by name, struct types, and what they used. */
 export interface CgEnv {
@@ -15,7 +15,7 @@ export interface CgEnv {
   used: Set<string>;
   /** Names declared with more than one type (scopes are not tracked): left as written. */
   ambiguous: Set<string>;
-  /** Return and parameter types of the source's functions, for int-to-float promotion (brookpromote.ts). */
+  /** Return and parameter types of the source's functions, for int-to-float promotion (promote.ts). */
   functions?: Map<string, FunctionTypes>;
 }
 

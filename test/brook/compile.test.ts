@@ -67,7 +67,7 @@ function records(n: number, density: number, seed: number): Float32Array {
 }
 const xs = (v: Float32Array) => v.filter((_, i) => i % 4 === 0);
 
-describe('core/brook front end: Listing 36-1 as printed', () => {
+describe('brook/compile front end: Listing 36-1 as printed', () => {
   let ctx: BrookContext;
   before(() => (ctx = newContext()));
   after(() => ctx.dispose());

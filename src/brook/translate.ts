@@ -1,11 +1,11 @@
 /**
  * Token-by-token translation of Brook/Cg statements to GLSL ES 3.00 (the rules are listed in
- * brook.ts's module comment), with every loop condition bounded by brook_loop().
+ * compile.ts's module comment), with every loop condition bounded by brook_loop().
  */
-import { glslName } from './kernel';
-import { CgEnv, cgConversions } from './brookcg';
-import { promoteMixed } from './brookpromote';
-import { FUNCTION_MAP, INT_TYPES, TYPE_MAP, Token, nextSolid, tokenize } from './brooktokens';
+import { glslName } from '../core/kernel';
+import { CgEnv, cgConversions } from './cg';
+import { promoteMixed } from './promote';
+import { FUNCTION_MAP, INT_TYPES, TYPE_MAP, Token, nextSolid, tokenize } from './tokens';
 
 /** Translates Cg/Brook statements to GLSL ES 3.00 (see the module comment for the rules). */
 export function translateBody(text: string, gathers: Set<string>, intNames: Set<string>, boundLoops = false, env?: CgEnv): string {

@@ -21,13 +21,13 @@
  * non-blocking form. Declarations take 1 to 4 extents (`float b<4, 5, 6>`); streamRead and
  * streamWrite also take domains (`streamRead(a.domain([1, 5], [8, 8]), data)`).
  */
-import { BrookError, check } from './errors';
-import type { BrookContext } from './context';
-import { Stream } from './stream';
-import { StreamDomain } from './domain';
-import { StructStream, StructType, structStream } from './struct';
-import { ElementType } from './types';
-import { WriteQuery, writeQuery } from './writequery';
+import { BrookError, check } from '../core/errors';
+import type { BrookContext } from '../core/context';
+import { Stream } from '../core/stream';
+import { StreamDomain } from '../core/domain';
+import { StructStream, StructType, structStream } from '../core/struct';
+import { ElementType } from '../core/types';
+import { WriteQuery, writeQuery } from '../core/writequery';
 
 const BROOK_TYPES: Record<string, ElementType> = {
   float: 'float', float2: 'float2', float3: 'float3', float4: 'float4',

@@ -1,0 +1,8 @@
+/**
+ * The Brook front end, apart from the runtime as brcc stood apart from BrookGPU's runtime:
+ * Brook source in, KernelSpecs (GLSL ES 3.00 bodies and their parameters) out, plus the
+ * host-API mirror (streamRead, streamWrite, ...) over the runtime's streams.
+ */
+export { brook, brookWith, brookStructs, parseBrookStructs, parseBrook, translateBody, stripComments, DEFAULT_MAX_ITERATIONS } from './compile';
+export type { BrookOptions } from './compile';
+export { streamDecl, streamRead, streamWrite, streamBeginWriteQuery, streamEndWriteQuery } from './host';
