@@ -2,7 +2,7 @@
  * brookgl: BrookGPU-era stream computing on WebGL2.
  *
  * Streams are textures of records, kernels are fragment shaders that write one record each,
- * and every technique of the papers is a sequence of such passes. See README.md for the tour.
+ * and every technique of the papers is a sequence of such passes. See docs/guide.md for the tour.
  */
 export * from './core/index';
 export * from './brook/index';
