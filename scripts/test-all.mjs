@@ -1,4 +1,5 @@
-// `npm test`: build (with the test bundle), type-check, run every spec and demo page in headless
+// `npm test`: build (with the test bundle), type-check, build the API reference (TypeDoc, typedoc.json:
+// a warning fails it), run every spec and demo page in headless
 // Chromium (scripts/test.mjs), then the package and notebook checks (scripts/test-package.mjs).
 // Each step runs only if the one before passed; the exit status is the first failure's. The two
 // runners each end with "N passed, N failed" (CI reads the last line).
@@ -25,10 +26,12 @@ if (unknown.length) {
 }
 const pass = (...names) => args.filter((a, i) => names.includes(a) || (names.includes('--grep') && args[i - 1] === '--grep'));
 const tsc = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+const typedoc = path.join(path.dirname(createRequire(import.meta.url).resolve('typedoc/package.json')), 'bin', 'typedoc');
 
 const steps = [
   ['build', ['scripts/build.mjs', '--tests']],
   ['type-check', [tsc, '--noEmit', '-p', 'tsconfig.json']],
+  ['API reference (TypeDoc, warnings as errors)', [typedoc]],
   ['specs and demos', ['scripts/test.mjs', ...pass('--grep', '--gpu', '--pictures')]],
 ];
 if (grepAt < 0) steps.push(['package and notebook checks', ['scripts/test-package.mjs', ...pass('--gpu', '--keep')]]);

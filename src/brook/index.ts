@@ -5,4 +5,6 @@
  */
 export { brook, brookWith, brookStructs, parseBrookStructs, parseBrook, translateBody, stripComments, DEFAULT_MAX_ITERATIONS } from './compile';
 export type { BrookOptions } from './compile';
+export type { CgEnv } from './cg';
+export type { FunctionTypes } from './promote';
 export { streamDecl, streamRead, streamWrite, streamBeginWriteQuery, streamEndWriteQuery } from './host';

@@ -7,6 +7,6 @@ export type { RadixPlacement, SortMethod, SortOptions, SortResult } from './sort
 export { branchKernel, branchMask, runBranch, occlusionLoop, liveCount, BRANCH_METHODS } from './flow';
 export type { BranchDesc, BranchMethod, OcclusionLoopOptions } from './flow';
 export { binPoints, binItems, bucketSort, binLayout, stencilRoute, Bins, BINNING_METHODS, ROUTING_METHODS, BIN_UNIFORMS, BIN_QUERY_GLSL, binUniforms } from './binning/index';
-export type { BinGrid, BinningMethod, BinningOptions, BinningStats, BinMapping, Routed } from './binning/index';
+export type { BinGrid, BinningMethod, BinningOptions, BinningStats, BinMapping, Routed, SliceStorage } from './binning/index';
 export { voutRun } from './vout';
 export { streamScatterOp } from './scatterop';

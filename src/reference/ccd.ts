@@ -15,7 +15,7 @@ import type { CcdKind } from './ccd-inclusion';
 
 export * from './ccd-inclusion';
 
-type V = [number, number, number];
+import type { Vec3 as V } from './collide';
 const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const cross = (a: V, b: V): V => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const dot = (a: V, b: V): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

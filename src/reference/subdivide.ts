@@ -39,7 +39,7 @@ import { PATCH_FIELDS, PATCH_FLOATS, loopBeta } from './subdivide-mesh';
 export * from './subdivide-mesh';
 
 const f = Math.fround;
-type V3 = [number, number, number];
+import type { Vec3 as V3 } from './collide';
 const F = Object.fromEntries(PATCH_FIELDS.map((n, i) => [n, i])) as Record<(typeof PATCH_FIELDS)[number], number>;
 
 // ---- the GPU algorithm in float32 -------------------------------------------------------------

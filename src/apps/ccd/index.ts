@@ -6,4 +6,4 @@ export type { CcdOptions, StepOptions, StepResult } from './pipeline';
 export { CCD_STAGES } from './stages';
 export type { Balance, CcdStats, KernelTime, Stage, StageStats } from './stages';
 export { traverseLws } from './lws';
-export type { LwsOptions, LwsStats } from './lws';
+export type { LwsOptions, LwsResult, LwsStats } from './lws';

@@ -19,7 +19,7 @@
  * the shaders are in glsl/idioms/binning/.
  */
 export { Bins, BINNING_METHODS, ROUTING_METHODS, BIN_UNIFORMS, BIN_QUERY_GLSL, binLayout, binUniforms } from './bins';
-export type { BinGrid, BinMapping, BinningMethod, BinningStats } from './bins';
+export type { BinGrid, BinMapping, BinningMethod, BinningStats, SliceStorage } from './bins';
 export { binItems, binPoints } from './build';
 export type { BinningOptions } from './build';
 export { bucketSort } from './bucket-sort';
