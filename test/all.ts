@@ -51,6 +51,7 @@ import './reliability/leaks.test';
 import './reliability/binning.test';
 import './reliability/fuzz.test';
 import './view/view.test';
+import './view/plot.test';
 import './view/embed.test';
 import './python/widget.test';
 import './core/pass.test';

@@ -2,12 +2,22 @@
  * A small SVG line plot of series of [x, y] points, with optional log axes. It returns SVG
  * text, so the benchmark page shows it, the headless driver writes the same file, and a
  * notebook cell displays it.
+ *
+ * A series' colour follows its name (or its `key`), not its place in the list, so the same
+ * method has the same colour in every plot that shows it (a paper page's plot beside the
+ * recorded ones, the three grid sizes of one suite). Log axes are labelled at every decade
+ * (with 2 and 5 between when fewer than two decades are in range); the title and the legend
+ * wrap instead of being cut, and the picture grows to hold them.
  */
 import { escapeHtml } from './table';
 
 export interface PlotSeries {
   name: string;
   points: readonly (readonly [number, number])[];
+  /** What picks the colour; default `name`. Give a paper's series the key of the method it matches. */
+  key?: string;
+  /** A dashed line with hollow markers: values from elsewhere (a paper's figure) drawn under ours. */
+  dashed?: boolean;
 }
 
 export interface PlotSpec {
@@ -17,25 +27,83 @@ export interface PlotSpec {
   series: readonly PlotSeries[];
   logX?: boolean;
   logY?: boolean;
-  /** SVG size in pixels; default 640 × 400. */
+  /** SVG size in pixels; default 640 × 400. The height grows when the title or legend needs room. */
   width?: number;
   height?: number;
 }
 
-/** Legend text starts this far right of the plot area; characters are about this wide. */
+/** Legend text starts this far right of the plot area; characters are about this wide at 12 px (14 px for the title). */
 const LEGEND_INSET = 34;
 const CHAR_WIDTH = 6.6;
+const TITLE_CHAR_WIDTH = 7.8;
+const LINE = 15;
 
-const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
+/** Sixteen colours far enough apart to tell lines by; a name's hash picks its start in this list. */
+export const PLOT_COLORS = [
+  '#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf',
+  '#7f7f7f', '#bcbd22', '#393b79', '#ad494a', '#637939', '#8c6d31', '#7b4173', '#3182bd',
+];
+
+/** FNV-1a of a string: a stable hash, the same in every browser and in Node. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+/**
+ * The colour of each key, in the order given: a key's colour is PLOT_COLORS[hash(key) % 16]
+ * unless a key earlier in sorted order took it, then the next free one. The colours depend
+ * only on the set of keys, not on their order; one key keeps its colour across plots unless it
+ * shares a hash slot with a key that is in one plot and not the other.
+ */
+export function seriesColors(keys: readonly string[]): string[] {
+  const taken = new Map<string, string>();
+  const used = new Set<string>();
+  for (const k of [...new Set(keys)].sort()) {
+    let i = hash(k) % PLOT_COLORS.length;
+    for (let probe = 0; probe < PLOT_COLORS.length && used.has(PLOT_COLORS[i]); probe++) i = (i + 1) % PLOT_COLORS.length;
+    taken.set(k, PLOT_COLORS[i]);
+    used.add(PLOT_COLORS[i]);
+  }
+  return keys.map((k) => taken.get(k)!);
+}
+
+/** Words of `text` in lines of at most `chars` characters (a longer word is split). */
+export function wrapText(text: string, chars: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (let word of text.split(/\s+/).filter(Boolean)) {
+    while (word.length > chars) {
+      if (line) lines.push(line);
+      lines.push(word.slice(0, chars));
+      word = word.slice(chars);
+      line = '';
+    }
+    if (!line) line = word;
+    else if (line.length + 1 + word.length <= chars) line += ` ${word}`;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line || !lines.length) lines.push(line);
+  return lines;
+}
 
 /** The plot as SVG text. Points that are not finite (or not positive on a log axis) are left out. */
 export function linePlot({ title, xLabel, yLabel, series, logX = false, logY = false, width = 640, height = 400 }: PlotSpec): string {
-  // the right margin holds the legend: as wide as its longest name (about 6.6 px a character
-  // at 12 px sans-serif), at most 45% of the plot; a longer name is cut with an ellipsis
+  // the right margin holds the legend: as wide as its longest name, at most 40 % of the picture;
+  // longer names wrap onto more lines
   const longest = Math.max(0, ...series.map((s) => s.name.length));
-  const right = Math.round(Math.min(Math.max(100, LEGEND_INSET + longest * CHAR_WIDTH + 8), width * 0.45));
-  const fits = Math.floor((right - LEGEND_INSET - 8) / CHAR_WIDTH);
-  const pad = { left: 70, right, top: 36, bottom: 50 };
+  const right = Math.round(Math.min(Math.max(100, LEGEND_INSET + longest * CHAR_WIDTH + 8), width * 0.4));
+  const fits = Math.max(4, Math.floor((right - LEGEND_INSET - 8) / CHAR_WIDTH));
+  const legend = series.map((s) => wrapText(s.name, fits));
+  const legendHeight = legend.reduce((h, l) => h + l.length * LINE + 5, 0);
+  const titleLines = wrapText(title, Math.max(10, Math.floor((width - 20) / TITLE_CHAR_WIDTH)));
+  const pad = { left: 70, right, top: 18 + titleLines.length * 17, bottom: 50 };
+  height = Math.max(height, pad.top + pad.bottom + legendHeight + 10);
+
   const usable = ([x, y]: readonly [number, number]) => Number.isFinite(x) && Number.isFinite(y) && (!logX || x > 0) && (!logY || y > 0);
   const pts = series.flatMap((s) => s.points).filter(usable);
   const fx = logX ? Math.log10 : (v: number) => v;
@@ -43,38 +111,43 @@ export function linePlot({ title, xLabel, yLabel, series, logX = false, logY = f
   let [x0, x1] = extent(pts.map(([x]) => fx(x)));
   let [y0, y1] = extent(pts.map(([, y]) => fy(y)));
   if (!logY) y0 = Math.min(0, y0);
-  if (x0 === x1) [x0, x1] = [x0 - 1, x1 + 1];
-  if (y0 === y1) [y0, y1] = [y0 - 1, y1 + 1];
+  if (x0 === x1) [x0, x1] = logX ? [x0 - 0.5, x1 + 0.5] : [x0 - 1, x1 + 1];
+  if (y0 === y1) [y0, y1] = logY ? [y0 - 0.5, y1 + 0.5] : [y0 - 1, y1 + 1];
+  const xTicks = logX ? logTicks(x0, x1) : linearTicks(x0, x1);
+  const yTicks = logY ? logTicks(y0, y1) : linearTicks(y0, y1);
   const W = width - pad.left - pad.right;
   const H = height - pad.top - pad.bottom;
   const sx = (x: number) => pad.left + ((fx(x) - x0) / (x1 - x0)) * W;
   const sy = (y: number) => pad.top + H - ((fy(y) - y0) / (y1 - y0)) * H;
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`);
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`);
   out.push(`<rect width="100%" height="100%" fill="white"/>`);
-  out.push(`<text x="${width / 2 - pad.right / 2}" y="20" text-anchor="middle" font-size="14">${escapeHtml(title)}</text>`);
-  for (const t of ticks(x0, x1, logX)) {
+  out.push(`<text class="title" x="${width / 2}" y="20" text-anchor="middle" font-size="14">${titleLines.map((l, i) => `<tspan x="${width / 2}" dy="${i ? 17 : 0}">${escapeHtml(l)}</tspan>`).join('')}</text>`);
+  for (const t of xTicks) {
     const X = pad.left + ((t - x0) / (x1 - x0)) * W;
     out.push(`<line x1="${X}" x2="${X}" y1="${pad.top}" y2="${pad.top + H}" stroke="#eee"/>`);
-    out.push(`<text x="${X}" y="${pad.top + H + 16}" text-anchor="middle">${tick(logX ? 10 ** t : t)}</text>`);
+    out.push(`<text class="tick" x="${X}" y="${pad.top + H + 16}" text-anchor="middle">${tickLabel(logX ? 10 ** t : t)}</text>`);
   }
-  for (const t of ticks(y0, y1, logY)) {
+  for (const t of yTicks) {
     const Y = pad.top + H - ((t - y0) / (y1 - y0)) * H;
     out.push(`<line x1="${pad.left}" x2="${pad.left + W}" y1="${Y}" y2="${Y}" stroke="#eee"/>`);
-    out.push(`<text x="${pad.left - 6}" y="${Y + 4}" text-anchor="end">${tick(logY ? 10 ** t : t)}</text>`);
+    out.push(`<text class="tick" x="${pad.left - 6}" y="${Y + 4}" text-anchor="end">${tickLabel(logY ? 10 ** t : t)}</text>`);
   }
   out.push(`<rect x="${pad.left}" y="${pad.top}" width="${W}" height="${H}" fill="none" stroke="#444"/>`);
   out.push(`<text x="${pad.left + W / 2}" y="${height - 12}" text-anchor="middle">${escapeHtml(xLabel)}</text>`);
   out.push(`<text transform="translate(16 ${pad.top + H / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(yLabel)}</text>`);
+  const colors = seriesColors(series.map((s) => s.key ?? s.name));
+  let ly = pad.top + 10;
   series.forEach((s, i) => {
-    const c = COLORS[i % COLORS.length];
+    const c = colors[i];
     const good = s.points.filter(usable);
-    if (good.length) out.push(`<polyline fill="none" stroke="${c}" stroke-width="2" points="${good.map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(' ')}"/>`);
-    for (const [x, y] of good) out.push(`<circle cx="${sx(x).toFixed(1)}" cy="${sy(y).toFixed(1)}" r="3" fill="${c}"/>`);
-    const ly = pad.top + 10 + i * 18;
-    out.push(`<line x1="${pad.left + W + 10}" x2="${pad.left + W + 30}" y1="${ly}" y2="${ly}" stroke="${c}" stroke-width="2"/>`);
-    const name = s.name.length > fits ? `${s.name.slice(0, Math.max(1, fits - 1))}…` : s.name;
-    out.push(`<text x="${pad.left + W + LEGEND_INSET}" y="${ly + 4}"><title>${escapeHtml(s.name)}</title>${escapeHtml(name)}</text>`);
+    const dash = s.dashed ? ' stroke-dasharray="6 4"' : '';
+    if (good.length) out.push(`<polyline fill="none" stroke="${c}" stroke-width="2"${dash} points="${good.map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(' ')}"/>`);
+    for (const [x, y] of good) out.push(`<circle cx="${sx(x).toFixed(1)}" cy="${sy(y).toFixed(1)}" r="${s.dashed ? 4 : 3}" ${s.dashed ? `fill="white" stroke="${c}" stroke-width="1.5"` : `fill="${c}"`}/>`);
+    out.push(`<line x1="${pad.left + W + 10}" x2="${pad.left + W + 30}" y1="${ly}" y2="${ly}" stroke="${c}" stroke-width="2"${dash}/>`);
+    const lines = legend[i];
+    out.push(`<text class="legend" x="${pad.left + W + LEGEND_INSET}" y="${ly + 4}"><title>${escapeHtml(s.name)}</title>${lines.map((l, k) => `<tspan x="${pad.left + W + LEGEND_INSET}" dy="${k ? LINE : 0}">${escapeHtml(l)}</tspan>`).join('')}</text>`);
+    ly += lines.length * LINE + 5;
   });
   out.push('</svg>');
   return out.join('\n');
@@ -91,21 +164,37 @@ function extent(values: number[]): [number, number] {
   return [lo, hi];
 }
 
-function ticks(a: number, b: number, log: boolean): number[] {
-  if (log) {
+/**
+ * Ticks of a log axis whose range is [a, b] in log10 units, returned in log10 units: every
+ * decade in range; when fewer than two decades fall in it, also 2 and 5 times each decade;
+ * when still fewer than two ticks, 1 to 9 times each decade; at worst the two ends.
+ */
+export function logTicks(a: number, b: number): number[] {
+  const eps = 1e-9;
+  for (const mantissas of [[1], [1, 2, 5], [1, 2, 3, 4, 5, 6, 7, 8, 9]]) {
     const out: number[] = [];
-    for (let t = Math.ceil(a); t <= Math.floor(b); t++) out.push(t);
-    return out.length >= 2 ? out : [a, b];
+    for (let d = Math.floor(a) - 1; d <= Math.ceil(b); d++)
+      for (const m of mantissas) {
+        const t = d + Math.log10(m);
+        if (t >= a - eps && t <= b + eps) out.push(t);
+      }
+    if (out.length >= 2) return out;
   }
+  return [a, b];
+}
+
+/** Ticks of a linear axis on [a, b]: steps of 1, 2 or 5 times a power of ten, at most 8 of them. */
+export function linearTicks(a: number, b: number): number[] {
   const step = 10 ** Math.floor(Math.log10((b - a) / 5 || 1));
   const nice = [1, 2, 5, 10].map((m) => m * step).find((s) => (b - a) / s <= 8) ?? step * 10;
   const out: number[] = [];
-  for (let t = Math.ceil(a / nice) * nice; t <= b + 1e-12; t += nice) out.push(t);
+  for (let t = Math.ceil(a / nice) * nice; t <= b + 1e-12; t += nice) out.push(Number(t.toPrecision(12)));
   return out;
 }
 
-function tick(v: number): string {
+/** A tick's text: up to 4 digits plain, larger and smaller as 1e5, 2e-3. */
+export function tickLabel(v: number): string {
   const a = Math.abs(v);
-  if (a !== 0 && (a >= 1e5 || a < 1e-2)) return v.toExponential(0);
+  if (a !== 0 && (a >= 1e5 || a < 1e-2)) return v.toExponential(0).replace('+', '');
   return String(Number(v.toPrecision(3)));
 }

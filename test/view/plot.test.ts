@@ -1,0 +1,87 @@
+import { expect } from 'chai';
+import { linePlot, logTicks, linearTicks, seriesColors, tickLabel, wrapText, PLOT_COLORS } from '../../src/index';
+
+/** Renders SVG text into the page, runs `fn` on the element, removes it. */
+function inPage(svgText: string, fn: (svg: SVGSVGElement) => void) {
+  const div = document.createElement('div');
+  document.body.append(div);
+  try {
+    div.innerHTML = svgText;
+    fn(div.querySelector('svg')!);
+  } finally {
+    div.remove();
+  }
+}
+
+const decades = (ts: number[]) => ts.filter((t) => Math.abs(t - Math.round(t)) < 1e-9).map(Math.round);
+
+describe('plots', () => {
+  it('colour a series by its name: the same name keeps its colour whatever else is plotted, and in any order', () => {
+    const a = ['scan-loop', 'bitonic', 'pyramid', 'scatter', 'scan-multipass'];
+    const b = ['pyramid', 'naive', 'scan-loop', 'reduced'];
+    const ca = Object.fromEntries(a.map((k, i) => [k, seriesColors(a)[i]]));
+    const cb = Object.fromEntries(b.map((k, i) => [k, seriesColors(b)[i]]));
+    expect(cb.pyramid).to.equal(ca.pyramid);
+    expect(cb['scan-loop']).to.equal(ca['scan-loop']);
+    expect(seriesColors([...a].reverse())).to.deep.equal(seriesColors(a).reverse());
+    // within one plot every name gets its own colour, up to the size of the palette
+    const many = Array.from({ length: PLOT_COLORS.length }, (_, i) => `method ${i}`);
+    expect(new Set(seriesColors(many)).size).to.equal(PLOT_COLORS.length);
+    // the drawn lines carry them; a series' key overrides its name
+    const svg = linePlot({
+      title: 't', xLabel: 'x', yLabel: 'y',
+      series: [{ name: 'bitonic', points: [[1, 1], [2, 2]] }, { name: 'the paper: bitonic', key: 'bitonic', dashed: true, points: [[1, 2], [2, 3]] }],
+    });
+    inPage(svg, (el) => {
+      const strokes = [...el.querySelectorAll('polyline')].map((p) => p.getAttribute('stroke'));
+      expect(strokes).to.deep.equal([ca.bitonic, ca.bitonic]);
+      expect(el.querySelectorAll('polyline')[1].getAttribute('stroke-dasharray')).to.be.a('string');
+    });
+  });
+
+  it('label log axes at every decade, and between decades when fewer than two are in range', () => {
+    expect(decades(logTicks(3, 6))).to.deep.equal([3, 4, 5, 6]);
+    expect(logTicks(Math.log10(4096), Math.log10(2 ** 21))).to.deep.equal([4, 5, 6]);
+    // one decade in range: 2 and 5 between (200, 500, 1000, 2000, 5000)
+    const one = logTicks(2.1, 3.9).map((t) => Math.round(10 ** t));
+    expect(one).to.deep.equal([200, 500, 1000, 2000, 5000]);
+    // no decade in range: still at least two labels inside it
+    const none = logTicks(Math.log10(3.5), Math.log10(8.5)).map((t) => Math.round(10 ** t));
+    expect(none).to.deep.equal([4, 5, 6, 7, 8]);
+    expect(linearTicks(0, 1)).to.deep.equal([0, 0.2, 0.4, 0.6, 0.8, 1]);
+    expect([tickLabel(1e5), tickLabel(1000), tickLabel(0.001), tickLabel(0.25)]).to.deep.equal(['1e5', '1000', '1e-3', '0.25']);
+    // a plot of 4096 ... 2^21 points on log axes: every decade is written on the x axis
+    const pts: [number, number][] = [4096, 65536, 2 ** 21].map((n) => [n, n / 1000]);
+    inPage(linePlot({ title: 't', xLabel: 'x', yLabel: 'y', logX: true, logY: true, series: [{ name: 's', points: pts }] }), (el) => {
+      const labels = [...el.querySelectorAll('text.tick')].map((t) => t.textContent);
+      for (const want of ['10000', '1e5', '1e6', '10', '100', '1000']) expect(labels).to.include(want);
+    });
+  });
+
+  it('keep the title and the legend inside the picture: they wrap, and the picture grows to hold them', () => {
+    expect(wrapText('one two three four', 9)).to.deep.equal(['one two', 'three', 'four']);
+    expect(wrapText('abcdefghij', 4)).to.deep.equal(['abcd', 'efgh', 'ij']);
+    const title = 'Figures 5 and 6 of Oat, Barczak and Shopf (2009), 128³ grid: milliseconds to bin n uniform points against n, every method';
+    const names = Array.from({ length: 12 }, (_, i) => `method number ${i} with a long explanation of what it does (${i})`);
+    const svgText = linePlot({ title, xLabel: 'x', yLabel: 'y', series: names.map((name, i) => ({ name, points: [[1, i + 1], [2, i + 2]] })) });
+    inPage(svgText, (svg) => {
+      const w = Number(svg.getAttribute('width'));
+      const h = Number(svg.getAttribute('height'));
+      expect(h).to.be.above(400);
+      // screen boxes (the rotated y label's own box is in its rotated frame); the svg is drawn at 1:1
+      const frame = svg.getBoundingClientRect();
+      expect([frame.width, frame.height]).to.deep.equal([w, h]);
+      for (const t of svg.querySelectorAll('text')) {
+        const b = t.getBoundingClientRect();
+        expect(b.left - frame.left, `"${t.textContent}" starts inside`).to.be.at.least(0);
+        expect(b.top - frame.top, `"${t.textContent}" starts inside`).to.be.at.least(0);
+        expect(b.right - frame.left, `"${t.textContent}" ends inside the ${w} px width`).to.be.at.most(w);
+        expect(b.bottom - frame.top, `"${t.textContent}" ends inside the ${h} px height`).to.be.at.most(h);
+      }
+      const legend = [...svg.querySelectorAll('text.legend')].map((t) => (t as SVGTextElement).getBBox());
+      expect(legend.length).to.equal(names.length);
+      for (let i = 1; i < legend.length; i++) expect(legend[i].y, `legend entry ${i} below entry ${i - 1}`).to.be.at.least(legend[i - 1].y + legend[i - 1].height);
+      expect([...svg.querySelectorAll('text.legend title')].map((t) => t.textContent)).to.deep.equal(names);
+    });
+  });
+});
