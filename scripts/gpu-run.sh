@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a command on the GPU machine (see docs/benchmarks.md, "On a real GPU"): fonts for Chromium, then the
+# Runs a command on the GPU machine (see docs/maintainers.md, "On a remote GPU machine"): fonts for Chromium, then the
 # shared pack's on-gpu.sh (Node on PATH, CHROME_PATH, GPU_CHROME_FLAGS), then the command.
 #   bash scripts/gpu-run.sh node dist/node/test.mjs --gpu
 # Chromium aborts (SkFontMgr "Not implemented") as soon as a page lays out text on a machine

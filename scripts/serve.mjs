@@ -21,12 +21,28 @@ const MIME = {
   '.map': 'application/json; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+  '.ipynb': 'application/x-ipynb+json',
+  '.py': 'text/plain; charset=utf-8',
+  '.brook': 'text/plain; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
   '.glsl': 'text/plain; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
   '.md': 'text/plain; charset=utf-8',
 };
 
-/** Starts serving `dir` on 127.0.0.1:`port` (0 picks a free port); resolves with the server and its URL. */
+/**
+ * Starts serving `dir` on 127.0.0.1:`port` (0 picks a free port); resolves with the server and its URL.
+ * A folder without index.html answers `/` with a redirect to its gallery (demos/) where it has one.
+ * A notebook of notebooks/observable/ opened as a page (not fetched by the runner) is redirected to
+ * the runner, which shows it: the file alone is Notebook Kit's format, not a page a browser runs.
+ */
 export function serve(dir = root, port = 0) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -40,7 +56,16 @@ export function serve(dir = root, port = 0) {
         res.writeHead(301, { Location: url.pathname + '/' }).end();
         return;
       }
+      if (url.pathname === '/' && !fs.existsSync(path.join(file, 'index.html')) && fs.existsSync(path.join(dir, 'demos', 'index.html'))) {
+        res.writeHead(302, { Location: '/demos/' }).end();
+        return;
+      }
       file = path.join(file, 'index.html');
+    }
+    const notebook = /^\/notebooks\/observable\/([^/]+\.html)$/.exec(url.pathname);
+    if (notebook && notebook[1] !== 'index.html' && req.headers['sec-fetch-dest'] === 'document') {
+      res.writeHead(302, { Location: `/notebooks/observable/?notebook=${encodeURIComponent(notebook[1])}` }).end();
+      return;
     }
     fs.readFile(file, (err, data) => {
       if (err) {
@@ -64,5 +89,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const i = process.argv.indexOf('--port');
   const port = i > 0 ? Number(process.argv[i + 1]) : Number(process.env.PORT ?? 8080);
   const { url } = await serve(root, port);
-  console.log(`brookgl: serving the repository at ${url}/ — gallery: ${url}/demos/ (Ctrl+C to stop)`);
+  console.log(`brookgl: the gallery is at ${url}/demos/ (the repository is served from ${url}/; Ctrl+C to stop)`);
 }
