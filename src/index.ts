@@ -8,7 +8,7 @@ export * from './core/index';
 export * from './brook/index';
 export * from './idioms/index';
 export * from './apps/index';
-export * from './io/ply';
+export * from './geometry/index';
 export * from './view/index';
 export * as reference from './reference/index';
 export * from './view/index';

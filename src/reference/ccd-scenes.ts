@@ -4,7 +4,7 @@
  * flying through each other, inter-object collisions only), and a mass-spring cloth falling on
  * a ball (the paper's Cloth/Ball, self-collision), each producing the two frames of a step.
  */
-import type { CcdScene } from './ccd-bvh';
+import type { CcdScene } from '../geometry/bvh';
 
 /** A unit sphere as an octahedron subdivided `levels` times (8 * 4^levels triangles). */
 export function octasphere(levels: number): { positions: number[]; tris: number[] } {

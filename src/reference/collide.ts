@@ -18,7 +18,7 @@
  * The traversal state (Listing 36-4's `Traverser`) is the pose of the current B box in the
  * current A box's frame: x_A = R x_B + T, with R by rows (Rotationx, y, z).
  */
-import type { ObbTree } from '../apps/collide/obbtree';
+import type { ObbTree } from '../geometry/obbtree';
 
 /** Relative tolerance of the triangle test (see the module comment). */
 export const TRI_TOLERANCE = Math.fround(1e-5);

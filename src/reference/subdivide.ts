@@ -1,7 +1,7 @@
 /**
  * CPU references for Horn's adaptive Loop subdivision (GPU Gems 2 ch. 36, section 36.3).
  *
- * - `loopSubdivide(mesh, depth)` and `buildPatches(mesh)` (subdivide-mesh.ts, re-exported here):
+ * - `loopSubdivide(mesh, depth)` and `buildPatches(mesh)` (src/geometry/loop.ts, re-exported here):
  *   plain Loop subdivision in float64, and the section's self-contained triangles (Listing
  *   36-5's `STri` and `Neighbor`, 12 float4 per triangle).
  * - `subdividePatches(patches, options)`: the GPU algorithm record by record in float32 (same
@@ -34,9 +34,9 @@
  * by component (a sorting network), as the section requires.
  */
 import { BrookError } from '../core/errors';
-import { PATCH_FIELDS, PATCH_FLOATS, loopBeta } from './subdivide-mesh';
+import { PATCH_FIELDS, PATCH_FLOATS, loopBeta } from '../geometry/loop';
 
-export * from './subdivide-mesh';
+export * from '../geometry/loop';
 
 const f = Math.fround;
 import type { Vec3 as V3 } from './collide';

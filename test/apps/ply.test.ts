@@ -46,7 +46,7 @@ function binaryPly(little: boolean): ArrayBuffer {
   return buf;
 }
 
-describe('io/ply (PLY reader)', () => {
+describe('geometry/ply (PLY reader)', () => {
   it('reads the ASCII models, including records wrapped across lines (dragon.ply)', async () => {
     const cube = await loadModel('cube');
     expect(cube.format).to.equal('ascii');

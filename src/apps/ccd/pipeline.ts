@@ -12,7 +12,7 @@
  * await ccd.step({ balance: 'lws' });
  * ```
  *
- * The hierarchy and the orphan sets are built once on the CPU (src/reference/ccd-bvh.ts, also
+ * The hierarchy and the orphan sets are built once on the CPU (src/geometry/bvh.ts, also
  * the plain reference of the whole step). Traversal balancing (`balance`):
  * - `'static'`: gProximity's policy as passes: one pass per traversal step over the whole work
  *   list, each BVTT node writing its up to three children to three slots, then brookgl's filter
@@ -36,7 +36,7 @@ import { CCD_CONCAT, CCD_ORPHAN_TESTS, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE }
 import { traverseLws, type LwsOptions, type LwsStats } from './lws';
 import { checkCcdArgs, checkLwsOptions, checkPositions, checkStepOptions } from './validate';
 import { StageClock, type Balance, type CcdStats, type Stage } from './stages';
-import { buildBvh, orphanSets, triangleCount, type Bvh, type CcdScene } from '../../reference/ccd-bvh';
+import { buildBvh, orphanSets, triangleCount, type Bvh, type CcdScene } from '../../geometry/bvh';
 
 export interface CcdOptions {
   /** Rebuild the front from the root when it has grown past this factor. Default 1.5. */

@@ -5,7 +5,7 @@
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import { checkContext, checkInteger, checkNumber, checkOneOf, checkOptions, describeValue } from '../../core/validate';
-import type { CcdScene } from '../../reference/ccd-bvh';
+import type { CcdScene } from '../../geometry/bvh';
 import type { LwsOptions } from './lws';
 
 const isNumbers = (v: unknown): v is Float32Array | Float64Array => v instanceof Float32Array || v instanceof Float64Array;

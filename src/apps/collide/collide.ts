@@ -33,7 +33,7 @@ import { structStream, type StructStream } from '../../core/struct';
 import { checkContext } from '../../core/validate';
 import { filter } from '../../idioms/filter';
 import { relativePose, rootTraverser, type CollideLevel } from '../../reference/collide';
-import type { ObbTree } from './obbtree';
+import type { ObbTree } from '../../geometry/obbtree';
 
 export type { CollideLevel } from '../../reference/collide';
 

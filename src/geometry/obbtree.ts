@@ -27,7 +27,7 @@
  * (Listing 36-4's Compose / invCompose). Half-sizes are widened by `OBB_PADDING` of the root's
  * size so that float32 rounding of the composed frames never leaves a vertex outside its box.
  */
-import { BrookError } from '../../core/errors';
+import { BrookError } from '../core/errors';
 
 /** Relative padding of every box (× the root's largest half-size). */
 export const OBB_PADDING = 1e-5;
