@@ -12,6 +12,7 @@ import './brook/loops.test';
 import './brook/structs.test';
 import './brook/cg.test';
 import './brook/reduce.test';
+import './brook/gatherop.test';
 import './brook/calls.test';
 import './brook/programs.test';
 import './brook/shapes.test';

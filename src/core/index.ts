@@ -27,5 +27,5 @@ export { ELEMENT_TYPES, typeInfo } from './types';
 export type { ElementType, HostKind, ScalarKind, StreamData, TypeInfo } from './types';
 export { StructStream, structStream, fieldParam } from './struct';
 export type { StructType, StructField, StructParam } from './struct';
-export { reduceValue, streamGatherOp } from './reducekernel';
+export { reduceValue } from './reducekernel';
 export { WriteQuery, writeQuery, WRITE_QUERY_OUTPUT } from './writequery';

@@ -16,7 +16,6 @@
 import { check } from './errors';
 import type { BrookContext } from './context';
 import type { Kernel, KernelArgs, KernelSpec, RunOptions } from './kernel';
-import { glslName } from './kernel';
 import { runKernel } from './run';
 import { Stream } from './stream';
 import { REDUCE_FACTOR } from './reduce';
@@ -90,48 +89,4 @@ export async function reduceValue(ctx: BrookContext, kernel: Kernel | import('./
   } finally {
     r.dispose();
   }
-}
-
-const gatherOps = new WeakMap<KernelSpec, Map<string, KernelSpec>>();
-
-/**
- * Brook's streamGatherOp(t, index, s, op): every record i of `t` becomes op(t[i], s[index[i]]),
- * `op` a reduce kernel (its reduce parameter is t[i], its stream parameter s[index[i]]), in one
- * pass. `index` holds record indices (float, int or uint) or, for a 2D `s`, (column, row)
- * pairs (float2, int2); a gather outside `s` reads zero. `args` passes the operator's extra
- * constants and gathers.
- */
-export function streamGatherOp(ctx: BrookContext, t: Stream, index: Stream, s: Stream, op: KernelSpec | Kernel, args: KernelArgs = {}): void {
-  ctx.guard();
-  const spec = 'spec' in op ? op.spec : op;
-  const meta = spec?.reduceOf;
-  check(meta, () => `streamGatherOp: the operator must be a reduce kernel (reduce void f(T a<>, reduce T r<>)), got ${spec?.name ?? typeof op}`);
-  for (const [what, x] of [['t', t], ['index', index], ['s', s]] as const) {
-    check(x instanceof Stream && !x.disposed, () => `streamGatherOp: '${what}' must be a live stream`);
-  }
-  check(t.type === meta.type && s.type === meta.type, () => `streamGatherOp: t and s must be ${meta.type} streams for ${spec.name}; got a ${t.describe()} and a ${s.describe()}`);
-  check(index.length === t.length, () => `streamGatherOp: index has ${index.length} records, t has ${t.length}; one index per record of t`);
-  check(/^(float|int|uint)2?$/.test(index.type), () => `streamGatherOp: index must be float, int or uint (record indices) or float2/int2 ((column, row)), got ${index.type}`);
-  let perIndex = gatherOps.get(spec);
-  if (!perIndex) gatherOps.set(spec, (perIndex = new Map()));
-  let derived = perIndex.get(index.type);
-  if (!derived) {
-    const uniforms = { ...spec.uniforms };
-    for (const u of ['reduce_n', 'reduce_span', 'reduce_block', 'reduce_2d']) delete uniforms[u];
-    const gathers = { ...spec.gathers };
-    delete gathers.reduce_src;
-    const r = glslName(meta.result);
-    derived = {
-      ...spec,
-      name: `${spec.name}<gatherOp>`,
-      inputs: { gop_old: meta.type, gop_index: index.type },
-      gathers: { ...gathers, gop_src: meta.type },
-      uniforms,
-      reduceOf: undefined,
-      // the operator's body combines a (the gathered record) into r (t's record)
-      prologue: `  ${r} = gop_old;\n  ${glslName(meta.input)} = gop_src(gop_index);`,
-    };
-    perIndex.set(index.type, derived);
-  }
-  ctx.run(derived, { ...args, gop_old: t, gop_index: index, gop_src: s, [meta.result]: t });
 }

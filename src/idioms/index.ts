@@ -9,4 +9,5 @@ export type { BranchDesc, BranchMethod, OcclusionLoopOptions } from './flow';
 export { binPoints, binItems, bucketSort, binLayout, stencilRoute, Bins, BINNING_METHODS, ROUTING_METHODS, BIN_UNIFORMS, BIN_QUERY_GLSL, binUniforms } from './binning/index';
 export type { BinGrid, BinningMethod, BinningOptions, BinningStats, BinMapping, Routed, SliceStorage } from './binning/index';
 export { voutRun } from './vout';
-export { streamScatterOp } from './scatterop';
+export { scatterReduce } from './scatterop';
+export { streamGatherOp, streamScatterOp } from './gatherop';

@@ -1,6 +1,6 @@
 /**
- * Brook's streamScatterOp(s, index, t, op): every record i of `s` is combined into record
- * index[i] of `t` by `op`, a reduce kernel (its reduce parameter is t's record, its stream
+ * scatterReduce(s, index, t, op): every record i of `s` is combined into record index[i] of `t`
+ * by `op`, a reduce kernel (its reduce parameter is t's record, its stream
  * parameter the scattered record). Records scattered to one target are combined in the order
  * of i (so an associative operator that does not commute still has one answer).
  *
@@ -8,6 +8,9 @@
  * targets with EXT_float_blend); an arbitrary operator needs the records of one target side by
  * side, so this sorts (index, i) pairs by target (stable: the order of i is kept) and lets each
  * record of `t` binary-search its run of sorted records and fold it — one sort and one pass.
+ *
+ * BrookGPU's own streamScatterOp, despite its name, reads through its index (a[p] = op(a[p],
+ * c[b[p]]); gatherop.ts): this is the scatter that its name suggests, which BrookGPU did not have.
  */
 import { BrookContext, BrookError, Kernel, KernelArgs, KernelSpec, Stream, UniformType, glslName } from '../core/index';
 import { sortStream } from './sort';
@@ -15,17 +18,17 @@ import { sortStream } from './sort';
 const scatterOps = new WeakMap<KernelSpec, KernelSpec>();
 
 /** Scatters `s` into `t` at `index` (float record numbers of `t`), combining with the reduce kernel `op`. */
-export function streamScatterOp(ctx: BrookContext, s: Stream, index: Stream, t: Stream, op: KernelSpec | Kernel, args: KernelArgs = {}): void {
+export function scatterReduce(ctx: BrookContext, s: Stream, index: Stream, t: Stream, op: KernelSpec | Kernel, args: KernelArgs = {}): void {
   ctx.guard();
   const spec = op instanceof Kernel ? op.spec : op;
   const meta = spec?.reduceOf;
-  if (!meta) throw new BrookError(`streamScatterOp: the operator must be a reduce kernel (reduce void f(T a<>, reduce T r<>)), got ${spec?.name ?? typeof op}`);
+  if (!meta) throw new BrookError(`scatterReduce: the operator must be a reduce kernel (reduce void f(T a<>, reduce T r<>)), got ${spec?.name ?? typeof op}`);
   for (const [what, x] of [['s', s], ['index', index], ['t', t]] as const) {
-    if (!(x instanceof Stream) || x.disposed) throw new BrookError(`streamScatterOp: '${what}' must be a live stream`);
+    if (!(x instanceof Stream) || x.disposed) throw new BrookError(`scatterReduce: '${what}' must be a live stream`);
   }
-  if (s.type !== meta.type || t.type !== meta.type) throw new BrookError(`streamScatterOp: s and t must be ${meta.type} streams for ${spec.name}; got a ${s.describe()} and a ${t.describe()}`);
+  if (s.type !== meta.type || t.type !== meta.type) throw new BrookError(`scatterReduce: s and t must be ${meta.type} streams for ${spec.name}; got a ${s.describe()} and a ${t.describe()}`);
   if (index.type !== 'float' || index.length !== s.length) {
-    throw new BrookError(`streamScatterOp: index must be a float stream of ${s.length} record numbers of t (one per record of s), got a ${index.describe()}`);
+    throw new BrookError(`scatterReduce: index must be a float stream of ${s.length} record numbers of t (one per record of s), got a ${index.describe()}`);
   }
   let derived = scatterOps.get(spec);
   if (!derived) {
@@ -37,7 +40,7 @@ export function streamScatterOp(ctx: BrookContext, s: Stream, index: Stream, t: 
     const a = glslName(meta.input);
     derived = {
       ...spec,
-      name: `${spec.name}<scatterOp>`,
+      name: `${spec.name}<scatterReduce>`,
       inputs: { sop_old: meta.type },
       gathers: { ...gathers, sop_keys: 'float', sop_order: 'uint', sop_src: meta.type },
       uniforms,

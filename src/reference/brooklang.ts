@@ -85,3 +85,68 @@ export function floatToChar(x: number): number {
   if (x >= 1) return 255;
   return Math.round(x * 255);
 }
+
+/** A reduce kernel `reduce void op(T x<>, reduce T r<>)` on the CPU: the new r from x and r (records as arrays). */
+export type ReduceOp = (x: number[], r: number[]) => number[];
+
+/** Where a record of `index` points in a source of `extents` (x first): BrookGPU's rounding, (int)(v + 0.5); -1 outside. */
+function gatherOpKey(index: ArrayLike<number>, i: number, comps: number, extents: readonly number[]): number {
+  let key = 0;
+  for (let d = comps - 1; d >= 0; d--) {
+    const c = Math.trunc(index[i * comps + d]! + 0.5);
+    if (c < 0 || c >= extents[d]!) return -1;
+    key = key * extents[d]! + c;
+  }
+  return key;
+}
+
+const recordAt = (xs: ArrayLike<number>, k: number, n: number) => Array.from({ length: n }, (_, c) => xs[k * n + c]!);
+const setRecord = (xs: Float32Array, k: number, r: number[]) => r.forEach((v, c) => (xs[k * r.length + c] = v));
+
+/**
+ * BrookGPU's streamGatherOp(t, index, s, op) as its runtime's loop runs it (runtime/brt.cpp,
+ * `__streamGatherOrScatterOp`, gather path): for i in order, t[i] = s[index[i]], then
+ * s[index[i]] = op(s[index[i]], s[index[i]]). Records of `comps` numbers; `index` of
+ * `indexComps` numbers a record ((column, row) for a 2D source); `extents` are s's, x first.
+ * An index outside s gives a zero record and changes nothing.
+ */
+export function brookGatherOpReference(
+  t: ArrayLike<number>, index: ArrayLike<number>, s: ArrayLike<number>,
+  shape: { comps: number; indexComps: number; extents: readonly number[] }, op: ReduceOp,
+): { t: Float32Array; s: Float32Array } {
+  const { comps, indexComps, extents } = shape;
+  const tt = Float32Array.from(t);
+  const ss = Float32Array.from(s);
+  const n = tt.length / comps;
+  for (let i = 0; i < n; i++) {
+    const k = gatherOpKey(index, i, indexComps, extents);
+    if (k < 0) {
+      setRecord(tt, i, Array<number>(comps).fill(0));
+      continue;
+    }
+    const v = recordAt(ss, k, comps);
+    setRecord(tt, i, v);
+    setRecord(ss, k, op(v, v.slice()).map(f));
+  }
+  return { t: tt, s: ss };
+}
+
+/**
+ * BrookGPU's streamScatterOp(a, b, c, op) as its runtime runs it (runtime/brt.cpp, scatter path:
+ * `func(src_ptr, dst_ptr)`): for every record p, a[p] = op(c[b[p]], a[p]) — op's reduce
+ * argument is a[p]; a zero record where b[p] is outside c. Only `a` changes.
+ */
+export function brookScatterOpReference(
+  a: ArrayLike<number>, b: ArrayLike<number>, c: ArrayLike<number>,
+  shape: { comps: number; indexComps: number; extents: readonly number[] }, op: ReduceOp,
+): Float32Array {
+  const { comps, indexComps, extents } = shape;
+  const out = Float32Array.from(a);
+  const n = out.length / comps;
+  for (let p = 0; p < n; p++) {
+    const k = gatherOpKey(b, p, indexComps, extents);
+    const x = k < 0 ? Array<number>(comps).fill(0) : recordAt(c, k, comps);
+    setRecord(out, p, op(x, recordAt(out, p, comps)).map(f));
+  }
+  return out;
+}

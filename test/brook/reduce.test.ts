@@ -2,7 +2,7 @@
 // smaller 1D and 2D stream, with extra constant and gather arguments, and a non-commutative
 // operator (2x2 matrix product) whose result shows the fixed index order.
 import { expect } from 'chai';
-import { BrookContext, brook, reduceValue, streamGatherOp, streamScatterOp } from '../../src/index';
+import { BrookContext, brook, reduceValue, scatterReduce, streamScatterOp } from '../../src/index';
 import { expectArrayEqual, expectBrookError, expectNoGLError, newContext, randomFloats, rng } from '../helpers';
 
 /** CPU fold in index order: r = first, then r = op(r, a) for each next record. */
@@ -125,12 +125,12 @@ describe('brook/reduce kernels', () => {
   });
 });
 
-describe('brook/streamGatherOp with a reduce-kernel operator', () => {
+describe('brook/streamScatterOp(a, b, c, op): a[p] = op(a[p], c[b[p]]) in one pass', () => {
   let ctx: BrookContext;
   before(() => (ctx = newContext()));
   after(() => ctx.dispose());
 
-  it('t[i] = op(t[i], s[index[i]]) for sum, max and a matrix product, with 1D and 2D sources', () => {
+  it('a[p] = op(a[p], c[b[p]]) for sum, max and a matrix product, with 1D and 2D sources', () => {
     const n = 50;
     const tv = randomFloats(n, 5, -10, 10);
     const sv = randomFloats(20, 6, -10, 10);
@@ -138,27 +138,27 @@ describe('brook/streamGatherOp with a reduce-kernel operator', () => {
     const t = ctx.stream('float', n, tv);
     const index = ctx.stream('float', n, iv);
     const s = ctx.stream('float', 20, sv);
-    streamGatherOp(ctx, t, index, s, kernels.sum!);
+    streamScatterOp(ctx, t, index, s, kernels.sum!);
     const at = (k: number) => (k < 20 ? sv[k]! : 0);
     expectArrayEqual(t.readSync(), Array.from(tv, (x, i) => Math.fround(x + at(iv[i]!))), 'sum');
     const { biggest } = kernels;
     const t2 = ctx.stream('float2', 3, [1, 10, 5, 20, -1, 30]);
     const s2 = ctx.stream('float2', [2, 2], [0, 1, 2, 2, 4, 3, 6, 4]);
     const i2 = ctx.stream('float2', 3, [1, 1, 0, 1, 1, 0]); // (column, row)
-    streamGatherOp(ctx, t2, i2, s2, biggest!);
+    streamScatterOp(ctx, t2, i2, s2, biggest!);
     expectArrayEqual(t2.readSync(), [6, 4, 5, 20, 2, 2], 'first maximum of (t, s[col, row])');
     const m = ctx.stream('float4', 2, [1, 1, 0, 1, 0, -1, 1, 0]);
     const ms = ctx.stream('float4', 1, [0, -1, 1, 0]);
     const mi = ctx.stream('int', 2, [0, 0]);
-    streamGatherOp(ctx, m, mi, ms, kernels.matmul!);
+    streamScatterOp(ctx, m, mi, ms, kernels.matmul!);
     // [1 1; 0 1] x [0 -1; 1 0] = [1 -1; 1 0]; [0 -1; 1 0] x [0 -1; 1 0] = [-1 0; 0 -1]
     expectArrayEqual(m.readSync(), [1, -1, 1, 0, -1, 0, 0, -1], 'r * a in that order');
-    expectBrookError(() => streamGatherOp(ctx, t, index, s, { name: 'x', outputs: { o: 'float' }, body: '' }), /must be a reduce kernel/);
+    expectBrookError(() => streamScatterOp(ctx, t, index, s, { name: 'x', outputs: { o: 'float' }, body: '' }), /must be a reduce kernel/);
     [t, index, s, t2, s2, i2, m, ms, mi].forEach((x) => x.dispose());
   });
 });
 
-describe('brook/streamScatterOp with a reduce-kernel operator', () => {
+describe('brook/scatterReduce with a reduce-kernel operator', () => {
   let ctx: BrookContext;
   before(() => (ctx = newContext()));
   after(() => ctx.dispose());
@@ -172,7 +172,7 @@ describe('brook/streamScatterOp with a reduce-kernel operator', () => {
     const s = ctx.stream('float', n, sv);
     const index = ctx.stream('float', n, iv);
     const t = ctx.stream('float', 50, tv);
-    streamScatterOp(ctx, s, index, t, kernels.sum!);
+    scatterReduce(ctx, s, index, t, kernels.sum!);
     const expected = Array.from(tv);
     sv.forEach((x, i) => (expected[iv[i]!] = expected[iv[i]!]! + x));
     expectArrayEqual(t.readSync(), expected, 'scatter-add');
@@ -183,7 +183,7 @@ describe('brook/streamScatterOp with a reduce-kernel operator', () => {
     const ms = ctx.stream('float4', 40, mats.flat());
     const mi = ctx.stream('float', 40, targets);
     const mt = ctx.stream('float4', 5, Array.from({ length: 5 }, () => [1, 0, 0, 1]).flat());
-    streamScatterOp(ctx, ms, mi, mt, kernels.matmul!);
+    scatterReduce(ctx, ms, mi, mt, kernels.matmul!);
     const mul = (x: number[], y: number[]) => [x[0]! * y[0]! + x[1]! * y[2]!, x[0]! * y[1]! + x[1]! * y[3]!, x[2]! * y[0]! + x[3]! * y[2]!, x[2]! * y[1]! + x[3]! * y[3]!];
     const exp = Array.from({ length: 5 }, () => [1, 0, 0, 1]);
     mats.forEach((m, i) => (exp[targets[i]!] = mul(exp[targets[i]!]!, m)));
