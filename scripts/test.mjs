@@ -180,6 +180,7 @@ async function loadDemos(page, url, only = '') {
         const shown = await page.evaluate(() => [...document.querySelectorAll('.error')].map((e) => e.textContent).join('\n').trim());
         if (shown) throw new Error(`after ${JSON.stringify(action)}: ${shown}`);
       }
+      if (SWEPT(file)) steps += await sweep(page, errors);
       await settle(page, 2);
       const shown = await page.evaluate(() => [...document.querySelectorAll('.error')].map((e) => e.textContent).join('\n').trim());
       if (shown) errors.push(shown);
@@ -202,6 +203,60 @@ async function loadDemos(page, url, only = '') {
       console.log(`  ✓ demos/${file} (${steps} control steps, ${Date.now() - t0} ms)`);
     }
   }
+}
+
+/** The pages the sweep drives: the gallery's own (the paper and benchmark pages run their reproductions instead). */
+function SWEPT(file) {
+  return !file.startsWith('papers/') && !file.startsWith('bench/');
+}
+
+/**
+ * After a page's EXERCISE, the sweep: every option of every <select> is chosen once (then the
+ * first value is put back), every checkbox turned off and on again, and every button clicked (a
+ * button whose label changes, as Pause → Resume, is clicked again). A select marked
+ * data-sweep="size" holds sizes: only options no larger than its value when the sweep starts
+ * (the test-mode size) are chosen. A control marked data-sweep="skip" is left out. Each step
+ * waits for the page's runs and frames and fails on a page error or text in an .error box.
+ * Returns the number of steps.
+ */
+async function sweep(page, errors) {
+  const controls = await page.evaluate(() =>
+    [...document.querySelectorAll('select, input[type=checkbox], button')]
+      .filter((el) => el.id && el.dataset.sweep !== 'skip' && !el.closest('#busy'))
+      .map((el) => ({
+        id: el.id,
+        tag: el.tagName.toLowerCase(),
+        size: el.dataset.sweep === 'size',
+        value: el.value,
+        options: el.tagName === 'SELECT' ? [...el.options].map((o) => o.value) : [],
+      })),
+  );
+  let steps = 0;
+  const step = async (action) => {
+    await act(page, action);
+    await settle(page, 1);
+    steps++;
+    const shown = await page.evaluate(() => [...document.querySelectorAll('.error')].map((e) => e.textContent).join('\n').trim());
+    if (errors.length || shown) throw new Error(`sweep, after ${JSON.stringify(action)}: ${[...errors, shown].join('\n').trim()}`);
+  };
+  for (const c of controls) {
+    if (c.tag === 'select') {
+      const chosen = c.size ? c.options.filter((v) => Number(v) <= Number(c.value)) : c.options;
+      for (const v of chosen) if (v !== c.value) await step(['select', c.id, v]);
+      if (chosen.length > 1) await step(['select', c.id, c.value]);
+    } else if (c.tag === 'input') {
+      const on = await page.evaluate((id) => document.getElementById(id).checked, c.id);
+      await step(['check', c.id, !on]);
+      await step(['check', c.id, on]);
+    } else {
+      const label = () => page.evaluate((id) => document.getElementById(id).textContent, c.id);
+      const before = await label();
+      if (await page.evaluate((id) => document.getElementById(id).disabled, c.id)) continue;
+      await step(['click', c.id]);
+      if ((await label()) !== before) await step(['click', c.id]);
+    }
+  }
+  return steps;
 }
 
 async function act(page, [kind, a, b]) {

@@ -26,8 +26,13 @@ const CODE = {
   ],
   pyramid: [['one pyramid level: sums of 2×2 counts (glsl/idioms/pyramid-sum4.glsl)', '../../glsl/idioms/pyramid-sum4.glsl']],
   bitonic: [['one bitonic merge pass (glsl/idioms/bitonic-step.glsl)', '../../glsl/idioms/bitonic-step.glsl']],
+  scatter: [
+    ['one pass of the exclusive scan of the flags (glsl/idioms/scan-step.glsl)', '../../glsl/idioms/scan-step.glsl'],
+    ['the scatter: each kept record drawn as a point at its rank (glsl/idioms/scatter.vert.glsl)', '../../glsl/idioms/scatter.vert.glsl'],
+  ],
 };
 async function showCode(method) {
+  if (!CODE[method]) throw new Error(`filter page: no code listed for the method '${method}' (add it to CODE in demos/filter/filter.js)`);
   const parts = await Promise.all(CODE[method].map(async ([title, url]) => [title, await fetch(url).then((r) => (r.ok ? r.text() : `(${url}: ${r.status})`))]));
   $('code').replaceChildren(...parts.flatMap(([title, text]) => [Object.assign(document.createElement('h4'), { textContent: title }), Object.assign(document.createElement('pre'), { className: 'code', textContent: text })]));
 }
@@ -55,14 +60,15 @@ function figure(label, canvas) {
 
 // Drawing a pass reads it back (and, for bitonic, there are 0.5 log2 n (log2 n + 1) of them),
 // so only smaller streams are drawn; larger ones are counted, timed and checked.
-const MAX_DRAWN = { pyramid: 1 << 20, 'scan-multipass': 1 << 20, 'scan-loop': 1 << 20, bitonic: 1 << 16 };
+const MAX_DRAWN = { pyramid: 1 << 20, scatter: 1 << 20, 'scan-multipass': 1 << 20, 'scan-loop': 1 << 20, bitonic: 1 << 16 };
+for (const m of FILTER_METHODS) if (!CODE[m] || !MAX_DRAWN[m]) showError(new Error(`filter page: the method '${m}' has no entry in CODE or MAX_DRAWN (demos/filter/filter.js)`));
 
 async function runGpu({ progress }) {
   clearError();
   const n = Number($('n').value);
   const density = Number($('density').value);
   const method = $('method').value;
-  showCode(method).catch(showError);
+  const code = showCode(method);
   const { data, stream } = records(n);
   const draw = n <= MAX_DRAWN[method];
   const shown = [];
@@ -105,6 +111,7 @@ async function runGpu({ progress }) {
     : `${n} records: the passes are not drawn above ${MAX_DRAWN[method]} records for ${method} (drawing reads every pass back to the CPU, ` +
       `${passes.length} readbacks of up to ${n} records here); the run was timed, traced below and checked against the CPU.`;
   $('trace').innerHTML = traceTable(passes);
+  await code;
   $('summary').innerHTML =
     `<b>${method}</b>: kept ${r.count} of ${n} records in ${passes.length} passes, ${ms.toFixed(2)} ms ` +
     `(${((ms * 1000) / n).toFixed(4)} µs per record, count read back). ` +

@@ -63,9 +63,9 @@ export interface FilterOptions {
   /** Also return the original index of every kept record (a uint stream). Default: false. */
   indices?: boolean;
   /**
-   * Called after each pass of the pyramid and scan/search methods with a label and the stream
-   * the pass wrote (null counts, pyramid levels, search guesses), for pages that show every
-   * pass. The stream is valid only during the call (read it with readSync there).
+   * Called after each pass (or group of passes, as a scan) of every method with a label and the
+   * stream it wrote (flags, null counts, pyramid levels, ranks, sort keys, search guesses), for
+   * pages that show every pass. The stream is valid only during the call (read it with readSync there).
    */
   watch?: Watcher;
 }
@@ -115,7 +115,7 @@ export async function filter(ctx: BrookContext, stream: Stream, options: FilterO
   const watch = options.watch ?? (() => {});
   if (method === 'pyramid') return pyramidFilter(ctx, stream, keep, !!options.indices, watch);
   if (method === 'bitonic') return bitonicFilter(ctx, stream, keep, !!options.indices, watch);
-  if (method === 'scatter') return scatterFilter(ctx, stream, keep, !!options.indices);
+  if (method === 'scatter') return scatterFilter(ctx, stream, keep, !!options.indices, watch);
   return hornFilter(ctx, stream, keep, method, !!options.sentinel && !options.indices, !!options.indices, watch);
 }
 

@@ -12,7 +12,7 @@ import type { KernelSpec } from '../core/kernel';
 import { runPass, type ShaderStage } from '../core/pass';
 import type { Stream } from '../core/stream';
 import { typeInfo, type ElementType } from '../core/types';
-import type { FilterResult } from './filter';
+import type { FilterResult, Watcher } from './filter';
 import { markKernel } from './predicate';
 import { scan } from './scan';
 
@@ -38,13 +38,15 @@ function gatherFragment(type: ElementType, indices: boolean): ShaderStage {
 
 const lastCount: KernelSpec = { name: 'LastCount', gathers: { rank: 'uint', flag: 'uint' }, uniforms: { at: 'int' }, outputs: { n: 'uint' }, body: 'n = rank(at) + flag(at);' };
 
-export async function scatterFilter(ctx: BrookContext, stream: Stream, keep: string, indices: boolean): Promise<FilterResult> {
+export async function scatterFilter(ctx: BrookContext, stream: Stream, keep: string, indices: boolean, watch: Watcher = () => {}): Promise<FilterResult> {
   const n = stream.length;
   const flags = ctx.scratch('uint', n);
   let ranks: Stream | null = null;
   try {
     ctx.run(markKernel('flag', stream.type, keep, { flag: 'uint' }, 'flag = keep ? 1u : 0u;'), { x: stream, flag: flags });
+    watch('flags (1 = kept)', flags);
     ranks = scan(ctx, flags, { exclusive: true });
+    watch('ranks (exclusive scan of the flags)', ranks);
     const total = ctx.scratch('uint', 1);
     ctx.run(lastCount, { rank: ranks, flag: flags, at: n - 1, n: total });
     const count = ((await total.read()) as Uint32Array)[0]!;
@@ -62,6 +64,7 @@ export async function scatterFilter(ctx: BrookContext, stream: Stream, keep: str
       targets: idx ? [kept, idx] : [kept],
       gathers: { flag: flags, rank: ranks, value: stream },
     });
+    watch('compacted (one point per kept record)', kept);
     return { stream: kept, count, indices: idx };
   } finally {
     flags.dispose();
