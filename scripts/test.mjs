@@ -14,6 +14,10 @@ import { launch, checkRenderer } from './browser.mjs';
  * slider (sets the value, fires input). ['expect', js, what]
  * evaluates an expression in the page and fails unless it is true.
  */
+/** An expression that moves slider `id` to `value` and is true when the page shows its busy sign at once. */
+const BUSY_ON_INPUT = (id, value) =>
+  `(() => { const e = document.getElementById('${id}'); e.value = '${value}'; e.dispatchEvent(new Event('input')); return document.getElementById('busy').classList.contains('on'); })()`;
+
 const EXERCISE = {
   'dem/index.html': [
     ['frames', 2], ['click', 'reset'], ['frames', 1], ['click', 'reset'], ['click', 'reset'], ['frames', 2],
@@ -64,9 +68,16 @@ const EXERCISE = {
     ['expect', "document.getElementById('readout').textContent.startsWith('12 triangles each')", 'the cube was loaded and collided'],
     ['input', 'rz', '30'], ['input', 'rx', '60'], ['input', 'tx', '40'],
     ['expect', "document.querySelectorAll('#trace tr').length > 1", 'the passes of the last query are listed'],
+    ['expect', "['rzv', 'rxv', 'txv'].map((id) => document.getElementById(id).textContent).join() === '30°,60°,40 %'", 'every slider shows its value'],
+    ['expect', BUSY_ON_INPUT('rx', '45'), 'a slider move shows the busy sign at once'],
+    ['select', 'model', 'dragon'],
+    ['expect', 'document.documentElement.scrollHeight < 4000', 'the pass table does not make the page tall (it is folded)'],
+    ['expect', "(document.getElementById('traceBox').open = true, document.documentElement.scrollHeight < 4000)", 'the pass table, unfolded, scrolls in its box'],
+    ['expect', "document.querySelector('aside.paper a').href.includes('chapter-36')", 'the paper is linked'],
   ],
   'subdivide/index.html': [
     ['expect', "document.getElementById('readout').textContent.includes('triangles in')", 'the default model is subdivided'],
+    ['expect', BUSY_ON_INPUT('eps', '-1.5'), 'a slider move shows the busy sign at once'],
     ['input', 'eps', '-2'], ['select', 'depth', '2'], ['check', 'adaptive', false], ['check', 'adaptive', true],
     ['select', 'model', 'cube'],
     ['expect', "document.getElementById('readout').textContent.startsWith('12 triangles in')", 'the cube was loaded and subdivided'],

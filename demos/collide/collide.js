@@ -3,10 +3,19 @@
 import { buildObbTree, createCollider, createContext, parsePly } from '../../dist/brookgl.js';
 import { traceTable } from '../lib/trace.js';
 import { bounds, drawMesh, orbit, soup } from '../lib/mesh-view.js';
-import { $, latest, showError } from '../lib/demo.js';
+import { $, latest, showError, paperBox } from '../lib/demo.js';
+import { PAPERS } from '../papers/papers.js';
 
 const ctx = createContext();
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
+$('paper').replaceWith(
+  paperBox({
+    ...PAPERS.horn,
+    // section 36.2 (verbatim)
+    quote:
+      'Pairs of candidates that clearly do not collide must be filtered, and overlapping pairs of bounding boxes must be split, one for each child node of the larger bounding box. Another pass may be made on the filtered and split candidate pairs until only leaf nodes remain.',
+  }),
+);
 let scene = null;
 
 const view = orbit($('view'), () => draw());
@@ -35,7 +44,6 @@ const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 /** Collides A with the posed B (loading the chosen model first when it changed) and shows the result. */
 const query = latest(async () => {
   if (scene?.name !== $('model').value) await load($('model').value);
-  $('rzv').textContent = $('rz').value;
   ctx.trace.start();
   const t0 = performance.now();
   const r = await scene.collider.collide(IDENTITY, poseB());
@@ -53,9 +61,10 @@ const query = latest(async () => {
     `${scene.tree.triangleCount} triangles each · ${r.levels.length} levels · ${tested} box pairs tested · ` +
     `${r.triangleTests} triangle pairs tested · ${r.count} colliding pairs · ${ms.toFixed(1)} ms (wall, with readbacks) · ${passes.length} passes`;
   $('trace').innerHTML = traceTable(passes);
+  $('traceBox').querySelector('summary').textContent = `The ${passes.length} passes of the last query`;
   draw();
   drawLevels(r.levels);
-});
+}, 'colliding');
 
 function draw() {
   if (!scene) return;
@@ -88,7 +97,14 @@ function drawLevels(levels) {
   g.fillText(`max ${max}`, 2, 12);
 }
 
-for (const id of ['rz', 'rx', 'tx']) $(id).addEventListener('input', query);
+/** The sliders' values beside them (shown at once; the query follows when the GPU is free). */
+function showPose() {
+  $('rzv').textContent = `${$('rz').value}°`;
+  $('rxv').textContent = `${$('rx').value}°`;
+  $('txv').textContent = `${$('tx').value} %`;
+}
+showPose();
+for (const id of ['rz', 'rx', 'tx']) $(id).addEventListener('input', () => (showPose(), query()));
 $('model').addEventListener('change', query);
 
 await query();

@@ -117,10 +117,11 @@ export function busyRunner({ disable = [], cancellable = false } = {}) {
 /**
  * Wraps `fn` for controls that re-run a computation as they move (sliders dragged faster than the
  * GPU answers): a call while a run is in progress asks for one more run when it ends, so the last
- * inputs are always shown and runs never overlap. Counts in window.__demoBusy; errors show in
- * `#error`.
+ * inputs are always shown and runs never overlap. While it runs, `#busy` shows `label` (the page
+ * is given a frame to paint it before the work starts). Counts in window.__demoBusy; errors show
+ * in `#error`.
  */
-export function latest(fn) {
+export function latest(fn, label = 'computing') {
   let busy = false;
   let again = false;
   return async function run() {
@@ -130,9 +131,13 @@ export function latest(fn) {
     }
     busy = true;
     window.__demoBusy++;
+    const box = $('busy');
+    box?.replaceChildren(`${label}…`);
+    box?.classList.add('on');
     try {
       do {
         again = false;
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
         await fn();
       } while (again);
       clearError();
@@ -141,6 +146,8 @@ export function latest(fn) {
     } finally {
       busy = false;
       window.__demoBusy--;
+      box?.replaceChildren();
+      box?.classList.remove('on');
     }
   };
 }

@@ -2,10 +2,19 @@
 // between finished and splitting triangles) re-run whenever a control changes.
 import { createContext, parsePly, subdivide, weldVertices } from '../../dist/brookgl.js';
 import { bounds, drawMesh, orbit } from '../lib/mesh-view.js';
-import { $, latest, showError } from '../lib/demo.js';
+import { $, latest, showError, paperBox } from '../lib/demo.js';
+import { PAPERS } from '../papers/papers.js';
 
 const ctx = createContext();
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
+$('paper').replaceWith(
+  paperBox({
+    ...PAPERS.horn,
+    // section 36.3.1 (verbatim)
+    quote:
+      'In a streaming application that operates on a stream of triangles of increasing sparseness, it is prudent to have each triangle be self-contained, tracking the coordinates of its neighboring vertices, instead of saving and updating indices to neighbors.',
+  }),
+);
 if (ctx.caps.software) $('depth').value = '3';
 const view = orbit($('view'), () => draw());
 let model = null;
@@ -43,7 +52,7 @@ const run = latest(async () => {
   $('rounds').textContent = ['round  triangles  finished  split  slivers', ...result.rounds.map((r) =>
     `${String(r.round).padStart(5)}  ${String(r.triangles).padStart(9)}  ${String(r.finished).padStart(8)}  ${String(r.split).padStart(5)}  ${String(r.slivers).padStart(7)}`)].join('\n');
   draw();
-});
+}, 'subdividing');
 
 $('eps').addEventListener('input', run);
 for (const id of ['model', 'depth', 'adaptive']) $(id).addEventListener('change', run);
