@@ -14,6 +14,7 @@ export const SUITES = {
   'horn-apps': () => import('./suites/horn-apps.js'),
   ccd: () => import('./suites/ccd.js'),
   peers: () => import('./suites/peers.js'),
+  sort: () => import('./suites/sort.js'),
 };
 
 const $ = (id) => document.getElementById(id);

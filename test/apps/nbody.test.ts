@@ -35,8 +35,9 @@ const VARIANTS: NBodyMethod[] = [
   { p: 32, u: 2, q: 2, b: 8 },
   { p: 64, u: 16, q: 3, b: 3 },
   'nxn',
+  'points',
 ];
-const label = (m: NBodyMethod) => (m === 'nxn' ? 'N x N force texture' : `p=${m.p} u=${m.u} q=${m.q} b=${m.b}`);
+const label = (m: NBodyMethod) => (m === 'nxn' ? 'N x N force texture' : m === 'points' ? 'vertex-shader points' : `p=${m.p} u=${m.u} q=${m.q} b=${m.b}`);
 
 describe('apps/nbody (GPU Gems 3 ch. 31)', () => {
   let ctx: BrookContext;

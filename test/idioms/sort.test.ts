@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, SORT_METHODS, bitonicPasses, radixOrder, radixPasses, reference, sortStream } from '../../src/index';
+import { BrookContext, SORT_METHODS, bitonicPasses, radix16Passes, radixOrder, radixPasses, reference, sortStream } from '../../src/index';
 import { expectArrayEqual, newContext, randomFloats, rng } from '../helpers';
 
 describe('idioms/sort', () => {
@@ -8,8 +8,8 @@ describe('idioms/sort', () => {
   after(() => ctx.dispose());
 
   for (const method of SORT_METHODS) {
-    const kernel = method === 'radix' ? 'RadixDescent' : 'BitonicStep';
-    const expectedPasses = (n: number) => (method === 'radix' ? 32 / 2 : bitonicPasses(n));
+    const kernel = method === 'radix' ? 'RadixPlace' : method === 'radix-2bit' ? 'RadixDescent' : 'BitonicStep';
+    const expectedPasses = (n: number) => (method === 'radix' ? 32 / 4 : method === 'radix-2bit' ? 32 / 2 : bitonicPasses(n));
     for (const n of [1, 2, 3, 1000, 4097, 65536]) {
       it(`${method}: sorts ${n} float keys with duplicates and negatives, carrying a payload, stably`, async () => {
         const r = rng(n);
@@ -25,7 +25,8 @@ describe('idioms/sort', () => {
         expectArrayEqual(await out.keys.read(), order.map((i) => keys[i]!), 'keys');
         expectArrayEqual(await out.payload!.read(), order.flatMap((i) => [2 * i, 2 * i + 1]), 'payload');
         expect(passes.filter((x) => x.kernel.startsWith(kernel)).length).to.equal(expectedPasses(n));
-        if (method === 'radix') expect(passes.length).to.equal(radixPasses(n) + 3); // + order, keys and payload gathers
+        if (method === 'radix') expect(passes.length).to.equal(radix16Passes(n) + 3); // + order, keys and payload gathers
+        if (method === 'radix-2bit') expect(passes.length).to.equal(radixPasses(n) + 3);
         [k, p, out.keys, out.payload!, out.order].forEach((s) => s.dispose());
       });
     }
@@ -78,7 +79,7 @@ describe('idioms/sort', () => {
     const payload = Int32Array.from({ length: n }, (_, i) => -i);
     const k = ctx.stream('float', n, keys);
     const p = ctx.stream('int', n, payload);
-    const out = sortStream(ctx, k, { payload: p });
+    const out = sortStream(ctx, k, { payload: p, method: 'radix' });
     const order = reference.sortOrderReference(keys);
     expectArrayEqual(await out.order.read(), order, 'order');
     expectArrayEqual(await out.payload!.read(), order.map((i) => -i), 'payload');

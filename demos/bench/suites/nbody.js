@@ -10,7 +10,7 @@ import { createNBody, nbodyPreset, NBODY_FLOPS, DEFAULT_VARIANT } from '../../..
 const PEAKS = [[/H100/, 'H100 SXM FP32 peak 66.9 TFLOP/s', 66.9e12]];
 
 const NAIVE = { p: 1, u: 1, q: 1, b: 1 };
-const name = (m) => (m === 'nxn' ? 'N x N force texture + row sums' : `p=${m.p} u=${m.u} q=${m.q} b=${m.b}`);
+const name = (m) => (m === 'nxn' ? 'N x N force texture + row sums' : m === 'points' ? "'points' (the loop in a vertex shader)" : `p=${m.p} u=${m.u} q=${m.q} b=${m.b}`);
 
 async function measure(ctx, n, method) {
   const sys = createNBody(ctx, { ...nbodyPreset('plummer', n, 1), softening: 0.05, method });
@@ -57,13 +57,14 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
   // Figure 31-6: against N
   const sizes = quick ? [1024, 4096] : soft ? [1024, 2048, 4096, 8192, 16384] : [1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072];
   const nxnMax = soft ? 4096 : 8192;
-  const vsN = { default: [], naive: [], nxn: [] };
+  const vsN = { default: [], points: [], naive: [], nxn: [] };
   for (const n of sizes) {
     vsN.default.push(await go(n, DEFAULT_VARIANT));
+    if (!soft || n <= 4096) vsN.points.push(await go(n, 'points'));
     if (!quick && (!soft || n <= 8192)) vsN.naive.push(await go(n, NAIVE));
     if (n <= nxnMax) vsN.nxn.push(await go(n, 'nxn'));
   }
-  const rowsN = [...vsN.default, ...vsN.naive, ...vsN.nxn];
+  const rowsN = [...vsN.default, ...vsN.points, ...vsN.naive, ...vsN.nxn];
   tables.push({ title: 'Figure 31-6: performance against N (one acceleration evaluation)', columns: cols, rows: rowsN.map(row) });
   plots.push({
     title: 'Figure 31-6: interactions per second vs N',
@@ -73,6 +74,7 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
     logY: true,
     series: [
       { name: `${name(DEFAULT_VARIANT)} (default from N = 4096)`, points: vsN.default.map((r) => [r.n, G(best(r))]) },
+      { name: "'points' (vertex shader)", points: vsN.points.map((r) => [r.n, G(best(r))]) },
       { name: 'naive p=1 u=1 q=1 b=1', points: vsN.naive.map((r) => [r.n, G(best(r))]) },
       { name: 'N x N + row sums', points: vsN.nxn.map((r) => [r.n, G(best(r))]) },
     ],

@@ -4,14 +4,20 @@
 // page: sum, scan (read back, and left on the GPU with only its last value read), filter
 // (float and float4 records; tfjs booleanMaskAsync), full sort with a payload (tfjs topk(x, n)),
 // and plain readback. Every time ends with the answer known to the CPU as a user needs it:
-// values read back, or the count / one value read and the result left on the GPU. Median of
-// `reps` runs after one warm-up, with min and max; the two libraries run one after the other,
-// never interleaved. A last table splits a filter's time the ways a user may meet it.
-import { filter, scan, sortStream } from '../../../dist/brookgl.js';
+// values read back, or the count / one value read and the result left on the GPU. Each row has
+// two figures for each library (timing.js): loop (back to back, then a fence, per call: the
+// GPU work a call leaves queued, such as filter's compaction, is paid) and settled (from an
+// idle GPU to the answer); the speed-up divides the loop figures. The two libraries run one
+// after the other, never interleaved. Then brookgl alone (N-body, saxpy, pass overhead), the
+// mixed-page study (probes(): the same calls before tfjs, after it, after a pool trim, after
+// tfjs's context is gone) and a split of a filter's time.
+import { filter, scan, sortStream, createNBody, nbodyPreset } from '../../../dist/brookgl.js';
+import { measureBoth, fenceOf, fmt, stats } from '../timing.js';
 
 const K = 1024;
 
 const pickLast = { name: 'PickLast', gathers: { src: 'float' }, uniforms: { at: 'int' }, outputs: { v: 'float' }, body: 'v = src(at);' };
+const saxpy = { name: 'Saxpy', inputs: { x: 'float', y: 'float' }, uniforms: { a: 'float' }, outputs: { z: 'float' }, body: 'z = a * x + y;' };
 
 function uniform(n, seed) {
   const v = new Float32Array(n);
@@ -23,13 +29,7 @@ function uniform(n, seed) {
   return v;
 }
 
-function stats(times) {
-  const t = [...times].sort((a, b) => a - b);
-  const mid = t.length >> 1;
-  return { median: t.length % 2 ? t[mid] : (t[mid - 1] + t[mid]) / 2, min: t[0], max: t[t.length - 1], runs: t.length };
-}
-
-/** Runs `once` (async, returns when the answer is on the CPU) warm-up + reps times; ms stats. */
+/** Runs `once` (async, returns when the answer is on the CPU) warm-up + reps times; ms stats (the diagnosis table). */
 async function measure(once, reps, settle) {
   await once();
   const times = [];
@@ -42,9 +42,52 @@ async function measure(once, reps, settle) {
   return stats(times);
 }
 
-const fmt = (s) => (s ? `${s.median.toPrecision(3)} (${s.min.toPrecision(3)}–${s.max.toPrecision(3)})` : 'not run');
+/**
+ * The probes of the mixed-page study: the same brookgl calls timed (loop figure) before
+ * TensorFlow.js is loaded, after it and the 4M filters ran, after ctx.trimPool(), and after
+ * TensorFlow.js's backend is removed and its WebGL context lost. Slow after tfjs and fast again
+ * after the trim: brookgl's pool; fast only after the other context is gone: the other
+ * context; slow throughout: something else (clocks, the GPU process).
+ */
+async function probes(ctx, software, reps, batch) {
+  const drain = fenceOf(ctx);
+  const nSum = software ? 1024 * K : 4096 * K;
+  const nSort = software ? 64 * K : 1024 * K;
+  const out = {};
+  const x = ctx.stream('float', nSum, uniform(nSum, 11));
+  const keys = ctx.stream('float', nSort, uniform(nSort, 12));
+  const payload = ctx.stream('uint', nSort, Uint32Array.from({ length: nSort }, (_, i) => i));
+  try {
+    out[`sum ${nSum / K}k`] = await measureBoth(() => ctx.reduce(x, 'sum'), { reps, batch, drain });
+    out[`sort ${nSort / K}k + read keys`] = await measureBoth(async () => {
+      const r = sortStream(ctx, keys, { payload });
+      await r.keys.read();
+      [r.keys, r.payload, r.order].forEach((t) => t.dispose());
+    }, { reps, batch, drain });
+    out[`filter ${nSum / K}k x > 0.5`] = await measureBoth(async () => (await filter(ctx, x, { keep: 'x > 0.5' })).stream?.dispose(), { reps, batch, drain });
+  } finally {
+    [x, keys, payload].forEach((t) => t.dispose());
+  }
+  return out;
+}
 
 export async function run(ctx, { log = () => {}, quick = false } = {}) {
+  const software = ctx.caps.software;
+  // SwiftShader (a CPU) is 50-100x slower than a GPU: smaller sizes there (stated in the table).
+  const sizes = quick ? [64 * K] : software ? [64 * K, 1024 * K] : [64 * K, 1024 * K, 4096 * K];
+  const sortSizes = quick || software ? [64 * K] : [64 * K, 1024 * K];
+  const reps = quick ? 3 : software ? 5 : 7;
+  const batch = quick ? 2 : software ? 3 : 5;
+  const drain = fenceOf(ctx);
+  const brook = (once) => measureBoth(once, { reps, batch, drain });
+  const tfm = (once) => measureBoth(once, { reps, batch }); // each tfjs call ends with a readback
+
+  const mixed = [];
+  const probeReps = quick ? 3 : 5;
+  const probeBatch = quick ? 2 : 3;
+  mixed.push(['brookgl alone (TensorFlow.js not loaded yet)', await probes(ctx, software || quick, probeReps, probeBatch)]);
+  log('mixed-page probes: brookgl alone done');
+
   const tf = await import('../../../dist/vendor/tfjs.js');
   await tf.setBackend('webgl');
   await tf.ready();
@@ -53,18 +96,10 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
   const dbg = tfGl.getExtension('WEBGL_debug_renderer_info');
   const tfRenderer = dbg ? tfGl.getParameter(dbg.UNMASKED_RENDERER_WEBGL) : tfGl.getParameter(tfGl.RENDERER);
 
-  const software = ctx.caps.software;
-  // SwiftShader (a CPU) is 50-100x slower than a GPU: smaller sizes there (stated in the table).
-  const sizes = quick ? [64 * K] : software ? [64 * K, 1024 * K] : [64 * K, 1024 * K, 4096 * K];
-  const sortSizes = quick || software ? [64 * K] : [64 * K, 1024 * K];
-  const reps = quick ? 3 : software ? 5 : 7;
-  const brookSettle = () => ctx.queries.fence();
-  const tfSettle = async () => {}; // each tfjs run ends with a readback: nothing is left queued
-
-  const rows = []; // { work, n, tfjs, brook, extra }
+  const rows = []; // { work, n, tfjs: { loop, settled }, brookgl: { loop, settled }, speedup (loop / loop) }
   const add = (work, n, tfStats, brookStats) => {
-    rows.push({ work, n, tfjs: tfStats, brookgl: brookStats, speedup: tfStats && brookStats ? tfStats.median / brookStats.median : null });
-    log(`${work} ${n / K}k: tfjs ${fmt(tfStats)} ms, brookgl ${fmt(brookStats)} ms`);
+    rows.push({ work, n, tfjs: tfStats, brookgl: brookStats, speedup: tfStats && brookStats ? tfStats.loop.median / brookStats.loop.median : null });
+    log(`${work} ${n / K}k: tfjs loop ${fmt(tfStats?.loop)} ms, brookgl loop ${fmt(brookStats?.loop)} settled ${fmt(brookStats?.settled)} ms`);
   };
 
   for (const n of sizes) {
@@ -75,15 +110,13 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
     const tx = tf.tensor1d(x);
     const tx4 = tf.tensor2d(x4, [n, 4]);
 
-    // sum
     add('sum', n,
-      await measure(async () => { const t = tf.sum(tx); await t.data(); t.dispose(); }, reps, tfSettle),
-      await measure(() => ctx.reduce(s, 'sum'), reps, brookSettle));
+      await tfm(async () => { const t = tf.sum(tx); await t.data(); t.dispose(); }),
+      await brook(() => ctx.reduce(s, 'sum')));
 
-    // scan, read back
     add('scan, result read back', n,
-      await measure(async () => { const c = tf.cumsum(tx); await c.data(); c.dispose(); }, reps, tfSettle),
-      await measure(async () => { const r = scan(ctx, s); await r.read(); r.dispose(); }, reps, brookSettle));
+      await tfm(async () => { const c = tf.cumsum(tx); await c.data(); c.dispose(); }),
+      await brook(async () => { const r = scan(ctx, s); await r.read(); r.dispose(); }));
 
     // scan, left on the GPU (its last value read: the answer known to the CPU)
     const lastOf = async (r) => {
@@ -93,40 +126,33 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       v.dispose();
     };
     add('scan, result on the GPU (last value read)', n,
-      await measure(async () => { const c = tf.cumsum(tx); const l = tf.slice(c, [n - 1], [1]); await l.data(); c.dispose(); l.dispose(); }, reps, tfSettle),
-      await measure(async () => { const r = scan(ctx, s); await lastOf(r); r.dispose(); }, reps, brookSettle));
+      await tfm(async () => { const c = tf.cumsum(tx); const l = tf.slice(c, [n - 1], [1]); await l.data(); c.dispose(); l.dispose(); }),
+      await brook(async () => { const r = scan(ctx, s); await lastOf(r); r.dispose(); }));
     add("scan on the GPU, brookgl 'hillis-steele' (the book's)", n, null,
-      await measure(async () => { const r = scan(ctx, s, { method: 'hillis-steele' }); await lastOf(r); r.dispose(); }, reps, brookSettle));
+      await brook(async () => { const r = scan(ctx, s, { method: 'hillis-steele' }); await lastOf(r); r.dispose(); }));
 
-    // filter
+    // filter: resolves with the count while the compaction is queued (the loop figure pays it)
     add('filter x > 0.5 (count read, result on the GPU)', n,
-      await measure(async () => { const m = tf.greater(tx, 0.5); const r = await tf.booleanMaskAsync(tx, m); m.dispose(); r.dispose(); }, reps, tfSettle),
-      await measure(async () => { const r = await filter(ctx, s, { keep: 'x > 0.5' }); r.stream?.dispose(); }, reps, brookSettle));
+      await tfm(async () => { const m = tf.greater(tx, 0.5); const r = await tf.booleanMaskAsync(tx, m); m.dispose(); r.dispose(); }),
+      await brook(async () => { const r = await filter(ctx, s, { keep: 'x > 0.5' }); r.stream?.dispose(); }));
     add('filter float4 records, x.w > 0.5', n,
-      await measure(async () => {
+      await tfm(async () => {
         const w = tf.slice(tx4, [0, 3], [n, 1]);
         const flat = tf.reshape(w, [n]);
         const m = tf.greater(flat, 0.5);
         const r = await tf.booleanMaskAsync(tx4, m);
         [w, flat, m, r].forEach((t) => t.dispose());
-      }, reps, tfSettle),
-      await measure(async () => { const r = await filter(ctx, s4, { keep: 'x.w > 0.5' }); r.stream?.dispose(); }, reps, brookSettle));
+      }),
+      await brook(async () => { const r = await filter(ctx, s4, { keep: 'x.w > 0.5' }); r.stream?.dispose(); }));
+    add('filter x > 0.5, then a fence (the kept records written)', n, null,
+      await brook(async () => { const r = await filter(ctx, s, { keep: 'x > 0.5' }); await ctx.queries.fence(); r.stream?.dispose(); }));
 
     // readback of n floats
     add('read back n floats', n,
-      await measure(async () => { const y = tf.neg(tx); await y.data(); y.dispose(); }, reps, tfSettle),
-      await measure(() => s.read(), reps, brookSettle));
-    add("read back n floats, brookgl method 'pack' (one pass, RGBA)", n, null, await measure(() => s.read({ method: 'pack' }), reps, brookSettle));
-    add("read back n floats, brookgl method 'native' (RED where offered)", n, null, await measure(() => s.read({ method: 'native' }), reps, brookSettle));
-    {
-      const wide = ctx.stream('float4', n / 4, x);
-      add('read back n floats held as n/4 float4 records (same bytes, no pack pass)', n, null, await measure(() => wide.read(), reps, brookSettle));
-      wide.dispose();
-    }
-    {
-      // what read() of a float stream moved before it packed: a whole RGBA texel per record
-      add('read back n float4 records (4x the bytes: the old read of n floats)', n, null, await measure(() => s4.read(), reps, brookSettle));
-    }
+      await tfm(async () => { const y = tf.neg(tx); await y.data(); y.dispose(); }),
+      await brook(() => s.read()));
+    add("read back n floats, brookgl method 'pack' (one pass, RGBA)", n, null, await brook(() => s.read({ method: 'pack' })));
+    add("read back n floats, brookgl method 'native' (RED where offered)", n, null, await brook(() => s.read({ method: 'native' })));
 
     // sort with a payload, keys read back
     if (sortSizes.includes(n)) {
@@ -136,109 +162,127 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
         await r.keys.read();
         [r.keys, r.payload, r.order].forEach((t) => t.dispose());
       };
-      add('full sort with payload, keys read back (tfjs topk(x, n))', n,
-        await measure(async () => { const { values, indices } = tf.topk(tx, n); await values.data(); values.dispose(); indices.dispose(); }, reps, tfSettle),
-        await measure(sortOnce(undefined), reps, brookSettle));
-      add("full sort, brookgl 'radix' (2-bit digits, 4-way pyramid descent)", n, null, await measure(sortOnce('radix'), reps, brookSettle));
-      add("full sort, brookgl 'bitonic' (the book's)", n, null, await measure(sortOnce('bitonic'), reps, brookSettle));
+      add(`full sort with payload, keys read back (tfjs topk(x, n); brookgl default 'radix')`, n,
+        await tfm(async () => { const { values, indices } = tf.topk(tx, n); await values.data(); values.dispose(); indices.dispose(); }),
+        await brook(sortOnce(undefined)));
+      add("full sort, brookgl 'radix' (4-bit digits)", n, null, await brook(sortOnce('radix')));
+      add("full sort, brookgl 'radix-2bit' (the first radix)", n, null, await brook(sortOnce('radix-2bit')));
+      add("full sort, brookgl 'bitonic' (the book's)", n, null, await brook(sortOnce('bitonic')));
       payload.dispose();
     }
     [s, s4].forEach((t) => t.dispose());
     [tx, tx4].forEach((t) => t.dispose());
   }
 
-  // Where a user's filter time goes: the same 4M (or largest) float4 filter met five ways.
+  // brookgl only: the rest of the issue's table (N-body, saxpy bandwidth, pass overhead)
+  const own = [];
+  {
+    const n = software ? 4096 : 65536;
+    const sys = createNBody(ctx, { ...nbodyPreset('plummer', n, 1), softening: 0.05 });
+    const r = await brook(async () => { await sys.accelerations().read(); });
+    own.push([`N-body ${n} bodies: accelerations + read back`, r, `${((n * n) / (r.loop.median / 1000) / 1e9).toFixed(1)} G interactions/s (loop)`]);
+    for (const method of ['points']) {
+      const alt = createNBody(ctx, { ...nbodyPreset('plummer', n, 1), softening: 0.05, method });
+      const ra = await brook(async () => { await alt.accelerations().read(); });
+      own.push([`N-body ${n} bodies, method '${method}' (vertex shader loop): accelerations + read back`, ra, `${((n * n) / (ra.loop.median / 1000) / 1e9).toFixed(1)} G interactions/s (loop)`]);
+      alt.dispose();
+    }
+    sys.dispose();
+    log(`N-body ${n}: ${fmt(r.loop)} ms`);
+  }
+  {
+    const side = software ? 1024 : 4096;
+    const a = ctx.stream('float', [side, side], uniform(side * side, 3));
+    const b = ctx.stream('float', [side, side], uniform(side * side, 4));
+    const z = ctx.stream('float', [side, side]);
+    const r = await brook(async () => { for (let i = 0; i < 20; i++) ctx.run(saxpy, { x: a, y: b, a: 2, z }); await ctx.queries.fence(); });
+    own.push([`saxpy ${side * side / K / K}M floats x 20 passes + fence`, r, `${((20 * 12 * side * side) / (r.loop.median / 1000) / 1e9).toFixed(1)} GB/s (loop)`]);
+    [a, b, z].forEach((t) => t.dispose());
+  }
+  {
+    const one = ctx.stream('uint', 1, [1]);
+    const two = ctx.stream('uint', 1);
+    const touch = { name: 'Touch', inputs: { a: 'uint' }, outputs: { b: 'uint' }, body: 'b = a + 1u;' };
+    const r = await brook(async () => { for (let i = 0; i < 1000; i++) ctx.run(touch, { a: one, b: two }); await ctx.queries.fence(); });
+    own.push(['1,000 one-record passes + fence', r, `${(r.loop.median).toFixed(2)} µs per pass (loop)`]);
+    [one, two].forEach((t) => t.dispose());
+  }
+
+  // Where a user's filter time goes: the same 4M (or largest) float4 filter met several ways.
   const nf = sizes[sizes.length - 1];
   const diag = [];
+  const brookSettle = () => ctx.queries.fence();
   {
     const x4 = uniform(4 * nf, 7);
     const s4 = ctx.stream('float4', nf, x4);
     const keep = 'x.w > 0.5';
     const once = async () => { const r = await filter(ctx, s4, { keep }); return r; };
-    // first call with a predicate never compiled before (program compile + pool fill)
     {
       const t0 = performance.now();
       const r = await filter(ctx, s4, { keep: 'x.w > 0.25' });
       diag.push(['first call (new predicate: compile, empty pool)', stats([performance.now() - t0])]);
       r.stream?.dispose();
     }
-    diag.push(['back to back, result disposed (the filter bench)', await measure(async () => (await once()).stream?.dispose(), reps, brookSettle)]);
-    diag.push(['back to back, + fence after (the old bench\'s clock)', await measure(async () => { (await once()).stream?.dispose(); await ctx.queries.fence(); }, reps, brookSettle)]);
+    diag.push(['after a fence, result disposed (the old filter bench: the count only)', await measure(async () => (await once()).stream?.dispose(), reps, brookSettle)]);
     diag.push(['after 50 ms idle each call (a user clicking)', await measure(async () => (await once()).stream?.dispose(), reps, async () => { await brookSettle(); await new Promise((r) => setTimeout(r, 50)); })]);
     {
       const held = [];
       diag.push(['results kept, not disposed (a new texture each call)', await measure(async () => held.push((await once()).stream), reps, brookSettle)]);
       held.forEach((t) => t?.dispose());
     }
-    diag.push(['after tfjs ran in the same page (tfjs booleanMaskAsync just before)', await measure(async () => (await once()).stream?.dispose(), reps, async () => {
-      const tx4 = tf.tensor1d(x4.subarray(0, nf));
-      const m = tf.greater(tx4, 0.5);
-      const r = await tf.booleanMaskAsync(tx4, m);
-      [tx4, m, r].forEach((t) => t.dispose());
-      await brookSettle();
-    })]);
-    // the pieces of a filter's latency: a fence, and reading one record back
-    const one = ctx.stream('uint', 1, [1]);
-    const touch = { name: 'Touch', inputs: { a: 'uint' }, outputs: { b: 'uint' }, body: 'b = a + 1u;' };
-    const two = ctx.stream('uint', 1);
-    const idle = async () => { await brookSettle(); await new Promise((r) => setTimeout(r, 50)); };
-    diag.push(['one tiny pass + fence, back to back', await measure(async () => { ctx.run(touch, { a: one, b: two }); await ctx.queries.fence(); }, reps, brookSettle)]);
-    diag.push(['one tiny pass + fence, after 50 ms idle', await measure(async () => { ctx.run(touch, { a: one, b: two }); await ctx.queries.fence(); }, reps, idle)]);
-    diag.push(['one tiny pass + read() of one record (PBO, fence)', await measure(async () => { ctx.run(touch, { a: one, b: two }); await two.read(); }, reps, brookSettle)]);
-    diag.push(['one tiny pass + readSync() of one record (stalls)', await measure(async () => { ctx.run(touch, { a: one, b: two }); two.readSync(); }, reps, brookSettle)]);
     {
-      // after the count's readback, does a second sync cost more than the first? (time each)
-      const first = [], second = [], third = [];
+      const first = [], second = [];
       for (let i = 0; i < reps; i++) {
         await brookSettle();
         const t0 = performance.now();
         const r = await once();
         const t1 = performance.now();
         await ctx.queries.fence();
-        const t2 = performance.now();
-        await ctx.queries.fence();
-        third.push(performance.now() - t2);
         first.push(t1 - t0);
-        second.push(t2 - t1);
+        second.push(performance.now() - t1);
         r.stream?.dispose();
       }
-      diag.push(['split: the filter to its count', stats(first)], ['split: then a fence (the kept records written)', stats(second)], ['split: then another fence (nothing new)', stats(third)]);
+      diag.push(['split: the filter to its count', stats(first)], ['split: then a fence (the kept records written)', stats(second)]);
     }
-    {
-      const big = ctx.stream('float4', nf / 2);
-      const copy = { name: 'Copy', inputs: { a: 'float4' }, outputs: { b: 'float4' }, body: 'b = a;' };
-      const src = ctx.stream('float4', nf / 2);
-      diag.push([`tiny pass + read() of one record, then a ${nf / 2 / K}k-record float4 pass + fence`, await measure(async () => {
-        ctx.run(touch, { a: one, b: two });
-        await two.read();
-        ctx.run(copy, { a: src, b: big });
-        await ctx.queries.fence();
-      }, reps, brookSettle)]);
-      diag.push([`a ${nf / 2 / K}k-record float4 pass + fence alone`, await measure(async () => { ctx.run(copy, { a: src, b: big }); await ctx.queries.fence(); }, reps, brookSettle)]);
-      [big, src].forEach((t) => t.dispose());
-    }
-    diag.push(['filter, then readSync() of a record (the GPU drained)', await measure(async () => { (await once()).stream?.dispose(); two.readSync(); }, reps, brookSettle)]);
-    [one, two].forEach((t) => t.dispose());
     s4.dispose();
   }
+
+  mixed.push(['after TensorFlow.js and the filters above ran', await probes(ctx, software || quick, probeReps, probeBatch)]);
+  ctx.trimPool();
+  mixed.push(['then after ctx.trimPool() (brookgl\'s idle textures deleted)', await probes(ctx, software || quick, probeReps, probeBatch)]);
+  tf.removeBackend('webgl');
+  tfGl.getExtension('WEBGL_lose_context')?.loseContext();
+  mixed.push(['then after TensorFlow.js\'s backend removed and its WebGL context lost', await probes(ctx, software || quick, probeReps, probeBatch)]);
+  log('mixed-page probes done');
+  const probeNames = Object.keys(mixed[0][1]);
 
   const sizeNote = software ? ' (SwiftShader: sizes up to 1M, sort 64k only — 4M and topk(1M) take minutes on a CPU renderer)' : '';
   const tables = [
     {
-      title: `brookgl vs TensorFlow.js ${tf.version_core} webgl, ms: median (min–max) of ${reps} after a warm-up${sizeNote}`,
-      columns: ['work', 'n', 'tfjs ms', 'brookgl ms', 'brookgl speed-up'],
-      rows: rows.map((r) => [r.work, `${r.n / K}k`, fmt(r.tfjs), fmt(r.brookgl), r.speedup === null ? '' : `${r.speedup.toFixed(2)}×`]),
+      title: `brookgl vs TensorFlow.js ${tf.version_core} webgl, ms: median (min–max) of ${reps} after a warm-up${sizeNote}. Loop: ${batch} calls back to back then a fence, per call (what a loop pays; speed-up uses it). Settled: from an idle GPU (fence + 50 ms) to the usable answer`,
+      columns: ['work', 'n', 'tfjs loop ms', 'tfjs settled ms', 'brookgl loop ms', 'brookgl settled ms', 'brookgl speed-up (loop)'],
+      rows: rows.map((r) => [r.work, `${r.n / K}k`, fmt(r.tfjs?.loop), fmt(r.tfjs?.settled), fmt(r.brookgl.loop), fmt(r.brookgl.settled), r.speedup === null ? '' : `${r.speedup.toFixed(2)}×`]),
+    },
+    {
+      title: 'brookgl alone: N-body, streaming bandwidth, pass overhead (ms: median (min–max))',
+      columns: ['work', 'loop ms', 'settled ms', 'rate'],
+      rows: own.map(([w, r, rate]) => [w, fmt(r.loop), fmt(r.settled), rate]),
+    },
+    {
+      title: 'The mixed-page study: the same brookgl calls, loop figure (settled in brackets), ms',
+      columns: ['when', ...probeNames],
+      rows: mixed.map(([when, p]) => [when, ...probeNames.map((k) => `${fmt(p[k].loop)} [${p[k].settled.median.toPrecision(3)}]`)]),
     },
     {
       title: `Where a user's filter time goes (${nf / K}k float4 records, keep x.w > 0.5), ms: median (min–max)`,
       columns: ['how it is called', 'brookgl ms'],
-      rows: diag.map(([what, s]) => [what, fmt(s)]),
+      rows: diag.map(([what, st]) => [what, fmt(st)]),
     },
   ];
   const works = [...new Set(rows.filter((r) => r.speedup !== null).map((r) => r.work))];
   const plots = [
     {
-      title: 'brookgl speed-up over TensorFlow.js webgl (median / median)',
+      title: 'brookgl speed-up over TensorFlow.js webgl (loop median / loop median)',
       xLabel: 'records',
       yLabel: 'speed-up (×)',
       logX: true,
@@ -246,5 +290,18 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       series: works.map((w) => ({ name: w, points: rows.filter((r) => r.work === w && r.speedup !== null).map((r) => [r.n, r.speedup]) })),
     },
   ];
-  return { tables, plots, results: { tfjsVersion: tf.version_core, tfjsRenderer: tfRenderer, reps, rows, filterDiagnosis: Object.fromEntries(diag) } };
+  return {
+    tables,
+    plots,
+    results: {
+      tfjsVersion: tf.version_core,
+      tfjsRenderer: tfRenderer,
+      reps,
+      batch,
+      rows,
+      brookglOnly: Object.fromEntries(own.map(([w, r, rate]) => [w, { ...r, rate }])),
+      mixedPage: Object.fromEntries(mixed),
+      filterDiagnosis: Object.fromEntries(diag),
+    },
+  };
 }

@@ -26,6 +26,11 @@
  * - `b`: bodies per fragment (not in the chapter, which gives each thread one body): each
  *   fetched body j is used b times, written to b render targets, so the fetch cost per
  *   interaction falls by b.
+ * - 'points': the same loop in a vertex shader: one POINTS draw, a vertex per body summing
+ *   every body's pull and handing the sum to a one-texel fragment at its record. Fragment
+ *   passes shade on few of a big GPU's processors through WebGL2 (4 of the H100's 132 SMs by
+ *   its arithmetic throughput); vertices are spread by another unit. Measured beside the
+ *   fragment variants in the nbody and peers suites.
  * - 'nxn': the 2004 Brook/Cg way the chapter describes: an N x N force texture, then
  *   row-by-row sum passes (16 columns folded per pass).
  */
@@ -34,6 +39,7 @@ import type { BrookContext } from '../../core/context';
 import { BrookError, check } from '../../core/errors';
 import type { KernelSpec } from '../../core/kernel';
 import { Stream } from '../../core/stream';
+import { runPass, type ShaderStage } from '../../core/pass';
 import { checkContext, checkRequired, describeValue } from '../../core/validate';
 
 /** Finite numbers in an array or a typed array, `per` of them per body. */
@@ -60,7 +66,7 @@ export interface NBodyVariant {
 }
 
 /** A variant, or the N x N force texture baseline. */
-export type NBodyMethod = NBodyVariant | 'nxn';
+export type NBodyMethod = NBodyVariant | 'nxn' | 'points';
 
 /**
  * The default variant for large N: the fastest measured on the H100 and on SwiftShader
@@ -85,7 +91,7 @@ export interface NBodyOptions {
   velocities?: ArrayLike<number>;
   /** Softening length eps (eps^2 is added to every squared distance); must be > 0. */
   softening: number;
-  /** Kernel variant or 'nxn'; default defaultVariant(n). */
+  /** Kernel variant, 'points' (the loop in a vertex shader) or 'nxn'; default defaultVariant(n). */
   method?: NBodyMethod;
 }
 
@@ -168,6 +174,48 @@ function combineKernel(q: number, b: number): KernelSpec {
   };
 }
 
+const pointsStages = new Map<number, ShaderStage>();
+
+/**
+ * The 'points' method's vertex stage for a position texture `width` texels wide: vertex i sums
+ * the pull of every body on body i (four bodies fetched per step) and scatters the sum to
+ * record i.
+ */
+function pointsStage(width: number): ShaderStage {
+  let stage = pointsStages.get(width);
+  if (!stage) {
+    const U = Math.min(4, width);
+    const us = Array.from({ length: U }, (_, t) => t);
+    stage = {
+      gathers: { pos: 'float4' },
+      glsl: [
+        'uniform int height;',
+        'uniform float eps2;',
+        'flat out vec4 brook_acc;',
+        INTERACTION,
+        'void main() {',
+        '  int i = gl_VertexID;',
+        `  vec4 bi = pos_texel(ivec2(i & ${width - 1}, i >> ${Math.log2(width)}));`,
+        '  vec3 a = vec3(0.0);',
+        '  for (int y = 0; y < height; y++) {',
+        `    for (int x = 0; x < ${width}; x += ${U}) {`,
+        ...us.map((t) => `      vec4 bj${t} = pos_texel(ivec2(x + ${t}, y));`),
+        ...us.map((t) => `      a = bodyBodyInteraction(bi, bj${t}, a);`),
+        '    }',
+        '  }',
+        '  brook_acc = vec4(a, 0.0);',
+        '  gl_Position = brook_scatter(i, 0.0);',
+        '  gl_PointSize = 1.0;',
+        '}',
+      ].join('\n'),
+    };
+    pointsStages.set(width, stage);
+  }
+  return stage;
+}
+
+const POINTS_FRAGMENT: ShaderStage = { glsl: 'flat in vec4 brook_acc;\nout vec4 acc;\nvoid main() { acc = brook_acc; }' };
+
 /** Baseline pass 1: the N x N force texture, record (row i, column j) = the pull of j on i. */
 const forceTexture: KernelSpec = {
   name: 'NBodyForces',
@@ -204,6 +252,7 @@ const kickDrift: KernelSpec = {
 
 /** Passes one acceleration evaluation takes with `method` for a texture `height` rows high. */
 export function accelerationPasses(method: NBodyMethod, n: number): number {
+  if (method === 'points') return 1;
   if (method === 'nxn') {
     let passes = 2;
     for (let cols = n; cols > 1; cols = Math.ceil(cols / ROW_FOLD)) passes++;
@@ -269,14 +318,14 @@ export class NBodySystem {
 
   set method(m: NBodyMethod) {
     check(
-      m === 'nxn' || (m !== null && typeof m === 'object' && !Array.isArray(m)),
-      () => `nbody: method must be 'nxn' or a variant { p, u, q, b }, got ${describeValue(m)}`,
+      m === 'nxn' || m === 'points' || (m !== null && typeof m === 'object' && !Array.isArray(m)),
+      () => `nbody: method must be 'nxn', 'points' or a variant { p, u, q, b }, got ${describeValue(m)}`,
     );
     if (m === 'nxn') {
       const side = this.padded;
       check(side <= this.ctx.caps.maxTextureSize, () => `nbody 'nxn': ${side} bodies need a ${side} x ${side} force texture, more than MAX_TEXTURE_SIZE ${this.ctx.caps.maxTextureSize}; use a fragment variant`);
       check(side * side * 16 <= 2 ** 30, () => `nbody 'nxn': a ${side} x ${side} float4 force texture needs ${((side * side * 16) / 2 ** 30).toFixed(1)} GiB (limit 1 GiB); use a fragment variant`);
-    } else {
+    } else if (m !== 'points') {
       resolveVariant(m, this.ctx.caps.maxDrawBuffers);
     }
     this.methodValue = m;
@@ -303,6 +352,19 @@ export class NBodySystem {
       }
       ctx.run(firstColumn, { src, acc: this.acc });
       src.dispose();
+    } else if (method === 'points') {
+      const { width, height } = this.positions.layout;
+      runPass(ctx, {
+        name: 'NBodyPoints',
+        kind: 'scatter',
+        vertex: pointsStage(width),
+        fragment: POINTS_FRAGMENT,
+        primitive: 'points',
+        count: this.padded,
+        targets: [this.acc],
+        gathers: { pos: this.positions },
+        uniforms: { height, eps2: this.eps2 },
+      });
     } else {
       const v = resolveVariant(method, ctx.caps.maxDrawBuffers);
       const { width, height } = this.positions.layout;
