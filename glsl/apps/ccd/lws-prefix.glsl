@@ -1,10 +1,15 @@
-// Pass D, compact (Algorithm 1, the block's prefix sum): where thread t's children go among
-// its block's, and the block's total.
+// Pass D, compact (Algorithm 1, the block's prefix sum) in groups of `group` threads: where
+// thread t's children go within its group, and the group's total — group reads a fragment
+// (about sqrt T), where the block's whole prefix took T. Readers add the groups before
+// (lwsElement, pass E): T / group reads.
 int b = brook_index / threads, t = brook_index - b * threads;
+int g0 = t - t % group;
 int pre = 0, tot = 0;
-for (int u = 0; u < threads; u++) {
-  int n = kidsB(b * threads + u).z;
-  if (u < t) pre += n;
+for (int u = 0; u < group; u++) {
+  int tt = g0 + u;
+  if (tt >= threads) break;
+  int n = kidsB(b * threads + tt).z;
+  if (tt < t) pre += n;
   tot += n;
 }
 prefix = ivec2(pre, tot);

@@ -12,7 +12,8 @@ if (brook_index < blocks) {
   ivec4 p = plan(brook_index);
   int s1 = s.x - (p.x == 1 ? p.w : 0);
   int bot = s.z - (p.x == 2 ? p.w : 0);
-  int total = prefix(brook_index * threads).y;
+  int total = 0;
+  for (int g = 0; g < threads; g += group) total += prefix(brook_index * threads + g).y;
   int s2 = s1 + total;
   int m = s2 > stackCap - 3 * threads ? s2 - threads : 0;
   int live = s.y;

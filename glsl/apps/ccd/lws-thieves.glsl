@@ -3,12 +3,27 @@
 // `blocks` is the start list (last frame's front or the root), a read-only deque nobody pushes
 // to. Deque positions only grow (the paper forbids resetting a deque, so lazy claims stay
 // valid); a deque is a ring of dequeCap slots indexed by position % dequeCap. claims(b *
-// (blocks + 1) + j) = (start, size, new?, 0): block b's claim on deque j, taken in a steal round
-// and transferred lazily, lowest j first. The kernels declare gathers bstate, claims and the
-// uniforms blocks, threads.
+// (blocks + 1) + j) = (start, size, new?, 0): block b's claim on deque j as the last steal round
+// left it, taken lazily, lowest j first; plan(b) = (level, source, first, count) is the pop that
+// followed it. A claim's current value is the stored one less what that pop transferred (the
+// lazy transfer, applied where a claim is read: no pass of its own). The kernels declare gathers
+// bstate, claims, plan and the uniforms blocks, threads.
+
+// Block b's claim on deque j after its last pop.
+ivec4 lwsClaim(int b, int j) {
+  ivec4 c = claims(b * (blocks + 1) + j);
+  ivec4 p = plan(b);
+  if (p.x == 3 && p.y == j) { c.x += p.w; c.y -= p.w; }
+  return ivec4(c.xy, 0, 0);
+}
 
 bool lwsHasClaims(int b) {
-  for (int j = 0; j <= blocks; j++) if (claims(b * (blocks + 1) + j).y > 0) return true;
+  ivec4 p = plan(b);
+  for (int j = 0; j <= blocks; j++) {
+    int n = claims(b * (blocks + 1) + j).y;
+    if (p.x == 3 && p.y == j) n -= p.w;
+    if (n > 0) return true;
+  }
   return false;
 }
 

@@ -2,20 +2,23 @@
  * Lazy work stealing (da Silva, Esperança & Marroquim 2014, section 4, Algorithms 1-4) as
  * WebGL2 passes. CUDA's B resident blocks of T threads become B x T fragments of a pass; each
  * block owns a stack (the paper's shared-memory stack) and a deque (global memory), both
- * textures. One traversal iteration (Algorithm 1's loop body) is a fixed sequence of passes:
+ * textures. One traversal iteration (Algorithm 1's loop body) is eight passes:
  *
  *   A  steal round: every thief (empty stack, empty deque, no claim left) claims, from one
  *      snapshot of all deques, the k-th slice of every deque with nodes — the k-th thief by
- *      index takes the k-th slice, where CUDA's threads would race with atomicMin;
- *   B  popTop: each deque's top moves past what was claimed from it;
- *   P  popWork (Algorithms 2-3): each block's source this iteration — level 1 its stack,
- *      level 2 its deque's bottom, level 3 its lowest-indexed claim (the first claim is taken
- *      now, the others lazily, when the block runs dry again: the lazy transfer);
+ *      index takes the k-th slice, where CUDA's threads would race with atomicMin; the claims
+ *      carried over lose what the last pop transferred (the lazy transfer needs no pass);
+ *   P  popTop and popWork (Algorithms 2-3): each deque's top moves past what was claimed from it,
+ *      then each block's source this iteration — level 1 its stack, level 2 its deque's bottom,
+ *      level 3 its lowest-indexed claim (the first claim is taken now, the others lazily, when
+ *      the block runs dry again: the lazy transfer);
  *   C  evalCollision: every thread steps one BVTT node (children, or a front node);
- *   D  compact: the block's prefix sum over its threads' children;
- *   E  pointers and counters; F  claims consumed by level-3 pops;
- *   H, G  pushWork: the new stack (left-over stack, then the children), its oldest part moved to
- *      the deque's bottom when the stack is nearly full.
+ *   D  compact: the block's prefix sum over its threads' children, in groups of ~sqrt T;
+ *   E  pointers and counters;
+ *   G  pushWork to the deque: a scatter of the pushed nodes only (B x stackCap points, each
+ *      drawn on its ring slot or nowhere);
+ *   H  pushWork to the stack (left-over stack, then the children);
+ *   L  the termination pass (below).
  * The loop ends without a readback per iteration: brookgl's occlusion-query loop draws a pass
  * that discards finished blocks and stops at the first query with no sample (a few iterations
  * may run past the end; they find no work and change nothing).
@@ -32,7 +35,8 @@
  * the loop, instead of per-block front deques.
  */
 import CLAIMS from '../../../glsl/apps/ccd/lws-claims.glsl';
-import CONSUME from '../../../glsl/apps/ccd/lws-consume.glsl';
+import DEQUE_FRAG from '../../../glsl/apps/ccd/lws-deque.frag.glsl';
+import DEQUE_VERT from '../../../glsl/apps/ccd/lws-deque.vert.glsl';
 import EVAL from '../../../glsl/apps/ccd/lws-eval.glsl';
 import LIVE from '../../../glsl/apps/ccd/lws-live.glsl';
 import PLAN from '../../../glsl/apps/ccd/lws-plan.glsl';
@@ -40,10 +44,10 @@ import PREFIX from '../../../glsl/apps/ccd/lws-prefix.glsl';
 import PUSH from '../../../glsl/apps/ccd/lws-push.glsl';
 import STATE from '../../../glsl/apps/ccd/lws-state.glsl';
 import THIEVES from '../../../glsl/apps/ccd/lws-thieves.glsl';
-import TOPS from '../../../glsl/apps/ccd/lws-tops.glsl';
 import BVTT from '../../../glsl/apps/ccd/bvtt.glsl';
 import { BrookError, check } from '../../core/errors';
 import type { KernelSpec } from '../../core/kernel';
+import type { ShaderStage } from '../../core/pass';
 import type { Stream } from '../../core/stream';
 import { occlusionLoop } from '../../idioms/flow';
 import type { Ccd } from './pipeline';
@@ -77,10 +81,10 @@ export interface LwsStats {
 }
 
 const U = { blocks: 'int', threads: 'int' } as const;
+const STEAL_GATHERS = { bstate: 'int4', claims: 'int4', plan: 'int4' } as const;
 
-const LWS_CLAIMS: KernelSpec = { name: 'LwsStealClaims', gathers: { bstate: 'int4', claims: 'int4' }, uniforms: U, outputs: { claimOut: 'int4' }, helpers: THIEVES, body: CLAIMS };
-const LWS_TOPS: KernelSpec = { name: 'LwsPopTop', gathers: { bstate: 'int4', claims: 'int4' }, uniforms: U, outputs: { stateOut: 'int4' }, helpers: THIEVES, body: TOPS };
-const LWS_PLAN: KernelSpec = { name: 'LwsPopWork', gathers: { bstate: 'int4', claims: 'int4' }, uniforms: U, outputs: { plan: 'int4' }, body: PLAN };
+const LWS_CLAIMS: KernelSpec = { name: 'LwsStealClaims', gathers: STEAL_GATHERS, uniforms: U, outputs: { claimOut: 'int4' }, helpers: THIEVES, body: CLAIMS };
+const LWS_PLAN: KernelSpec = { name: 'LwsPopWork', gathers: { ...STEAL_GATHERS, fresh: 'int4' }, uniforms: U, outputs: { stateOut: 'int4', planOut: 'int4' }, helpers: THIEVES, body: PLAN };
 const LWS_EVAL: KernelSpec = {
   name: 'LwsEvalCollision',
   gathers: { plan: 'int4', stack: 'int4', deque: 'int4', start: 'int4', nodes: 'int4', nodeObject: 'int', boxLo: 'float4', boxHi: 'float4', tris: 'int4' },
@@ -89,21 +93,20 @@ const LWS_EVAL: KernelSpec = {
   helpers: BVTT,
   body: EVAL,
 };
-const LWS_PREFIX: KernelSpec = { name: 'LwsCompact', gathers: { kidsB: 'int4' }, uniforms: U, outputs: { prefix: 'int2' }, body: PREFIX };
+const LWS_PREFIX: KernelSpec = { name: 'LwsCompact', gathers: { kidsB: 'int4' }, uniforms: { ...U, group: 'int' }, outputs: { prefix: 'int2' }, body: PREFIX };
 const LWS_STATE: KernelSpec = {
   name: 'LwsPointers',
   inputs: { counterIn: 'int4' },
   gathers: { bstate: 'int4', plan: 'int4', prefix: 'int2', claims: 'int4' },
-  uniforms: { ...U, stackCap: 'int', dequeCap: 'int' },
+  uniforms: { ...U, stackCap: 'int', dequeCap: 'int', group: 'int' },
   outputs: { stateOut: 'int4', push: 'int4', counters: 'int4' },
   body: STATE,
 };
-const LWS_CONSUME: KernelSpec = { name: 'LwsLazyTransfer', gathers: { claims: 'int4', plan: 'int4' }, uniforms: U, outputs: { claimOut: 'int4' }, body: CONSUME };
 const PUSH_GATHERS = { stack: 'int4', kidsA: 'int4', kidsB: 'int4', prefix: 'int2', push: 'int4' } as const;
 const LWS_STACK: KernelSpec = {
   name: 'LwsPushStack',
   gathers: PUSH_GATHERS,
-  uniforms: { threads: 'int', stackCap: 'int' },
+  uniforms: { threads: 'int', stackCap: 'int', group: 'int' },
   outputs: { stackOut: 'int4' },
   helpers: PUSH,
   body: [
@@ -112,21 +115,13 @@ const LWS_STACK: KernelSpec = {
     'stackOut = k < u.x + u.y - u.z ? lwsElement(b, k + u.z) : stack(brook_index);',
   ].join('\n'),
 };
-const LWS_DEQUE: KernelSpec = {
-  name: 'LwsPushDeque',
-  inputs: { old: 'int4' },
+/** Pass G as a scatter of B x stackCap points (glsl/apps/ccd/lws-deque.*.glsl). */
+const DEQUE_VERTEX: ShaderStage = { glsl: DEQUE_VERT, gathers: { push: 'int4' } };
+const DEQUE_FRAGMENT: ShaderStage = {
+  glsl: `${DEQUE_FRAG}\n${PUSH}\nvoid main() {\n  dequeOut = lwsElement(lws_bj.x, lws_bj.y);\n}`,
   gathers: PUSH_GATHERS,
-  uniforms: { threads: 'int', stackCap: 'int', dequeCap: 'int' },
-  outputs: { dequeOut: 'int4' },
-  helpers: PUSH,
-  body: [
-    'int b = brook_index / dequeCap, r = brook_index - b * dequeCap;',
-    'ivec4 u = push(b);',
-    'int off = (r - u.w % dequeCap + dequeCap) % dequeCap;',
-    'dequeOut = off < u.z ? lwsElement(b, off) : old;',
-  ].join('\n'),
 };
-const LWS_LIVE: KernelSpec = { name: 'LwsLive', gathers: { bstate: 'int4', claims: 'int4' }, uniforms: U, outputs: { alive: 'int' }, body: LIVE };
+const LWS_LIVE: KernelSpec = { name: 'LwsLive', gathers: STEAL_GATHERS, uniforms: U, outputs: { alive: 'int' }, helpers: THIEVES, body: LIVE };
 
 /** Eight chunks of `len` records one after another (the per-iteration front chunks). */
 const LWS_GATHER8: KernelSpec = {
@@ -191,32 +186,48 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
   const initState = new Int32Array((B + 1) * 4);
   initState[B * 4 + 2] = count; // the start list: top 0, bottom count
   const bstate = make('int4', B + 1, initState), bstate1 = make('int4', B + 1);
-  const claims = make('int4', B * (B + 1), new Int32Array(B * (B + 1) * 4)), claims1 = make('int4', B * (B + 1));
+  // claims and plans ping-pong: a steal round reads the last claims less the last pop's transfer
+  let claims = make('int4', B * (B + 1), new Int32Array(B * (B + 1) * 4)), fresh = make('int4', B * (B + 1));
+  let plan = make('int4', B + 1, new Int32Array((B + 1) * 4)), plan1 = make('int4', B + 1);
   const counters = make('int4', B + 1, new Int32Array((B + 1) * 4));
-  const plan = make('int4', B), push = make('int4', B + 1);
+  const push = make('int4', B + 1);
   const kidsA = make('int4', B * T), kidsB = make('int4', B * T), prefix = make('int2', B * T);
-  const stack = make('int4', B * S, new Int32Array(B * S * 4)), deque = make('int4', B * Q, new Int32Array(B * Q * 4));
+  // stacks and rings hold garbage past their live range, which nothing reads: no upload
+  const stack = make('int4', B * S), deque = make('int4', B * Q);
   const alive = make('int', B + 1);
   const chunks: Stream[] = [];
+  // the block prefix in groups of about sqrt(T) threads (a power of two)
+  const group = Math.min(T, 1 << Math.ceil(Math.log2(Math.sqrt(T))));
   const u = { blocks: B, threads: T };
   try {
     const loop = await occlusionLoop(ctx, {
       maxIterations: 1 << 20,
       inFlight,
       iterate: () => {
-        run(LWS_CLAIMS, { bstate, claims, ...u, claimOut: claims1 });
-        run(LWS_TOPS, { bstate, claims, ...u, stateOut: bstate1 });
-        run(LWS_PLAN, { bstate: bstate1, claims: claims1, ...u, plan });
+        run(LWS_CLAIMS, { bstate, claims, plan, ...u, claimOut: fresh });
+        run(LWS_PLAN, { bstate, claims, plan, fresh, ...u, stateOut: bstate1, planOut: plan1 });
+        [claims, fresh] = [fresh, claims];
+        [plan, plan1] = [plan1, plan];
         const fr = ctx.scratch('int4', B * T);
         chunks.push(fr);
         run(LWS_EVAL, { plan, stack, deque, start, ...ccd.bvttArgs(), ...u, stackCap: S, dequeCap: Q, kidsA, kidsB, fr });
-        run(LWS_PREFIX, { kidsB, ...u, prefix });
-        run(LWS_STATE, { counterIn: counters, bstate: bstate1, plan, prefix, claims: claims1, ...u, stackCap: S, dequeCap: Q, stateOut: bstate, push, counters });
-        run(LWS_CONSUME, { claims: claims1, plan, ...u, claimOut: claims });
-        run(LWS_DEQUE, { old: deque, stack, kidsA, kidsB, prefix, push, threads: T, stackCap: S, dequeCap: Q, dequeOut: deque });
-        run(LWS_STACK, { stack, kidsA, kidsB, prefix, push, threads: T, stackCap: S, stackOut: stack });
+        run(LWS_PREFIX, { kidsB, ...u, group, prefix });
+        run(LWS_STATE, { counterIn: counters, bstate: bstate1, plan, prefix, claims, ...u, stackCap: S, dequeCap: Q, group, stateOut: bstate, push, counters });
+        ccd.stage('balancing');
+        ccd.pass({
+          name: 'LwsPushDeque',
+          kind: 'scatter',
+          vertex: DEQUE_VERTEX,
+          fragment: DEQUE_FRAGMENT,
+          primitive: 'points',
+          count: B * S,
+          targets: [deque],
+          gathers: { stack, kidsA, kidsB, prefix, push },
+          uniforms: { threads: T, stackCap: S, dequeCap: Q, group },
+        });
+        run(LWS_STACK, { stack, kidsA, kidsB, prefix, push, threads: T, stackCap: S, group, stackOut: stack });
       },
-      terminate: () => run(LWS_LIVE, { bstate, claims, ...u, alive }),
+      terminate: () => run(LWS_LIVE, { bstate, claims, plan, ...u, alive }),
     });
     // counters and flags: one readback
     const [st, cn] = (await Promise.all([bstate.read(), counters.read()])) as [Int32Array, Int32Array];

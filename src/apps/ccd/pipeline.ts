@@ -30,6 +30,7 @@
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import type { KernelArgs, KernelSpec } from '../../core/kernel';
+import { runPass, type PassDesc } from '../../core/pass';
 import type { Stream } from '../../core/stream';
 import { filter } from '../../idioms/filter';
 import { CCD_CONCAT, CCD_ORPHAN_TESTS, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
@@ -144,6 +145,12 @@ export class Ccd {
   /** @internal Runs one pass and counts it. */
   run(spec: KernelSpec, args: KernelArgs): void {
     this.ctx.run(spec, args);
+    this.clock.count();
+  }
+
+  /** @internal Draws one runner pass (a scatter) and counts it. */
+  pass(p: PassDesc): void {
+    runPass(this.ctx, p);
     this.clock.count();
   }
 
