@@ -67,7 +67,7 @@ await paperPage({
       title: 'Algorithm 1: traversal and front acquisition',
       printed: PRINTED['1'],
       code: [
-        ['src/apps/ccd/lws.ts (the loop: one iteration = nine passes + the termination query)', '../../../src/apps/ccd/lws.ts'],
+        ['src/apps/ccd/lws.ts (the loop: one iteration = seven passes + the termination query)', '../../../src/apps/ccd/lws.ts'],
         ['glsl/apps/ccd/lws-eval.glsl (EVALCOLLISION)', '../../../glsl/apps/ccd/lws-eval.glsl'],
         ['glsl/apps/ccd/lws-prefix.glsl (COMPACT: the block prefix sum)', '../../../glsl/apps/ccd/lws-prefix.glsl'],
         ['glsl/apps/ccd/lws-push.glsl (PUSHWORK: stack, then deque when nearly full)', '../../../glsl/apps/ccd/lws-push.glsl'],
@@ -78,11 +78,10 @@ await paperPage({
       title: 'Algorithms 2, 3 and 4: three-level pop, greedy steal, lazy transfer',
       printed: `${PRINTED['2']}\n\n${PRINTED['3']}\n\n${PRINTED['4']}`,
       code: [
-        ['glsl/apps/ccd/lws-plan.glsl (POPWORK: level 1 stack, level 2 own deque, level 3 first claim)', '../../../glsl/apps/ccd/lws-plan.glsl'],
-        ['glsl/apps/ccd/lws-thieves.glsl (who steals: ATOMICMIN replaced by a choice from one snapshot)', '../../../glsl/apps/ccd/lws-thieves.glsl'],
+        ['glsl/apps/ccd/lws-plan.glsl (POPTOP, then POPWORK: level 1 stack, level 2 own deque, level 3 first claim)', '../../../glsl/apps/ccd/lws-plan.glsl'],
+        ['glsl/apps/ccd/lws-thieves.glsl (who steals: ATOMICMIN replaced by a choice from one snapshot; the lazy transfer: claims used up one pop at a time)', '../../../glsl/apps/ccd/lws-thieves.glsl'],
         ['glsl/apps/ccd/lws-claims.glsl (LEVEL3POP: every thief claims its slice of every deque)', '../../../glsl/apps/ccd/lws-claims.glsl'],
-        ['glsl/apps/ccd/lws-tops.glsl (POPTOP: deque tops move past the claims)', '../../../glsl/apps/ccd/lws-tops.glsl'],
-        ['glsl/apps/ccd/lws-consume.glsl (the lazy transfer: claims used up one at a time)', '../../../glsl/apps/ccd/lws-consume.glsl'],
+        ['glsl/apps/ccd/lws-deque.vert.glsl (PUSHWORK to the deque: a scatter of the pushed nodes)', '../../../glsl/apps/ccd/lws-deque.vert.glsl'],
       ],
       run: runPops,
     },

@@ -1,8 +1,11 @@
 // Pass P: popTop, then popWork (Algorithms 2-3). Every deque's top moves past what the steal
-// round claimed from it (the thieves counted from the same snapshot as pass A); then block b's
-// source this iteration — level 1 its stack, level 2 the bottom of its own deque, level 3 its
-// lowest-indexed claim in `fresh` (pass A's claims: the lazy transfer). planOut = (level, source
-// deque or -1 for the stack, first position, count); record `blocks` (the start list) plans nothing.
+// round claimed from it (the thieves counted from the same snapshot as pass A); then block b
+// fills its T threads by level: first its stack (level 1), then, for threads left idle, the
+// bottom of its own deque (level 2) or else its lowest-indexed claim in `fresh` (pass A's
+// claims: the lazy transfer, level 3). CUDA threads left without a node idle until the next pop;
+// here a pop is a whole iteration of passes, so the levels top each other up.
+// planOut = (nodes from the stack's top, then source: -1 none, -2 own deque, j >= 0 the claim
+// on deque j; its first position; its count). Record `blocks` (the start list) plans nothing.
 ivec4 d = bstate(brook_index);
 stateOut = d;
 int n = d.z - d.y;
@@ -14,16 +17,17 @@ if (n > 0) {
 ivec4 s = stateOut;
 planOut = ivec4(0, -1, 0, 0);
 if (brook_index < blocks) {
-  if (s.x > 0) {
-    int cnt = min(threads, s.x);
-    planOut = ivec4(1, -1, s.x - cnt, cnt);
-  } else if (s.z > s.y) {
-    int cnt = min(threads, s.z - s.y);
-    planOut = ivec4(2, brook_index, s.z - cnt, cnt);
-  } else {
-    for (int j = 0; j <= blocks; j++) {
-      ivec4 c = fresh(brook_index * (blocks + 1) + j);
-      if (c.y > 0) { planOut = ivec4(3, j, c.x, min(threads, c.y)); break; }
+  int c1 = min(threads, s.x), rem = threads - c1;
+  planOut = ivec4(c1, -1, 0, 0);
+  if (rem > 0) {
+    if (s.z > s.y) {
+      int c2 = min(rem, s.z - s.y);
+      planOut = ivec4(c1, -2, s.z - c2, c2);
+    } else {
+      for (int j = 0; j <= blocks; j++) {
+        ivec4 c = fresh(brook_index * (blocks + 1) + j);
+        if (c.y > 0) { planOut = ivec4(c1, j, c.x, min(rem, c.y)); break; }
+      }
     }
   }
 }

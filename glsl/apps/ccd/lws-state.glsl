@@ -1,4 +1,4 @@
-// Pass E, the block's pointers after the iteration: the stack loses what level 1 popped and
+// Pass E, the block's pointers after the iteration: the stack loses what was popped from it and
 // gains the children; when it is nearly full (more than stackCap - 3 threads) all but
 // `threads` of it, oldest first, are pushed to the bottom of the deque (pushWork). push =
 // (stack left after the pop, children, nodes pushed to the deque, deque bottom before the push).
@@ -10,8 +10,8 @@ push = ivec4(0);
 counters = counterIn;
 if (brook_index < blocks) {
   ivec4 p = plan(brook_index);
-  int s1 = s.x - (p.x == 1 ? p.w : 0);
-  int bot = s.z - (p.x == 2 ? p.w : 0);
+  int s1 = s.x - p.x;
+  int bot = s.z - (p.y == -2 ? p.w : 0);
   int total = 0;
   for (int g = 0; g < threads; g += group) total += prefix(brook_index * threads + g).y;
   int s2 = s1 + total;
@@ -29,5 +29,5 @@ if (brook_index < blocks) {
   if (bot + m - live > dequeCap) flags = 1;
   stateOut = ivec4(s2 - m, s.y, bot + m, flags);
   push = ivec4(s1, total, m, bot);
-  counters = counterIn + ivec4(p.w, m, stolen, stole ? 1 : 0);
+  counters = counterIn + ivec4(p.x + p.w, m, stolen, stole ? 1 : 0);
 }

@@ -4,8 +4,8 @@
 // to. Deque positions only grow (the paper forbids resetting a deque, so lazy claims stay
 // valid); a deque is a ring of dequeCap slots indexed by position % dequeCap. claims(b *
 // (blocks + 1) + j) = (start, size, new?, 0): block b's claim on deque j as the last steal round
-// left it, taken lazily, lowest j first; plan(b) = (level, source, first, count) is the pop that
-// followed it. A claim's current value is the stored one less what that pop transferred (the
+// left it, taken lazily, lowest j first; plan(b) = (from the stack, source, first, count) is the
+// pop that followed it (source j >= 0: a claim on deque j). A claim's current value is the stored one less what that pop transferred (the
 // lazy transfer, applied where a claim is read: no pass of its own). The kernels declare gathers
 // bstate, claims, plan and the uniforms blocks, threads.
 
@@ -13,7 +13,7 @@
 ivec4 lwsClaim(int b, int j) {
   ivec4 c = claims(b * (blocks + 1) + j);
   ivec4 p = plan(b);
-  if (p.x == 3 && p.y == j) { c.x += p.w; c.y -= p.w; }
+  if (p.y == j) { c.x += p.w; c.y -= p.w; }
   return ivec4(c.xy, 0, 0);
 }
 
@@ -21,7 +21,7 @@ bool lwsHasClaims(int b) {
   ivec4 p = plan(b);
   for (int j = 0; j <= blocks; j++) {
     int n = claims(b * (blocks + 1) + j).y;
-    if (p.x == 3 && p.y == j) n -= p.w;
+    if (p.y == j) n -= p.w;
     if (n > 0) return true;
   }
   return false;

@@ -9,9 +9,10 @@
  *      index takes the k-th slice, where CUDA's threads would race with atomicMin; the claims
  *      carried over lose what the last pop transferred (the lazy transfer needs no pass);
  *   P  popTop and popWork (Algorithms 2-3): each deque's top moves past what was claimed from it,
- *      then each block's source this iteration — level 1 its stack, level 2 its deque's bottom,
- *      level 3 its lowest-indexed claim (the first claim is taken now, the others lazily, when
- *      the block runs dry again: the lazy transfer);
+ *      then each block fills its T threads by level — its stack (level 1), then its deque's
+ *      bottom (level 2) or its lowest-indexed claim (level 3: the first claim is taken now, the
+ *      others lazily: the lazy transfer). The levels top each other up, where CUDA threads
+ *      without a node would idle: here every iteration costs a sequence of grid-wide passes;
  *   C  evalCollision: every thread steps one BVTT node (children, or a front node);
  *   D  compact: the block's prefix sum over its threads' children, in groups of ~sqrt T;
  *   E  pointers and counters;
@@ -87,7 +88,7 @@ const LWS_CLAIMS: KernelSpec = { name: 'LwsStealClaims', gathers: STEAL_GATHERS,
 const LWS_PLAN: KernelSpec = { name: 'LwsPopWork', gathers: { ...STEAL_GATHERS, fresh: 'int4' }, uniforms: U, outputs: { stateOut: 'int4', planOut: 'int4' }, helpers: THIEVES, body: PLAN };
 const LWS_EVAL: KernelSpec = {
   name: 'LwsEvalCollision',
-  gathers: { plan: 'int4', stack: 'int4', deque: 'int4', start: 'int4', nodes: 'int4', nodeObject: 'int', boxLo: 'float4', boxHi: 'float4', tris: 'int4' },
+  gathers: { plan: 'int4', top: 'int4', stack: 'int4', deque: 'int4', start: 'int4', nodes: 'int4', nodeObject: 'int', boxLo: 'float4', boxHi: 'float4', tris: 'int4' },
   uniforms: { ...U, stackCap: 'int', dequeCap: 'int', selfTest: 'int' },
   outputs: { kidsA: 'int4', kidsB: 'int4', fr: 'int4' },
   helpers: BVTT,
@@ -210,7 +211,7 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
         [plan, plan1] = [plan1, plan];
         const fr = ctx.scratch('int4', B * T);
         chunks.push(fr);
-        run(LWS_EVAL, { plan, stack, deque, start, ...ccd.bvttArgs(), ...u, stackCap: S, dequeCap: Q, kidsA, kidsB, fr });
+        run(LWS_EVAL, { plan, top: bstate1, stack, deque, start, ...ccd.bvttArgs(), ...u, stackCap: S, dequeCap: Q, kidsA, kidsB, fr });
         run(LWS_PREFIX, { kidsB, ...u, group, prefix });
         run(LWS_STATE, { counterIn: counters, bstate: bstate1, plan, prefix, claims, ...u, stackCap: S, dequeCap: Q, group, stateOut: bstate, push, counters });
         ccd.stage('balancing');
