@@ -6,8 +6,11 @@
 // last frame runs profiled (Ccd.step({ profile: true }): every pass under ctx.trace with its
 // EXT_disjoint_timer_query time, summed per stage), so its timer queries never touch the wall
 // times. Static balancing (gProximity's policy: a pass per step over a compacted list) beside
-// lazy work stealing with B = 4 blocks of T threads; the iteration ratio of B = 1 to B = 4
-// stands in for the paper's GT 520 (1 SM) vs GTS 450 (4 SMs) speedups.
+// lazy work stealing twice: wide (B = 32 blocks of T = 1024 fragments on a GPU, 16 x 64 on a
+// software renderer: the iterations are what costs) and the paper's B = 4 blocks of T threads;
+// the iteration ratio of B = 1 to B = 4 stands in for the paper's GT 520 (1 SM) vs GTS 450
+// (4 SMs) speedups. Per kernel GPU times and an LWS per-iteration account come from the
+// profiled frame.
 //
 // Sizes: `test` (the paper page's test run) BART64 and a 10 x 10 cloth; `quick` BART64/256 and a
 // 16 x 16 cloth; otherwise BART64-4096 and the cloth with about `maxK` thousand triangles, at most
@@ -86,11 +89,16 @@ export async function run(ctx, { log = () => {}, quick = false, test = false, ma
   // threads per block: 256 on a GPU; on a software renderer 32 for small scenes (its cost is per
   // pass, and small fronts leave wide blocks idle), 256 from 2K triangles (fewer iterations)
   const threadsFor = (tris) => (soft && tris < 2000 ? 32 : 256);
+  // the wide configuration: as many lanes as the checks allow (B <= 32, T <= 1024) on a GPU — an
+  // H100 keeps about 270K threads resident, the paper's GTS 450 6K (4 SMs x 1536); every LWS
+  // iteration is a sequence of grid-wide passes, so the iterations must be few
+  const wide = soft ? { blocks: 16, threads: 64 } : { blocks: 32, threads: 1024 };
+  const wideLabel = `LWS ${wide.blocks}×${wide.threads}`;
   const tables = [];
   const plots = [];
   const results = [];
-  const t1 = [], t1gpu = [], t3 = [], t45 = [], t26 = [], tb = [];
-  const timeSeries = { static: [], lws: [] };
+  const t1 = [], t1gpu = [], t3 = [], t45 = [], t26 = [], tb = [], tk = [], tacc = [];
+  const timeSeries = { static: [], lws: [], wide: [] };
   for (const scene of await scenes(soft, { quick, test, maxK })) {
     const p = PAPER[scene.paper];
     log(`ccd ${scene.name}: building the hierarchy and orphan sets`);
@@ -100,46 +108,71 @@ export async function run(ctx, { log = () => {}, quick = false, test = false, ma
     const st = await animate(ccd, scene, 'static', undefined, undefined, log);
     log(`ccd ${scene.name}: lazy work stealing, 4 blocks`);
     const l4 = await animate(ccd, scene, 'lws', { blocks: 4, threads: T }, undefined, log);
+    log(`ccd ${scene.name}: lazy work stealing, ${wide.blocks} blocks of ${wide.threads}`);
+    const lw = await animate(ccd, scene, 'lws', wide, undefined, log);
     // one block takes four times the iterations: skipped on a software renderer above 5K triangles (the
-    // page stops answering the headless driver for minutes)
-    const skip1 = soft && ccd.triangles > 5000;
+    // page stops answering the headless driver for minutes) and on a GPU above 20K (the cloth: ~10^4 iterations)
+    const skip1 = ccd.triangles > (soft ? 5000 : 20000);
     log(`ccd ${scene.name}: lazy work stealing, 1 block${skip1 ? ' (skipped: minutes a frame here)' : ''}`);
     const l1 = skip1 ? { per: [] } : await animate(ccd, scene, 'lws', { blocks: 1, threads: T }, 2, log);
     ccd.dispose();
     const m = (run, key) => median(run.per.map((x) => x[key]));
     const tris = st.info.triangles;
-    for (const [label, r, paper] of [['static', st, [p.gprox450, p.gprox520]], ['LWS', l4, [p.gts450, p.gt520]]]) {
+    const methods = [['static', st, [p.gprox450, p.gprox520]], [wideLabel, lw, [p.gts450, p.gt520]], [`LWS 4×${T}`, l4, [p.gts450, p.gt520]]];
+    for (const [label, r, paper] of methods) {
       const wall = (s) => median(r.per.map((x) => x.stages[s].wallMs));
-      t1.push([scene.name, label === 'LWS' ? `LWS 4×${T}` : label, tris, ...CCD_STAGES.map(wall), m(r, 'totalMs'), spread(r.per.map((x) => x.totalMs)), r.per.length, ...paper]);
+      const ratio = label === 'static' ? null : m(r, 'totalMs') / m(st, 'totalMs');
+      t1.push([scene.name, label, tris, ...CCD_STAGES.map(wall), m(r, 'totalMs'), spread(r.per.map((x) => x.totalMs)), r.per.length, ratio, ...paper]);
       const g = r.profiled;
-      t1gpu.push([scene.name, label === 'LWS' ? `LWS 4×${T}` : label, ...CCD_STAGES.map((s) => g.stages[s].gpuMs), g.gpuMs, ...CCD_STAGES.map((s) => g.stages[s].passes), g.passes, g.roundTrips]);
+      t1gpu.push([scene.name, label, ...CCD_STAGES.map((s) => g.stages[s].gpuMs), g.gpuMs, ...CCD_STAGES.map((s) => g.stages[s].passes), g.passes, g.roundTrips, g.iterations]);
+      // per kernel: GPU ms, passes, us a pass; for LWS also us per iteration (the per-pass account)
+      for (const k of g.kernels) {
+        tk.push([scene.name, label, k.stage, k.kernel, k.passes, k.gpuMs, k.gpuMs === null ? null : (1000 * k.gpuMs) / k.passes, label === 'static' ? null : k.gpuMs === null ? null : (1000 * k.gpuMs) / g.iterations]);
+      }
+      if (label !== 'static') {
+        const loop = g.kernels.filter((k) => k.kernel.startsWith('Lws') && k.kernel !== 'LwsGatherChunks');
+        const gpu = loop.reduce((a, k) => (a === null || k.gpuMs === null ? null : a + k.gpuMs), 0);
+        const passes = loop.reduce((a, k) => a + k.passes, 0);
+        tacc.push([scene.name, label, g.iterations, passes, passes / g.iterations, gpu, gpu === null ? null : (1000 * gpu) / g.iterations, gpu === null ? null : (1000 * gpu) / passes, g.totalMs, g.nodesProcessed, g.utilisation]);
+      }
     }
     t3.push([scene.name, m(l4, 'frontSize') / 1000, m(l4, 'nodesProcessed') / 1000, m(l4, 'candidates'), st.info.orphans, st.info.pairs, p.front]);
-    t45.push([scene.name, m(st, 'totalMs'), spread(st.per.map((x) => x.totalMs)), m(l4, 'totalMs'), spread(l4.per.map((x) => x.totalMs)), st.profiled.stages.traversal.gpuMs, st.profiled.stages.balancing.gpuMs, l4.profiled.stages.traversal.gpuMs, l4.profiled.stages.balancing.gpuMs, `${p.gprox520} / ${p.gt520}`, `${p.gprox450} / ${p.gts450}`]);
+    t45.push([scene.name, m(st, 'totalMs'), spread(st.per.map((x) => x.totalMs)), m(lw, 'totalMs'), spread(lw.per.map((x) => x.totalMs)), m(l4, 'totalMs'), spread(l4.per.map((x) => x.totalMs)), st.profiled.stages.traversal.gpuMs, st.profiled.stages.balancing.gpuMs, l4.profiled.stages.traversal.gpuMs, l4.profiled.stages.balancing.gpuMs, `${p.gprox520} / ${p.gt520}`, `${p.gprox450} / ${p.gts450}`]);
     const i1 = m(l1, 'iterations'), i4 = m(l4, 'iterations');
     t26.push([`${scene.name} (T = ${T})`, i1, i4, i1 === null ? null : i1 / i4, m(l4, 'utilisation'), m(l1, 'utilisation'), p.speedLws, p.speedGprox]);
-    const lw = l4.per.map((x) => x.lws);
-    tb.push([scene.name, m(st, 'iterations'), m(st, 'passes'), m(st, 'roundTrips'), m(l4, 'iterations'), m(l4, 'passes'), m(l4, 'roundTrips'), median(lw.map((x) => x.extraIterations)), median(lw.map((x) => x.moved)), median(lw.map((x) => x.stolen)), median(lw.map((x) => x.steals)), Math.max(...lw.map((x) => x.reruns))]);
+    const lc = l4.per.map((x) => x.lws);
+    tb.push([scene.name, m(st, 'iterations'), m(st, 'passes'), m(st, 'roundTrips'), m(l4, 'iterations'), m(l4, 'passes'), m(l4, 'roundTrips'), median(lc.map((x) => x.extraIterations)), median(lc.map((x) => x.moved)), median(lc.map((x) => x.stolen)), median(lc.map((x) => x.steals)), Math.max(...lc.map((x) => x.reruns)), m(lw, 'iterations'), m(lw, 'passes'), m(lw, 'roundTrips')]);
     timeSeries.static.push([tris, m(st, 'totalMs')]);
     timeSeries.lws.push([tris, m(l4, 'totalMs')]);
-    results.push({ scene: scene.name, triangles: tris, static: st.per, staticProfiled: st.profiled, lws4: l4.per, lws4Profiled: l4.profiled, lws1: l1.per, info: st.info });
-    log(`ccd ${scene.name}: static ${m(st, 'totalMs').toFixed(1)} ms, lws ${m(l4, 'totalMs').toFixed(1)} ms`);
+    timeSeries.wide.push([tris, m(lw, 'totalMs')]);
+    results.push({ scene: scene.name, triangles: tris, static: st.per, staticProfiled: st.profiled, lws4: l4.per, lws4Profiled: l4.profiled, lwsWide: lw.per, lwsWideProfiled: lw.profiled, wide, lws1: l1.per, info: st.info });
+    log(`ccd ${scene.name}: static ${m(st, 'totalMs').toFixed(1)} ms, ${wideLabel} ${m(lw, 'totalMs').toFixed(1)} ms, lws 4×${T} ${m(l4, 'totalMs').toFixed(1)} ms`);
   }
-  const lanes = `B = 4 blocks of T fragments: T = ${soft ? '32 below 2K triangles, else 256' : '256'}`;
+  const lanes = `${wideLabel}: B = ${wide.blocks} blocks of T = ${wide.threads} fragments; LWS 4×T: B = 4 blocks of T fragments, T = ${soft ? '32 below 2K triangles, else 256' : '256'}`;
   tables.push({
     title: `Table 1 (wall clock): ms per frame by stage, static and lazy work stealing (${lanes}), medians over the frames from the saved front (a fence ends each stage; LWS balancing runs inside its traversal loop: '-', counted under traversal; static balancing includes waiting for its traversal pass); the paper's totals beside (gProximity for static, LWS for LWS)`,
-    columns: ['scene', 'method', 'triangles', 'refit', 'front', 'traversal', 'balancing', 'elementary', 'total', 'total min–max', 'frames', 'paper GTS 450', 'paper GT 520'],
+    columns: ['scene', 'method', 'triangles', 'refit', 'front', 'traversal', 'balancing', 'elementary', 'total', 'total min–max', 'frames', 'LWS / static', 'paper GTS 450', 'paper GT 520'],
     rows: t1,
   });
   tables.push({
     title: "Table 1 (GPU timer): ms per stage in one profiled frame from the front (every pass's EXT_disjoint_timer_query time, summed per stage; '-' without the extension), and the passes per stage, which add up to the frame's passes in ctx.trace",
-    columns: ['scene', 'method', 'refit GPU', 'front GPU', 'traversal GPU', 'balancing GPU', 'elementary GPU', 'GPU total', 'refit passes', 'front passes', 'traversal passes', 'balancing passes', 'elementary passes', 'passes', 'CPU round trips'],
+    columns: ['scene', 'method', 'refit GPU', 'front GPU', 'traversal GPU', 'balancing GPU', 'elementary GPU', 'GPU total', 'refit passes', 'front passes', 'traversal passes', 'balancing passes', 'elementary passes', 'passes', 'CPU round trips', 'iterations'],
     rows: t1gpu,
+  });
+  tables.push({
+    title: "Per kernel (GPU timer, the profiled frame): passes, GPU ms, µs a pass, and for LWS µs per traversal iteration — where each millisecond goes",
+    columns: ['scene', 'method', 'stage', 'kernel', 'passes', 'GPU ms', 'µs / pass', 'µs / iteration'],
+    rows: tk,
+  });
+  tables.push({
+    title: "LWS per-iteration account (profiled frame): the loop's passes (steal round, popTop+popWork, evalCollision, compact, pointers, deque scatter, stack push, termination) — passes and GPU µs per iteration, GPU µs a pass; the frame's wall ms (profiled: timer queries add to it), nodes and utilisation (nodes / (B·T·iterations))",
+    columns: ['scene', 'method', 'iterations', 'loop passes', 'passes / iteration', 'loop GPU ms', 'GPU µs / iteration', 'GPU µs / pass', 'frame wall ms (profiled)', 'nodes processed', 'utilisation'],
+    rows: tacc,
   });
   tables.push({ title: "Table 3: front nodes per frame (K), BVTT nodes processed (K), candidates and orphan tests; the paper's front beside", columns: ['scene', 'front (K nodes)', 'processed (K nodes)', 'candidate triangle pairs', 'orphan tests', 'colliding pairs', 'paper front (K)'], rows: t3 });
   tables.push({
     title: "Tables 4 and 5: static balancing (gProximity's policy) vs lazy work stealing, ms per frame (wall), and the GPU ms of traversal and balancing in the profiled frame; the paper's gProximity / LWS on each card",
-    columns: ['scene', 'static total', 'static min–max', 'LWS total', 'LWS min–max', 'static traversal GPU', 'static balancing GPU', 'LWS traversal GPU', 'LWS balancing GPU', 'paper GT 520 gProx / LWS', 'paper GTS 450 gProx / LWS'],
+    columns: ['scene', 'static total', 'static min–max', `${wideLabel} total`, `${wideLabel} min–max`, 'LWS 4×T total', 'LWS 4×T min–max', 'static traversal GPU', 'static balancing GPU', 'LWS traversal GPU', 'LWS balancing GPU', 'paper GT 520 gProx / LWS', 'paper GTS 450 gProx / LWS'],
     rows: t45,
   });
   tables.push({
@@ -148,10 +181,10 @@ export async function run(ctx, { log = () => {}, quick = false, test = false, ma
     rows: t26,
   });
   tables.push({
-    title: 'Balancing counters per frame (medians): iterations to empty, passes, CPU round trips (count readbacks, fences, occlusion answers, result reads), nodes pushed to deques (moved by balancing) vs stolen',
-    columns: ['scene', 'static iterations', 'static passes', 'static round trips', 'LWS iterations', 'LWS passes', 'LWS round trips', 'LWS iterations in flight past the end', 'moved to deques', 'stolen from other blocks', 'steal rounds (incl. the start list)', 'ring reruns'],
+    title: 'Balancing counters per frame (medians): iterations to empty, passes, CPU round trips (count readbacks, fences, occlusion answers, result reads), nodes pushed to deques (moved by balancing) vs stolen (LWS 4×T), and the wide configuration\'s iterations, passes and round trips',
+    columns: ['scene', 'static iterations', 'static passes', 'static round trips', 'LWS iterations', 'LWS passes', 'LWS round trips', 'LWS iterations in flight past the end', 'moved to deques', 'stolen from other blocks', 'steal rounds (incl. the start list)', 'ring reruns', `${wideLabel} iterations`, `${wideLabel} passes`, `${wideLabel} round trips`],
     rows: tb,
   });
-  plots.push({ title: 'ms per frame vs triangles', xLabel: 'triangles', yLabel: 'ms per frame', logX: true, logY: true, series: [{ name: 'static', points: timeSeries.static }, { name: 'lazy work stealing', points: timeSeries.lws }] });
+  plots.push({ title: 'ms per frame vs triangles', xLabel: 'triangles', yLabel: 'ms per frame', logX: true, logY: true, series: [{ name: 'static', points: timeSeries.static }, { name: 'lazy work stealing 4×T', points: timeSeries.lws }, { name: `lazy work stealing ${wide.blocks}×${wide.threads}`, points: timeSeries.wide }] });
   return { tables, plots, results };
 }

@@ -48,6 +48,21 @@ export const CCD_CONCAT: KernelSpec = {
   body: 'joined = brook_index < na ? a(brook_index) : b(brook_index - na);',
 };
 
+/** Up to eight chunks one after another: chunk k starts at record starts[k] (starts lo, hi:
+ * int4s; unused chunks start at the total, so none of their records is asked for). */
+export const CCD_GATHER8: KernelSpec = {
+  name: 'CcdGatherChunks',
+  gathers: { c0: 'int4', c1: 'int4', c2: 'int4', c3: 'int4', c4: 'int4', c5: 'int4', c6: 'int4', c7: 'int4' },
+  uniforms: { lo: 'int4', hi: 'int4' },
+  outputs: { joined: 'int4' },
+  body: [
+    'int i = brook_index;',
+    'int k = i >= hi.w ? 7 : i >= hi.z ? 6 : i >= hi.y ? 5 : i >= hi.x ? 4 : i >= lo.w ? 3 : i >= lo.z ? 2 : i >= lo.y ? 1 : 0;',
+    'int at = i - (k < 4 ? lo[k] : hi[k - 4]);',
+    'joined = k == 0 ? c0(at) : k == 1 ? c1(at) : k == 2 ? c2(at) : k == 3 ? c3(at) : k == 4 ? c4(at) : k == 5 ? c5(at) : k == 6 ? c6(at) : c7(at);',
+  ].join('\n'),
+};
+
 /** The 15 feature tests of candidate (front) pair k / 15, slot k % 15. */
 export const CCD_PAIR_TESTS: KernelSpec = {
   name: 'CcdPairTests',

@@ -33,7 +33,7 @@ import type { KernelArgs, KernelSpec } from '../../core/kernel';
 import { runPass, type PassDesc } from '../../core/pass';
 import type { Stream } from '../../core/stream';
 import { filter } from '../../idioms/filter';
-import { CCD_CONCAT, CCD_ORPHAN_TESTS, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
+import { CCD_GATHER8, CCD_ORPHAN_TESTS, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
 import { traverseLws, type LwsOptions, type LwsStats } from './lws';
 import { checkCcdArgs, checkLwsOptions, checkPositions, checkStepOptions } from './validate';
 import { StageClock, type Balance, type CcdStats, type Stage } from './stages';
@@ -180,19 +180,33 @@ export class Ccd {
     }
   }
 
-  /** @internal Concatenates int4 chunks into one stream (the chunks are disposed). */
+  /** @internal Concatenates int4 chunks into one stream (the chunks are disposed): eight at a
+   * time, so every record is copied once per ceil(log8 chunks) levels. */
   concat(chunks: Array<{ stream: Stream; count: number }>): { stream: Stream | null; count: number } {
     if (chunks.length === 0) return { stream: null, count: 0 };
-    let acc = chunks[0]!;
-    for (let k = 1; k < chunks.length; k++) {
-      const next = chunks[k]!;
-      const out = this.ctx.scratch('int4', acc.count + next.count);
-      this.run(CCD_CONCAT, { a: acc.stream, b: next.stream, na: acc.count, joined: out });
-      acc.stream.dispose();
-      next.stream.dispose();
-      acc = { stream: out, count: acc.count + next.count };
+    let level = chunks;
+    while (level.length > 1) {
+      const next: Array<{ stream: Stream; count: number }> = [];
+      for (let i = 0; i < level.length; i += 8) {
+        const group = level.slice(i, i + 8);
+        if (group.length === 1) {
+          next.push(group[0]!);
+          continue;
+        }
+        const starts: number[] = [];
+        let total = 0;
+        for (const c of group) starts.push(total), (total += c.count);
+        while (starts.length < 8) starts.push(total);
+        const out = this.ctx.scratch('int4', total);
+        const args: KernelArgs = { lo: starts.slice(0, 4), hi: starts.slice(4, 8), joined: out };
+        for (let k = 0; k < 8; k++) args[`c${k}`] = group[Math.min(k, group.length - 1)]!.stream;
+        this.run(CCD_GATHER8, args);
+        group.forEach((c) => c.stream.dispose());
+        next.push({ stream: out, count: total });
+      }
+      level = next;
     }
-    return acc;
+    return level[0]!;
   }
 
   /** The static method: one pass per step over the compacted work list. Wall: the filter's count
