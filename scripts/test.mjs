@@ -9,7 +9,7 @@ import { launch, checkRenderer } from './browser.mjs';
 /**
  * What the demo run does on each page after it is ready: ['select', id, value] sets a control
  * and fires its change event, ['click', id], ['check', id, bool], ['hold', id, ms] presses a
- * button down for a while, ['frames', k] waits for k more frames of a page's frame loop, and
+ * button down for a while, ['drag', id, [dx, dy]] drags the mouse across an element, ['frames', k] waits for k more frames of a page's frame loop, and
  * every action waits for the page's runs (window.__demoBusy) to end. ['input', id, value] moves a
  * slider (sets the value, fires input). ['expect', js, what]
  * evaluates an expression in the page and fails unless it is true.
@@ -17,6 +17,18 @@ import { launch, checkRenderer } from './browser.mjs';
 /** An expression that moves slider `id` to `value` and is true when the page shows its busy sign at once. */
 const BUSY_ON_INPUT = (id, value) =>
   `(() => { const e = document.getElementById('${id}'); e.value = '${value}'; e.dispatchEvent(new Event('input')); return document.getElementById('busy').classList.contains('on'); })()`;
+
+/** The mesh view (demos/lib/mesh-view.js): lit, a wireframe toggle that shows, a drag that turns it. */
+const MESH_VIEW_CHECKS = [
+  ['expect', 'window.__meshView.stats().shades >= 12', 'the mesh is lit: many shades, not a flat silhouette'],
+  ['expect', '(window.__picture = window.__meshView.stats().sum, true)', 'the picture is noted'],
+  ['check', 'wire', true],
+  ['expect', 'window.__meshView.stats().sum !== window.__picture', 'the wireframe toggle changes the picture'],
+  ['check', 'wire', false],
+  ['expect', '(window.__azimuth = window.__meshView.camera.azimuth, window.__meshView.stats().sum === window.__picture)', 'the wireframe toggle turns off'],
+  ['drag', 'view', [150, 60]],
+  ['expect', 'window.__meshView.camera.azimuth !== window.__azimuth && window.__meshView.stats().sum !== window.__picture', 'a mouse drag turns the view'],
+];
 
 const EXERCISE = {
   'dem/index.html': [
@@ -74,6 +86,7 @@ const EXERCISE = {
     ['expect', 'document.documentElement.scrollHeight < 4000', 'the pass table does not make the page tall (it is folded)'],
     ['expect', "(document.getElementById('traceBox').open = true, document.documentElement.scrollHeight < 4000)", 'the pass table, unfolded, scrolls in its box'],
     ['expect', "document.querySelector('aside.paper a').href.includes('chapter-36')", 'the paper is linked'],
+    ...MESH_VIEW_CHECKS,
   ],
   'subdivide/index.html': [
     ['expect', "document.getElementById('readout').textContent.includes('triangles in')", 'the default model is subdivided'],
@@ -81,6 +94,8 @@ const EXERCISE = {
     ['input', 'eps', '-2'], ['select', 'depth', '2'], ['check', 'adaptive', false], ['check', 'adaptive', true],
     ['select', 'model', 'cube'],
     ['expect', "document.getElementById('readout').textContent.startsWith('12 triangles in')", 'the cube was loaded and subdivided'],
+    ['select', 'model', 'iso'], ['check', 'adaptive', false],
+    ...MESH_VIEW_CHECKS,
   ],
   'fractal/index.html': [
     ['expect', "document.getElementById('summary').textContent.includes('ended the loop')", 'the default view ends the loop early by the query'],
@@ -282,7 +297,17 @@ async function act(page, [kind, a, b]) {
     if (kind === 'expectError' && !(await page.evaluate(() => document.getElementById('error').textContent))) throw new Error(`expected an error shown: ${b}`);
     return;
   }
-  if (kind === 'hold') {
+  if (kind === 'drag') {
+    // a real mouse drag across the element's middle (pointer capture needs a real pointer)
+    const box = await (await page.$(`#${a}`)).boundingBox();
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + b[0] / 2, y + b[1] / 2);
+    await page.mouse.move(x + b[0], y + b[1]);
+    await page.mouse.up();
+    await new Promise((r) => setTimeout(r, 100)); // the view redraws on the next frame
+  } else if (kind === 'hold') {
     await page.evaluate((id) => document.getElementById(id).dispatchEvent(new PointerEvent('pointerdown', { bubbles: true })), a);
     await new Promise((r) => setTimeout(r, b));
     await page.evaluate(() => window.dispatchEvent(new PointerEvent('pointerup', { bubbles: true })));

@@ -2,7 +2,7 @@
 // brookgl's createCollider (Horn's breadth-first OBB traversal with the filter between levels).
 import { buildObbTree, createCollider, createContext, parsePly } from '../../dist/brookgl.js';
 import { traceTable } from '../lib/trace.js';
-import { bounds, drawMesh, orbit, soup } from '../lib/mesh-view.js';
+import { bounds, MeshView, soup } from '../lib/mesh-view.js';
 import { $, latest, showError, paperBox } from '../lib/demo.js';
 import { PAPERS } from '../papers/papers.js';
 
@@ -18,7 +18,9 @@ $('paper').replaceWith(
 );
 let scene = null;
 
-const view = orbit($('view'), () => draw());
+const view = new MeshView($('view'), () => draw());
+window.__meshView = view; // the test run reads its stats()
+$('wire').onchange = () => ((view.wireframe = $('wire').checked), draw());
 
 async function load(name) {
   const mesh = parsePly(await (await fetch(`../../data/models/${name}.ply`)).arrayBuffer());
@@ -68,10 +70,10 @@ const query = latest(async () => {
 
 function draw() {
   if (!scene) return;
-  drawMesh($('view'), [
+  view.draw([
     { positions: scene.positions, color: (t) => (scene.hitsA.has(t) ? [1, 0.15, 0.1] : [0.55, 0.65, 0.8]) },
     { positions: scene.positions, matrix: poseB(), color: (t) => (scene.hitsB.has(t) ? [1, 0.6, 0.1] : [0.6, 0.8, 0.6]) },
-  ], { ...view, center: scene.fit.center, radius: scene.fit.radius * 1.8 });
+  ], { center: scene.fit.center, radius: scene.fit.radius * 1.25 });
 }
 
 function drawLevels(levels) {

@@ -1,7 +1,7 @@
 // The subdivision page: brookgl's subdivide (Horn's adaptive Loop subdivision with the filter
 // between finished and splitting triangles) re-run whenever a control changes.
 import { createContext, parsePly, subdivide, weldVertices } from '../../dist/brookgl.js';
-import { bounds, drawMesh, orbit } from '../lib/mesh-view.js';
+import { bounds, MeshView } from '../lib/mesh-view.js';
 import { $, latest, showError, paperBox } from '../lib/demo.js';
 import { PAPERS } from '../papers/papers.js';
 
@@ -16,7 +16,9 @@ $('paper').replaceWith(
   }),
 );
 if (ctx.caps.software) $('depth').value = '3';
-const view = orbit($('view'), () => draw());
+const view = new MeshView($('view'), () => draw());
+window.__meshView = view; // the test run reads its stats()
+$('wire').onchange = () => ((view.wireframe = $('wire').checked), draw());
 let model = null;
 let mesh = null;
 let fit = null;
@@ -36,7 +38,7 @@ function color(t) {
 }
 
 function draw() {
-  if (result) drawMesh($('view'), [{ positions: result.positions, color }], { ...view, center: fit.center, radius: fit.radius * 1.1 });
+  if (result) view.draw([{ positions: result.positions, color }], { center: fit.center, radius: fit.radius * 0.9 });
 }
 
 /** Subdivides the chosen model (loading it first when it changed) with the controls' settings and shows the rounds. */
