@@ -52,6 +52,7 @@ import { checkOutputReads, checkReadOnly } from './checks';
 import { collectFunctionTypes } from './promote';
 import { extractStructs, structDecl, structGlue } from './structs';
 import { REDUCE_SOURCE, REDUCE_UNIFORMS, reduceFold } from './reduce';
+import { useBrookKinds } from './lower';
 
 export { stripComments } from './tokens';
 export { conversionHelpers } from './cg';
@@ -77,6 +78,7 @@ export interface BrookOptions {
 export const DEFAULT_MAX_ITERATIONS = 1_000_000;
 /** Parses Brook source into kernel descriptions, by name. */
 export function parseBrook(source: string, options: BrookOptions = {}): Record<string, KernelSpec> {
+  useBrookKinds(); // ctx.run lowers the reduce kernels this makes (lower.ts)
   if (typeof source !== 'string') throw new BrookError(`brook: the source must be a string of Brook code, got ${source === null ? 'null' : typeof source}`);
   const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
   if (!(maxIterations === Infinity || (Number.isInteger(maxIterations) && maxIterations >= 1 && maxIterations < 2 ** 31))) {

@@ -27,7 +27,7 @@ import { Stream } from '../core/stream';
 import { StreamDomain } from '../core/domain';
 import { StructStream, StructType, structStream } from '../core/struct';
 import { ElementType } from '../core/types';
-import { WriteQuery, writeQuery } from '../core/writequery';
+import { WriteQuery, writeQuery } from './writequery';
 
 const BROOK_TYPES: Record<string, ElementType> = {
   float: 'float', float2: 'float2', float3: 'float3', float4: 'float4',

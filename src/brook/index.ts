@@ -8,3 +8,5 @@ export type { BrookOptions } from './compile';
 export type { CgEnv } from './cg';
 export type { FunctionTypes } from './promote';
 export { streamDecl, streamRead, streamWrite, streamBeginWriteQuery, streamEndWriteQuery } from './host';
+export { reduceValue } from './reducekernel';
+export { WriteQuery, writeQuery, WRITE_QUERY_OUTPUT } from './writequery';

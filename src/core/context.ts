@@ -22,7 +22,7 @@ import { BrookError, check } from './errors';
 import { ElementType, TypeInfo, typeInfo } from './types';
 import { Stream, StreamShape, layoutFor } from './stream';
 import { Kernel, KernelSpec, KernelArgs, RunOptions, compileKernel } from './kernel';
-import { runKernel } from './run';
+import { runKernel, runLowered } from './run';
 import { ZMask } from './zmask';
 import { ReduceOp, reduceStream } from './reduce';
 import { Tracer } from './trace';
@@ -231,7 +231,8 @@ export class BrookContext {
    */
   run(kernel: Kernel | KernelSpec, args: KernelArgs, options: RunOptions = {}): void {
     this.guard();
-    runKernel(this, kernel, args, checkOptions(options, `kernel ${kernel?.name}: run options`));
+    const checked = checkOptions(options, `kernel ${kernel?.name}: run options`);
+    if (!runLowered(this, kernel, args, checked)) runKernel(this, kernel, args, checked);
   }
 
   /** A z mask (see zmask.ts) for streams laid out like `like` (same texture size). */

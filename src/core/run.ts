@@ -11,20 +11,31 @@ import { Kernel, KernelArgs, KernelSpec, RunOptions, bindArguments, cachedKernel
 import { copyTexels, runPass, type ColorTarget, type PassDesc } from './pass';
 import { checkOwner, describeValue as describeAny } from './validate';
 import { ZMask } from './zmask';
-import { runReduceKernel } from './reducekernel';
-import { activeWriteQuery } from './writequery';
 
 /**
- * Runs `given` once over its output domain with `args`: validated first, then drawn. A
+ * A front end's kernel kinds, lowered onto runKernel: src/brook/lower.ts installs Brook's (reduce
+ * kernels, runs counted by a write query). `ctx.run` offers every call to it first; it answers
+ * false for a plain kernel, which ctx.run then runs itself. runKernel never calls it.
+ */
+export type RunLowering = (ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions) => boolean;
+
+let lowering: RunLowering | null = null;
+
+/** Installs the front end's lowering (idempotent; the Brook front end calls it when used). */
+export function installLowering(lower: RunLowering): void {
+  lowering = lower;
+}
+
+/** True when the installed lowering ran `given` (a kernel kind of the front end). */
+export function runLowered(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions): boolean {
+  return lowering !== null && lowering(ctx, given, args, options);
+}
+
+/**
+ * Core's plain run: runs `given` once over its output domain with `args`: validated first, then drawn. A
  * description is compiled only once its arguments have passed, so a refused call compiles nothing.
  */
 export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions = {}): void {
-  // A Brook reduce kernel called by its own parameters runs as its passes (reducekernel.ts).
-  const givenSpec = given instanceof Kernel ? given.spec : given;
-  if (givenSpec?.reduceOf && args && typeof args === 'object' && !('reduce_src' in args)) return runReduceKernel(ctx, given, args, options);
-  // While a write query is open, the run also counts the records it writes (writequery.ts).
-  const query = options.build ? undefined : activeWriteQuery(ctx);
-  if (query) return query.run(given, args, options);
   let compiled = given instanceof Kernel ? given : cachedKernel(ctx, given);
   if (given instanceof Kernel && given.owner !== ctx) checkOwner(ctx, given.owner, `kernel ${given.name}`, 'compiled kernel');
   if (!compiled) validateSpec(given as KernelSpec, ctx);

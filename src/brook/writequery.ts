@@ -21,27 +21,18 @@
  * uses every draw buffer), a clear and log16(n) reduction passes per run. Z-mask builds
  * (`{ build }`, depth only) are not counted.
  */
-import type { BrookContext } from './context';
-import { BrookError, check } from './errors';
-import { Kernel, KernelArgs, KernelSpec, RunOptions, bindArguments } from './kernel';
-import { runPass } from './pass';
-import { reduceStream } from './reduce';
-import { runKernel } from './run';
-import { Stream, type StreamShape } from './stream';
+import type { BrookContext } from '../core/context';
+import { BrookError, check } from '../core/errors';
+import { Kernel, KernelArgs, KernelSpec, RunOptions, bindArguments } from '../core/kernel';
+import { runPass } from '../core/pass';
+import { reduceStream } from '../core/reduce';
+import { runKernel } from '../core/run';
+import { Stream, type StreamShape } from '../core/stream';
+import { openQueryOn, setOpenQuery, useBrookKinds } from './lower';
 
 /** The hidden output a counted kernel writes 1 into. */
 export const WRITE_QUERY_OUTPUT = 'writequery_count';
 
-const open = new WeakMap<BrookContext, WriteQuery>();
-
-/**
- * The query counting kernel runs on `ctx` now, if one is open and not doing its own work
- * (run.ts asks before every kernel run).
- */
-export function activeWriteQuery(ctx: BrookContext): WriteQuery | undefined {
-  const q = open.get(ctx);
-  return q && !q.busy ? q : undefined;
-}
 
 /** A write query on `ctx` (see the module comment). */
 export function writeQuery(ctx: BrookContext): WriteQuery {
@@ -53,30 +44,30 @@ export class WriteQuery {
   private state: 'new' | 'open' | 'ended' | 'disposed' = 'new';
   /** One 1-record uint stream per counted run, summed by count(). */
   private partials: Stream[] = [];
-  /** True while the query runs its own passes (they are not counted). */
-  busy = false;
   /** Kernel runs counted since begin(). */
   runs = 0;
 
-  constructor(readonly ctx: BrookContext) {}
+  constructor(readonly ctx: BrookContext) {
+    useBrookKinds();
+  }
 
   /** Starts counting: the records written by every kernel run until end(). Starting again restarts. */
   begin(): void {
     check(this.state !== 'disposed', 'write query: begin() after dispose()');
-    const other = open.get(this.ctx);
+    const other = openQueryOn(this.ctx);
     check(!other || other === this, 'write query: another write query is open on this context; end() it first (queries do not nest)');
     check(this.state !== 'open', 'write query: begin() twice without end()');
     this.release();
     this.runs = 0;
     this.state = 'open';
-    open.set(this.ctx, this);
+    setOpenQuery(this.ctx, this);
   }
 
   /** Stops counting. */
   end(): void {
     check(this.state === 'open', () => `write query: end() without begin() (the query is ${this.state})`);
     this.state = 'ended';
-    open.delete(this.ctx);
+    setOpenQuery(this.ctx, undefined);
   }
 
   /** The records written between begin() and end(), read without blocking. */
@@ -97,38 +88,33 @@ export class WriteQuery {
 
   /** Frees the per-run sums (also done by the next begin()); the query cannot be used after. */
   dispose(): void {
-    if (this.state === 'open') open.delete(this.ctx);
+    if (this.state === 'open') setOpenQuery(this.ctx, undefined);
     this.release();
     this.state = 'disposed';
   }
 
-  /** Runs `given` with the counting target added (called from run.ts while the query is open). */
+  /** Runs `given` with the counting target added, on core's plain run (lower.ts, while the query is open). */
   run(given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions): void {
     const spec = given instanceof Kernel ? given.spec : given;
-    this.busy = true;
+    // the usual errors first, for the kernel as the user wrote it
+    const plain = !spec || typeof spec !== 'object' || !spec.outputs || typeof args !== 'object' || args === null;
+    if (plain || (given instanceof Kernel && given.owner !== this.ctx)) return runKernel(this.ctx, given, args, options);
+    if (WRITE_QUERY_OUTPUT in spec.outputs) throw new BrookError(`kernel ${spec.name}: an output named '${WRITE_QUERY_OUTPUT}' is reserved while a write query is open`);
+    const { outputs } = bindArguments(this.ctx, { spec }, args);
+    const counted: KernelSpec = {
+      ...spec,
+      outputs: { ...spec.outputs, [WRITE_QUERY_OUTPUT]: 'uint' },
+      epilogue: [spec.epilogue, `  ${WRITE_QUERY_OUTPUT} = 1u;`].filter(Boolean).join('\n'),
+    };
+    const sh = outputs[0]!.shape;
+    const marks = this.ctx.scratch('uint', (sh.length === 1 ? sh[0]! : sh) as StreamShape);
     try {
-      // the usual errors first, for the kernel as the user wrote it
-      const plain = !spec || typeof spec !== 'object' || !spec.outputs || typeof args !== 'object' || args === null;
-      if (plain || (given instanceof Kernel && given.owner !== this.ctx)) return runKernel(this.ctx, given, args, options);
-      if (WRITE_QUERY_OUTPUT in spec.outputs) throw new BrookError(`kernel ${spec.name}: an output named '${WRITE_QUERY_OUTPUT}' is reserved while a write query is open`);
-      const { outputs } = bindArguments(this.ctx, { spec }, args);
-      const counted: KernelSpec = {
-        ...spec,
-        outputs: { ...spec.outputs, [WRITE_QUERY_OUTPUT]: 'uint' },
-        epilogue: [spec.epilogue, `  ${WRITE_QUERY_OUTPUT} = 1u;`].filter(Boolean).join('\n'),
-      };
-      const sh = outputs[0]!.shape;
-      const marks = this.ctx.scratch('uint', (sh.length === 1 ? sh[0]! : sh) as StreamShape);
-      try {
-        runPass(this.ctx, { name: `${spec.name} [write query clear]`, kind: 'clear', targets: [marks], count: 0, clear: { color: [0, 0, 0, 0] } });
-        runKernel(this.ctx, counted, { ...args, [WRITE_QUERY_OUTPUT]: marks }, options);
-        this.partials.push(reduceStream(this.ctx, marks, 'sum'));
-        this.runs++;
-      } finally {
-        marks.dispose();
-      }
+      runPass(this.ctx, { name: `${spec.name} [write query clear]`, kind: 'clear', targets: [marks], count: 0, clear: { color: [0, 0, 0, 0] } });
+      runKernel(this.ctx, counted, { ...args, [WRITE_QUERY_OUTPUT]: marks }, options);
+      this.partials.push(reduceStream(this.ctx, marks, 'sum'));
+      this.runs++;
     } finally {
-      this.busy = false;
+      marks.dispose();
     }
   }
 

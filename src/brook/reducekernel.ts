@@ -13,14 +13,14 @@
  * the sequential left-to-right result even when it does not commute (a matrix product).
  * Extra constant and gather arguments are passed by name as for any kernel.
  */
-import { check } from './errors';
-import type { BrookContext } from './context';
-import type { Kernel, KernelArgs, KernelSpec, RunOptions } from './kernel';
-import { runKernel } from './run';
-import { Stream } from './stream';
-import { REDUCE_FACTOR } from './reduce';
+import { check } from '../core/errors';
+import type { BrookContext } from '../core/context';
+import type { Kernel, KernelArgs, KernelSpec, RunOptions } from '../core/kernel';
+import { Stream } from '../core/stream';
+import { REDUCE_FACTOR } from '../core/reduce';
 
-export function runReduceKernel(ctx: BrookContext, kernel: Kernel | KernelSpec, args: KernelArgs, options: RunOptions): void {
+/** Runs reduce kernel `kernel` as its fold passes, each by `run` (lower.ts: counted while a write query is open). */
+export function runReduceKernel(ctx: BrookContext, kernel: Kernel | KernelSpec, args: KernelArgs, options: RunOptions, run: (ctx: BrookContext, k: Kernel | KernelSpec, a: KernelArgs, o: RunOptions) => void): void {
   const spec = 'spec' in kernel ? kernel.spec : kernel;
   const meta = spec.reduceOf!;
   const where = (n: string) => `reduce kernel ${spec.name}, argument '${n}'`;
@@ -35,7 +35,7 @@ export function runReduceKernel(ctx: BrookContext, kernel: Kernel | KernelSpec, 
   delete extra[meta.input];
   delete extra[meta.result];
   const pass = (from: Stream, into: Stream, span: number, block: [number, number], twoD: boolean) =>
-    runKernel(ctx, kernel, { ...extra, reduce_src: from, [meta.result]: into, reduce_n: from.length, reduce_span: span, reduce_block: block, reduce_2d: twoD });
+    run(ctx, kernel, { ...extra, reduce_src: from, [meta.result]: into, reduce_n: from.length, reduce_span: span, reduce_block: block, reduce_2d: twoD }, {});
 
   if (out.length === 1) {
     let cur = src;
@@ -78,7 +78,7 @@ export function runReduceKernel(ctx: BrookContext, kernel: Kernel | KernelSpec, 
  * constants and gathers; the result parameter is supplied.
  * @example const [total] = await reduceValue(ctx, sum, { a });
  */
-export async function reduceValue(ctx: BrookContext, kernel: Kernel | import('./kernel').KernelSpec, args: KernelArgs): Promise<number[]> {
+export async function reduceValue(ctx: BrookContext, kernel: Kernel | import('../core/kernel').KernelSpec, args: KernelArgs): Promise<number[]> {
   ctx.guard();
   const spec = 'spec' in kernel ? kernel.spec : kernel;
   check(spec.reduceOf, () => `reduceValue: kernel ${spec.name} is not a reduce kernel (reduce void ${spec.name}(T a<>, reduce T r<>))`);
