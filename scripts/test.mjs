@@ -98,8 +98,10 @@ const EXERCISE = {
     ...MESH_VIEW_CHECKS,
   ],
   'fractal/index.html': [
-    ['expect', "document.getElementById('summary').textContent.includes('ended the loop')", 'the default view ends the loop early by the query'],
-    ['select', 'view', 'whole'], ['select', 'per', '16'],
+    ['expect', "document.getElementById('view').value === 'whole' && document.getElementById('summary').textContent.includes('iteration cap')", 'the page opens on the whole set (which runs to the cap)'],
+    ['select', 'view', 'edge'],
+    ['expect', "document.getElementById('summary').textContent.includes('ended the loop')", 'the view above the set ends the loop early by the query'],
+    ['select', 'per', '16'],
     ['expect', "document.querySelectorAll('#runs tbody tr').length === 3", 'earlier runs are kept'],
   ],
 };
