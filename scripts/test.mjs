@@ -33,11 +33,15 @@ const MESH_VIEW_CHECKS = [
 const EXERCISE = {
   'dem/index.html': [
     ['frames', 2], ['click', 'reset'], ['frames', 1], ['click', 'reset'], ['click', 'reset'], ['frames', 2],
-    ['select', 'n', '32768'], ['frames', 1], ['select', 'n', '4096'], ['frames', 1], ['hold', 'push', 600], ['frames', 2],
+    ['expect', "document.getElementById('n').value === '1024' && document.getElementById('params').textContent.includes('overlap ≤ 0.25 d')", 'a software renderer starts with 1024 softer particles'],
+    ['expect', "/simulated [0-9.]+ s in [0-9.]+ s: ×[0-9.e+-]+ real time/.test(document.getElementById('clock').textContent)", 'the simulated time rate is shown'],
+    ['select', 'n', '4096'], ['frames', 1], ['select', 'n', '1024'], ['frames', 1], ['hold', 'push', 600], ['frames', 2],
   ],
   'agents/index.html': [
     ['frames', 2], ['click', 'reset'], ['frames', 1], ['click', 'reset'], ['click', 'reset'], ['frames', 2],
-    ['select', 'n', '256'], ['frames', 1], ['select', 'n', '1024'], ['frames', 2],
+    ['expect', "document.getElementById('n').value === '256'", 'a software renderer starts with 256 agents'],
+    ['expect', "/simulated [0-9.]+ s in [0-9.]+ s: ×[0-9.e+-]+ real time \\(steps of 100\\.0 ms\\)/.test(document.getElementById('clock').textContent)", 'the simulated time rate is shown, with the longer software step'],
+    ['select', 'n', '1024'], ['frames', 1], ['select', 'n', '256'], ['frames', 2],
   ],
   'nbody/index.html': [
     ['frames', 2], ['click', 'reset'], ['frames', 1], ['select', 'n', '4096'], ['frames', 1], ['select', 'n', '1024'],

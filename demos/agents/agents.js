@@ -9,7 +9,16 @@ const canvas = $('view');
 const ctx = createContext({ canvas });
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
 $('paper').replaceWith(paperBox({ ...PAPERS.oat, quote: PAPERS.oat.quotes.agents }));
-if (ctx.caps.software || testMode) $('n').value = '1024';
+// A software renderer (ctx.caps.software, by the renderer string) manages a few steps a second
+// (SwiftShader: ~1.5 of 1024 agents, ~10 of 256): there the page starts with 256 agents and
+// steps 0.1 s at a time (the move never passes a collision the step could reach, equation 8,
+// and 0.1 s stays under the 0.25 s look-ahead), so the crowds visibly cross; elsewhere 1/60 s,
+// one step a frame.
+const soft = ctx.caps.software || testMode;
+if (soft) $('n').value = '256';
+const DT = soft ? 0.1 : 1 / 60;
+/** Simulated and wall time since the last restart, shown every frame. */
+let clock = { started: performance.now(), simTime: 0 };
 const renderer = createPointRenderer(ctx);
 // [0, 1]^2 onto the canvas; z (the state's velocity x) ignored
 const square = new Float32Array([2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, -1, -1, 0, 1]);
@@ -34,6 +43,7 @@ function setup() {
   crowd.weight = Number($('w').value);
   parts = CROWDS.map(() => ctx.stream('float4', crowd.count / 4));
   stats = { steps: 0, ms: 0, since: performance.now() };
+  clock = { started: performance.now(), simTime: 0 };
 }
 $('w').oninput = () => {
   $('wOut').textContent = Number($('w').value).toFixed(1);
@@ -46,9 +56,12 @@ $('n').onchange = () => loop.restart();
 
 async function frame() {
   const t0 = performance.now();
-  await crowd.step(1 / 60);
+  await crowd.step(DT);
   stats.ms += performance.now() - t0;
   stats.steps++;
+  clock.simTime += DT;
+  const wall = (performance.now() - clock.started) / 1000;
+  $('clock').textContent = `simulated ${clock.simTime.toFixed(1)} s in ${wall.toFixed(1)} s: ×${(clock.simTime / wall).toPrecision(2)} real time (steps of ${(DT * 1000).toFixed(1)} ms)`;
   CROWDS.forEach((c, k) => {
     ctx.run(CROWD, { a: crowd.state, k, p: parts[k] });
     renderer.draw(parts[k], parts[k].length, square, { pointSize: 4, color: [...c.rgb, 1], clear: k === 0 });
