@@ -126,6 +126,16 @@ describe('apps/collide (Horn, section 36.2: OBB-tree collision)', () => {
     expectBrookError(() => buildObbTree([0, 0, 0, 1, 0, 0, 0, 1, 0], [0, 1, 3]), /indices\[2\] = 3 is not a vertex index/);
     expectBrookError(() => buildObbTree([0, 0, NaN, 1, 0, 0, 0, 1, 0], [0, 1, 2]), /positions\[2\] = NaN is not finite/);
     await expectBrookRejection(collide(ctx, cube, [1, 2, 3], cube, poseZ(0)), /poseA must be a rigid 4x4 matrix/);
+    // x and y swapped: a reflection (det -1) is not a rigid motion; nor is a scale or a projective row
+    const mirror = [0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    await expectBrookRejection(collide(ctx, cube, poseZ(0), cube, mirror), /poseB is not a rigid motion: a reflection \(det R = -1\.000\); max \|R\^T R - I\| = 0\.00/);
+    const scaled = Array.from(poseZ(0), (x, i) => (i === 0 ? x * 1.01 : x));
+    await expectBrookRejection(collide(ctx, cube, scaled, cube, poseZ(0)), /poseA is not a rigid motion: not orthonormal \(det R = 1\.010\); max \|R\^T R - I\| = 0\.0201/);
+    const projective = Array.from(poseZ(0), (x, i) => (i === 3 ? 0.5 : x));
+    await expectBrookRejection(collide(ctx, cube, projective, cube, poseZ(0)), /poseA is not a rigid motion: not affine; .* bottom row off \(0, 0, 0, 1\) by 0\.500/);
+    // a float32 rotation is rigid within the tolerance
+    const f32 = Float32Array.from(poseZ(37, [1, 2, 3]));
+    expect((await collide(ctx, cube, f32, cube, poseZ(0))).count).to.be.greaterThan(0);
     expectBrookError(() => createCollider(ctx, {} as ObbTree, cube), /expected an OBB tree/);
   });
 });

@@ -94,9 +94,27 @@ function checkTree(tree: ObbTree, where: string): void {
   }
 }
 
+/** How far from rigid a pose may be: |R^T R - I| and the bottom row's deviation from (0, 0, 0, 1),
+ * entrywise (a float32 rotation built from angles is within ~1e-7). */
+export const POSE_RIGID_TOLERANCE = 1e-4;
+
 function checkPose(pose: ArrayLike<number>, name: string): void {
   if (!pose || pose.length !== 16 || !Array.from(pose).every(Number.isFinite)) {
     throw new BrookError(`collide: ${name} must be a rigid 4x4 matrix (16 finite numbers, column-major, as gl-matrix's mat4)`);
+  }
+  // columns of R: pose[0..2], pose[4..6], pose[8..10]
+  const c = [0, 4, 8].map((o) => [pose[o]!, pose[o + 1]!, pose[o + 2]!]);
+  let off = 0;
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) off = Math.max(off, Math.abs(c[i]![0]! * c[j]![0]! + c[i]![1]! * c[j]![1]! + c[i]![2]! * c[j]![2]! - (i === j ? 1 : 0)));
+  const [a, b, d] = c as [number[], number[], number[]];
+  const det = a[0]! * (b[1]! * d[2]! - b[2]! * d[1]!) - b[0]! * (a[1]! * d[2]! - a[2]! * d[1]!) + d[0]! * (a[1]! * b[2]! - a[2]! * b[1]!);
+  const bottom = Math.max(Math.abs(pose[3]!), Math.abs(pose[7]!), Math.abs(pose[11]!), Math.abs(pose[15]! - 1));
+  if (det < 0 || off > POSE_RIGID_TOLERANCE || bottom > POSE_RIGID_TOLERANCE) {
+    const what = det < 0 ? `a reflection (det R = ${det.toPrecision(4)})` : off > POSE_RIGID_TOLERANCE ? `not orthonormal (det R = ${det.toPrecision(4)})` : 'not affine';
+    throw new BrookError(
+      `collide: ${name} is not a rigid motion: ${what}; max |R^T R - I| = ${off.toPrecision(3)}, bottom row off (0, 0, 0, 1) by ${bottom.toPrecision(3)} ` +
+        `(tolerance ${POSE_RIGID_TOLERANCE}); pass a rotation and a translation only (e.g. gl-matrix's mat4.fromRotationTranslation), no scale, shear or mirror`,
+    );
   }
 }
 
