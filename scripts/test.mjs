@@ -30,6 +30,10 @@ const MESH_VIEW_CHECKS = [
   ['expect', 'window.__meshView.camera.azimuth !== window.__azimuth && window.__meshView.stats().sum !== window.__picture', 'a mouse drag turns the view'],
 ];
 
+/** True when some stream canvas of the page holds a magenta pixel (how image.ts draws non-finite values). */
+const HAS_MAGENTA =
+  "[...document.querySelectorAll('#streams canvas')].some((c) => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; for (let i = 0; i < d.length; i += 4) if (d[i] === 255 && d[i + 1] === 0 && d[i + 2] === 255) return true; return false; })";
+
 const EXERCISE = {
   'dem/index.html': [
     ['frames', 2], ['click', 'reset'], ['frames', 1], ['click', 'reset'], ['click', 'reset'], ['frames', 2],
@@ -59,7 +63,19 @@ const EXERCISE = {
   ],
   'playground/index.html': [
     ['select', 'example', 'Blur (gathers)'],
-    ['expect', "![...document.querySelectorAll('#streams figcaption')].some((c) => c.textContent.includes('(output)') && c.textContent.includes('non-finite'))", 'the blur output has no infinite records'],
+    ['expect', "![...document.querySelectorAll('#streams figcaption')].some((c) => c.textContent.includes('non-finite'))", 'the default input and the blur of it are finite'],
+    ['select', 'input', 'nulls'],
+    ['expect', "[...document.querySelectorAll('#streams figcaption')].some((c) => c.textContent.includes('(input)') && c.textContent.includes('non-finite values (magenta)'))", 'the input with null records says they are drawn magenta'],
+    ['expect', HAS_MAGENTA, '... and draws them magenta'],
+    ['expect', "![...document.querySelectorAll('#streams figcaption')].some((c) => c.textContent.includes('(output)') && c.textContent.includes('non-finite'))", 'the blur leaves the null records out'],
+    ['select', 'input', 'finite'],
+    ['select', 'example', 'Two kernels (choose which runs)'],
+    ['expect', "document.getElementById('kernel').options.length === 2 && document.getElementById('which').textContent.includes('Running luma; the box also defines rings')", 'the page says which kernel runs and lists the others'],
+    ['select', 'kernel', 'rings'],
+    ['expect', "[...document.querySelectorAll('#streams figcaption')].some((c) => c.textContent.startsWith('r (output)'))", 'the chosen kernel runs'],
+    ['value', 'source', 'kernel void k(float a<>, out float o<>) {\n  o = a[3];\n}'],
+    ['click', 'run'],
+    ['expectError', "document.getElementById('error').textContent.includes(\"kernel k, line 2: 'a' is an input stream (float a<>)\")", 'indexing a <> stream is a Brook error naming the line'],
     ['select', 'example', 'Mandelbrot (iterator, uniforms, loop)'],
     ['expect', "document.getElementById('glsl').textContent.includes('void main')", 'the generated GLSL is shown'],
     ['value', 'uniform-zoom', '4'],

@@ -18,7 +18,8 @@ const EXAMPLES = {
   }
 }`,
   'Blur (gathers)': `kernel void blur(float4 img[], iter float2 uv<>, float radius, out float4 result<>) {
-  // the input holds null records (x = +infinity, Horn's convention): leave them out of the mean
+  // a 5x5 box blur; with the input "with null records", those (x = +infinity, Horn's
+  // convention) are left out of the mean
   float4 sum = float4(0, 0, 0, 0);
   float count = 0;
   for (int dy = -2; dy <= 2; dy++)
@@ -35,12 +36,22 @@ const EXAMPLES = {
   luma = dot(pixel.xyz, float3(0.299, 0.587, 0.114));
   inverted = float4(1, 1, 1, 1) - pixel;
 }`,
+  'Two kernels (choose which runs)': `kernel void luma(float4 pixel<>, out float y<>) {
+  y = dot(pixel.xyz, float3(0.299, 0.587, 0.114));
+}
+
+kernel void rings(float4 pixel<>, out float r<>) {
+  r = pixel.z;
+}`,
   'Horn StartScan (Listing 36-1)': `kernel void StartScan(float4 value[], out float count<>, iter float here<>, iter float left_1<>) {
   count = isinf(value[here].x) ? 1 : 0;
   if (here >= 1)
     count += isinf(value[left_1].x) ? 1 : 0;
 }`,
 };
+
+/** The input each example is meant for (the rest use the finite one): StartScan counts null records. */
+const EXAMPLE_INPUT = { 'Horn StartScan (Listing 36-1)': 'nulls' };
 
 const $ = (id) => document.getElementById(id);
 const ctx = createContext();
@@ -50,15 +61,18 @@ for (const name of Object.keys(EXAMPLES)) $('example').add(new Option(name, name
 $('source').value = EXAMPLES[$('example').value];
 $('example').onchange = () => {
   $('source').value = EXAMPLES[$('example').value];
+  $('input').value = EXAMPLE_INPUT[$('example').value] ?? 'finite';
   run();
 };
 $('size').onchange = () => run();
+$('input').onchange = () => run();
+$('kernel').onchange = () => run();
 $('run').onclick = () => run();
 
 const uniformValues = new Map();
 
-/** The input image: a colour gradient with rings, some records +infinity (Horn's null records). */
-function inputData(side, components) {
+/** The input image: a colour gradient with rings; with `nulls`, every 23rd record's x is +infinity (Horn's null records). */
+function inputData(side, components, nulls) {
   const data = new Float32Array(side * side * components);
   for (let y = 0; y < side; y++)
     for (let x = 0; x < side; x++) {
@@ -66,7 +80,7 @@ function inputData(side, components) {
       const r = Math.hypot(x - side / 2, y - side / 2) / side;
       const v = [x / side, y / side, 0.5 + 0.5 * Math.sin(r * 40), 1];
       for (let k = 0; k < components; k++) data[i * components + k] = v[k];
-      if ((x * 7 + y * 13) % 23 === 0) data[i * components] = Infinity;
+      if (nulls && (x * 7 + y * 13) % 23 === 0) data[i * components] = Infinity;
     }
   return data;
 }
@@ -79,13 +93,13 @@ async function run() {
   const owned = [];
   try {
     const kernels = parseBrook($('source').value);
-    const [spec] = Object.values(kernels);
+    const spec = chooseKernel(kernels);
     renderUniformFields(spec);
     const args = {};
     const shown = [];
     const components = (t) => ({ 2: 2, 3: 3, 4: 4 })[t.at(-1)] ?? 1;
     for (const [name, type] of [...Object.entries(spec.inputs ?? {}), ...Object.entries(spec.gathers ?? {})]) {
-      const s = ctx.stream(type, [side, side], inputData(side, components(type)));
+      const s = ctx.stream(type, [side, side], inputData(side, components(type), $('input').value === 'nulls'));
       owned.push(s);
       args[name] = s;
       shown.push([`${name} (input)`, s]);
@@ -114,7 +128,7 @@ async function run() {
       let bad = 0;
       for (const v of data) if (!Number.isFinite(v)) bad++;
       const range = lo[0] === hi[0] ? `every x = ${lo[0]?.toPrecision(3)} (constant: drawn grey)` : `x in ${lo[0]?.toPrecision(3)}..${hi[0]?.toPrecision(3)}`;
-      cap.textContent = `${label}: ${s.type} [${s.shape.join('×')}], ${range}${bad ? `, ${bad} non-finite values (white)` : ''}`;
+      cap.textContent = `${label}: ${s.type} [${s.shape.join('×')}], ${range}${bad ? `, ${bad} non-finite values (magenta)` : ''}`;
       fig.append(cap);
       $('streams').append(fig);
     }
@@ -123,12 +137,36 @@ async function run() {
     // nothing of the previous run stays on the page next to the error
     $('streams').innerHTML = '';
     $('trace').innerHTML = '';
+    $('which').textContent = '';
     $('error').textContent = e.message;
   } finally {
     owned.forEach((s) => s.dispose());
     window.__demoBusy--;
     window.__demoReady = true;
   }
+}
+
+/**
+ * The kernel to run: the one chosen in #kernel when the box still defines it, else the first.
+ * The select lists every kernel of the box; #which says which one runs.
+ */
+function chooseKernel(kernels) {
+  const names = Object.keys(kernels);
+  if (names.length === 0) throw new Error('playground: the box defines no kernel (write `kernel void name(...) { ... }`)');
+  const box = $('kernel');
+  if (box.dataset.names !== names.join(',')) {
+    const keep = box.value;
+    box.replaceChildren(...names.map((n) => new Option(n, n)));
+    box.dataset.names = names.join(',');
+    box.value = names.includes(keep) ? keep : names[0];
+  }
+  box.disabled = names.length < 2;
+  const name = box.value;
+  const others = names.filter((n) => n !== name);
+  $('which').textContent = others.length
+    ? `Running ${name}; the box also defines ${others.join(', ')} (choose one under Kernel).`
+    : `Running ${name}.`;
+  return kernels[name];
 }
 
 function renderUniformFields(spec) {

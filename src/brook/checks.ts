@@ -36,6 +36,23 @@ export function checkReadOnly(site: BodySite, readOnly: ReadonlyArray<readonly [
   }
 }
 
+/**
+ * Refuses indexing a scalar `<>` stream or iterator (`a[3]` with `float a<>`): the kernel sees one
+ * record of it, so there is nothing to index; GLSL would only say "left of '[' is not of type
+ * array". (A vector stream's `pixel[3]` is a component, as in Cg, and stays legal.)
+ */
+export function checkStreamIndexing(site: BodySite, streams: ReadonlyArray<readonly [string, string, string]>): void {
+  for (const [n, type, what] of streams) {
+    const w = new RegExp(`(?<![.\\w])${n}\\s*\\[`).exec(site.body);
+    if (w) {
+      throw new BrookError(
+        `brook, kernel ${site.kernel}, line ${lineOf(site, w.index)}: '${n}' is ${what} (${type} ${n}<>), one record per output: '${n}[' has nothing to index; ` +
+          `read ${n} itself, or declare it a gather (${type} ${n}[]) to read records by index`,
+      );
+    }
+  }
+}
+
 const COMPOUND = new Set(['+', '-', '*', '/', '%', '&', '|', '^']);
 const NOT_CALLS = new Set(['if', 'while', 'for', 'return', 'switch']);
 

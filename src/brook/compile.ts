@@ -48,7 +48,7 @@ import { ElementType } from '../core/types';
 import { TYPE_MAP, lineAt, matching, normalizeType, stripComments } from './tokens';
 import { CgEnv, conversionHelpers } from './cg';
 import { translateBody } from './translate';
-import { checkOutputReads, checkReadOnly } from './checks';
+import { checkOutputReads, checkReadOnly, checkStreamIndexing } from './checks';
 import { collectFunctionTypes } from './promote';
 import { extractStructs, structDecl, structGlue } from './structs';
 import { REDUCE_SOURCE, REDUCE_UNIFORMS, reduceFold } from './reduce';
@@ -252,6 +252,12 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
     ];
     const site = { kernel: k.name, body: k.body, bodyLine: k.bodyLine };
     checkReadOnly(site, readOnly);
+    const scalar = (ty: string) => !/[234]$/.test(ty);
+    checkStreamIndexing(site, [
+      ...Object.entries(spec.inputs).filter(([n, ty]) => !n.startsWith(REDUCE_SOURCE) && scalar(ty)).map(([n, ty]): [string, string, string] => [n, ty, 'an input stream']),
+      ...Object.entries(spec.iters).filter(([, ty]) => scalar(ty)).map(([n, ty]): [string, string, string] => [n, ty, 'an iterator']),
+      ...(reduceInput && scalar(reduceInput.type) ? [[reduceInput.name, reduceInput.type, 'the stream being reduced'] as [string, string, string]] : []),
+    ]);
     // ... and reading an output before writing it (a reduce kernel's result is its accumulator)
     const outputNames = [
       ...Object.keys(spec.outputs).filter((n) => n !== reduceResult?.name),

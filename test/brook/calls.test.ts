@@ -1,5 +1,6 @@
 // Conformance: kernels calling kernels (with out parameters) and helper functions taking
 // gathers, against CPU computations.
+import { expect } from 'chai';
 import { BrookContext, brook, iter } from '../../src/index';
 import { brookReadAfterWriteReference } from '../../src/reference';
 import { expectArrayEqual, expectBrookError, newContext, randomFloats } from '../helpers';
@@ -90,6 +91,16 @@ describe('brook/rejections: what Brook rejects names the kernel line', () => {
     expectBrookError(() => brook`kernel void k(iter float i<>, out float o<>) { i += 1; o = i; }`, /line 1: 'i' is an iterator/);
     expectBrookError(() => brook`kernel void k(float g[], out float o<>) { g[0] = 1; }`, /'g' is a gather/);
     expectBrookError(() => brook`reduce void s(float a<>, reduce float r<>) { a++; r += a; }`, /'a' is the stream being reduced/);
+  });
+
+  it('indexing a scalar <> stream or iterator (a[3]): a BrookError naming the line, not a GLSL message', () => {
+    expectBrookError(() => brook`kernel void k(float a<>, out float o<>) {
+      o = a[3];
+    }`, /kernel k, line 2: 'a' is an input stream \(float a<>\), one record per output: 'a\[' has nothing to index; read a itself, or declare it a gather \(float a\[\]\)/);
+    expectBrookError(() => brook`kernel void k(iter float here<>, out float o<>) { o = here[0]; }`, /line 1: 'here' is an iterator/);
+    // a vector stream's component stays legal, and a gather of the same name elsewhere is not confused with it
+    const { k } = brook`kernel void k(float4 pixel<>, float a[], out float o<>) { o = pixel[3] + a[0]; }`;
+    expect(k!.inputs).to.have.property('pixel');
   });
 
   it('reading an output before the kernel writes it (Brook leaves it undefined)', () => {
