@@ -39,6 +39,14 @@ export const CCD_TRAVERSE: KernelSpec = {
   ].join('\n'),
 };
 
+/** Work item i's front record, if the step made one (slot 0 of its three), else kind 0. */
+export const CCD_FRONT_SLOT: KernelSpec = {
+  name: 'CcdFrontSlot',
+  gathers: { child: 'int4' },
+  outputs: { fr: 'int4' },
+  body: 'ivec4 c = child(3 * brook_index);\nfr = c.z >= 2 ? c : ivec4(-1, -1, 0, 0);',
+};
+
 /** Record i: `a` then `b` (concatenating front chunks). */
 export const CCD_CONCAT: KernelSpec = {
   name: 'CcdConcat',

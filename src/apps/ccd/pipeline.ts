@@ -33,7 +33,7 @@ import type { KernelArgs, KernelSpec } from '../../core/kernel';
 import { runPass, type PassDesc } from '../../core/pass';
 import type { Stream } from '../../core/stream';
 import { filter } from '../../idioms/filter';
-import { CCD_GATHER8, CCD_ORPHAN_TESTS, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
+import { CCD_FRONT_SLOT, CCD_GATHER8, CCD_ORPHAN_TESTS, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
 import { traverseLws, type LwsOptions, type LwsStats } from './lws';
 import { checkCcdArgs, checkLwsOptions, checkPositions, checkStepOptions } from './validate';
 import { StageClock, type Balance, type CcdStats, type Stage } from './stages';
@@ -209,38 +209,46 @@ export class Ccd {
     return level[0]!;
   }
 
-  /** The static method: one pass per step over the compacted work list. Wall: the filter's count
-   * readback also waits for the step's traversal pass, so its wall time lands in balancing (the
-   * GPU times of a profiled frame split them). */
+  /** The static method: one pass per step over the compacted work list, and one count readback
+   * per step (the next list's). Each step's front records are copied out (one pass over its work
+   * items, no readback) and the chunks joined and compacted once at the end. Wall: the filter's
+   * count readback also waits for the step's traversal pass, so its wall time lands in balancing
+   * (the GPU times of a profiled frame split them). */
   private async traverseStatic(start: Stream, count: number, timing: { balancing: number; front: number }): Promise<{ front: Stream | null; frontCount: number; iterations: number; nodes: number }> {
     const chunks: Array<{ stream: Stream; count: number }> = [];
     let work = start, w = count, iterations = 0, nodes = 0;
-    while (w > 0) {
-      iterations++;
-      nodes += w;
-      const out = this.ctx.scratch('int4', 3 * w);
-      this.stage('traversal');
-      this.run(CCD_TRAVERSE, { work, ...this.bvttArgs(), child: out });
+    try {
+      while (w > 0) {
+        iterations++;
+        nodes += w;
+        const out = this.ctx.scratch('int4', 3 * w);
+        this.stage('traversal');
+        this.run(CCD_TRAVERSE, { work, ...this.bvttArgs(), child: out });
+        if (work !== start) work.dispose();
+        work = start;
+        this.stage('front');
+        const fr = this.ctx.scratch('int4', w);
+        this.run(CCD_FRONT_SLOT, { child: out, fr });
+        chunks.push({ stream: fr, count: w });
+        const t0 = performance.now();
+        this.stage('balancing');
+        const next = await this.filter(out, 'x.z == 1');
+        timing.balancing += performance.now() - t0;
+        out.dispose();
+        if (!next.stream) break;
+        work = next.stream;
+        w = next.count;
+      }
+    } catch (e) {
       if (work !== start) work.dispose();
-      const t0 = performance.now();
-      this.stage('balancing');
-      const next = await this.filter(out, 'x.z == 1');
-      const t1 = performance.now();
-      this.stage('front');
-      const front = await this.filter(out, 'x.z >= 2');
-      timing.balancing += t1 - t0;
-      timing.front += performance.now() - t1;
-      out.dispose();
-      if (front.stream) chunks.push({ stream: front.stream, count: front.count });
-      if (!next.stream) break;
-      work = next.stream;
-      w = next.count;
+      chunks.forEach((c) => c.stream.dispose());
+      throw e;
     }
     const t1 = performance.now();
     this.stage('front');
-    const f = this.concat(chunks);
-    await this.ctx.queries.fence();
-    this.roundTrips++;
+    const all = this.concat(chunks.splice(0));
+    const f = all.stream ? await this.filter(all.stream, 'x.z >= 2') : { stream: null, count: 0 };
+    all.stream?.dispose();
     timing.front += performance.now() - t1;
     return { front: f.stream, frontCount: f.count, iterations, nodes };
   }

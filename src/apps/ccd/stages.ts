@@ -46,7 +46,7 @@ export interface CcdStats {
   /** Milliseconds (wall clock, each stage ended by a fence). */
   refitMs: number;
   /** Front update: assembling the new front from the nodes where the traversal ended (static:
-   * the per-step front filters and their concatenation; lws: gathering the per-iteration chunks
+   * each step's front slots copied out, joined and compacted once; lws: gathering the per-iteration chunks
    * and compacting). */
   frontMs: number;
   /** Static: the traversal passes. lws: the whole loop, balancing included. */
