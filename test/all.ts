@@ -13,6 +13,7 @@ import './brook/structs.test';
 import './brook/cg.test';
 import './brook/reduce.test';
 import './brook/gatherop.test';
+import './brook/brookgpu-tests.test';
 import './brook/calls.test';
 import './brook/programs.test';
 import './brook/shapes.test';

@@ -2,6 +2,7 @@
  * Token-by-token translation of Brook/Cg statements to GLSL ES 3.00 (the rules are listed in
  * compile.ts's module comment), with every loop condition bounded by brook_loop().
  */
+import { BrookError } from '../core/errors';
 import { glslName } from '../core/kernel';
 import { CgEnv, cgConversions } from './cg';
 import { promoteMixed } from './promote';
@@ -9,7 +10,7 @@ import { FUNCTION_MAP, INT_TYPES, TYPE_MAP, Token, nextSolid, tokenize } from '.
 
 /** Translates Cg/Brook statements to GLSL ES 3.00 (see the module comment for the rules). */
 export function translateBody(text: string, gathers: Set<string>, intNames: Set<string>, boundLoops = false, env?: CgEnv): string {
-  let tokens = tokenize(text);
+  let tokens = braceInitializers(tokenize(text));
   if (env) tokens = promoteMixed(cgConversions(tokens, env), env, gathers);
   if (boundLoops) tokens = boundLoopTokens(tokens);
   const ints = new Set(intNames);
@@ -76,6 +77,60 @@ export function translateBody(text: string, gathers: Set<string>, intNames: Set<
     }
   }
   return out.join('');
+}
+
+/**
+ * Cg's brace initialisers as GLSL constructors (GLSL ES 3.00 has no initialiser lists):
+ * `float2 ind = {2, 0};` -> `float2 ind = float2(2, 0);`, `float a[3] = {1, 2, 3};` ->
+ * `float a[3] = float[3](1, 2, 3);`, and inner braces of an array of vectors or structs
+ * (`float2 p[2] = {{0, 1}, {2, 3}};`) the element's constructor. Matrices are refused: Cg fills
+ * them by rows, GLSL's constructor by columns.
+ */
+export function braceInitializers(tokens: Token[]): Token[] {
+  const out = [...tokens];
+  const prevSolid = (i: number) => {
+    for (let j = i - 1; j >= 0; j--) if (out[j]!.kind !== 'space') return j;
+    return -1;
+  };
+  for (let i = 0; i < out.length; i++) {
+    if (out[i]!.kind !== 'punct' || out[i]!.text !== '=') continue;
+    const open = nextSolid(out, i);
+    if (open === undefined || out[open]!.text !== '{') continue;
+    // back over `[N]` (an array) to the name and its type
+    let j = prevSolid(i);
+    let dims: Token[] | undefined;
+    if (j >= 0 && out[j]!.text === ']') {
+      const close = j;
+      while (j >= 0 && out[j]!.text !== '[') j--;
+      dims = out.slice(j, close + 1);
+      j = prevSolid(j);
+    }
+    const name = j;
+    const type = prevSolid(name);
+    if (name < 0 || type < 0 || out[name]!.kind !== 'id' || out[type]!.kind !== 'id') continue;
+    const typeName = out[type]!.text;
+    if (/^(float|half|int|uint)[234]x[234]$|^mat[234]$/.test(typeName)) {
+      throw new BrookError(`'${typeName} ${out[name]!.text} = {...}': a matrix's brace initialiser fills rows in Cg and columns in GLSL; write ${typeName}(...) with the numbers in row order`);
+    }
+    const ctor = (t: string): Token[] => [{ kind: 'id', text: t }, { kind: 'punct', text: '(' }];
+    let depth = 0;
+    for (let k = open; k < out.length; k++) {
+      const t = out[k]!;
+      if (t.kind !== 'punct') continue;
+      if (t.text === '{') {
+        const top = depth++ === 0;
+        const replacement = top && dims ? [...ctor(typeName).slice(0, 1), ...dims, { kind: 'punct' as const, text: '(' }] : ctor(typeName);
+        out.splice(k, 1, ...replacement);
+        k += replacement.length - 1;
+      } else if (t.text === '}') {
+        out[k] = { kind: 'punct', text: ')' };
+        if (--depth === 0) break;
+      } else if (t.text === ';' && depth > 0) {
+        throw new BrookError(`'${typeName} ${out[name]!.text} = {': the brace initialiser is not closed before ';'`);
+      }
+    }
+  }
+  return out;
 }
 
 /**

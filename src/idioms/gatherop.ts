@@ -31,9 +31,29 @@
  * of the n indices, two passes, and op run Σ k + Σ c times — for distinct indices once per
  * record, for an index repeated m times about m²/2 times.
  */
-import { BrookContext, BrookError, ElementType, Kernel, KernelArgs, KernelSpec, Stream, UniformType, glslName } from '../core/index';
+import { BrookContext, BrookError, ElementType, Iter, IterType, Kernel, KernelArgs, KernelSpec, Stream, UniformType, glslName } from '../core/index';
 import { extentsXYZW } from '../core/layout';
 import { sortStream } from './sort';
+
+const iterStreams = new Map<IterType, KernelSpec>();
+
+/**
+ * An iterator where an index stream is expected, as a stream of `like`'s shape (Brook converts an
+ * iterator passed for a stream; prog/tests iterator gathers through one).
+ */
+export function iterAsStream(ctx: BrookContext, it: Iter, like: Stream): Stream {
+  const type: IterType = typeof it.start === 'number' ? 'float' : (`float${it.start.length}` as IterType);
+  let k = iterStreams.get(type);
+  if (!k) iterStreams.set(type, (k = { name: 'IterToStream', iters: { it: type }, outputs: { o: type }, body: 'o = it;' }));
+  const s = ctx.scratch(type, like.layout.dims === 1 ? like.length : like.shape);
+  try {
+    ctx.run(k, { it, o: s });
+  } catch (e) {
+    s.dispose();
+    throw e;
+  }
+  return s;
+}
 
 const REDUCE_ONLY = ['reduce_n', 'reduce_span', 'reduce_block', 'reduce_2d'];
 
@@ -172,13 +192,23 @@ function gatherOpKernels(spec: KernelSpec, meta: NonNullable<KernelSpec['reduceO
  * t[i] = s[index[i]], then s[index[i]] = op(s[index[i]]) — both `t` and `s` change (see the
  * file's header for how repeated indices are made sequential). `index` has one record per record
  * of `t` (the same shape) and one component per dimension of `s` (float for 1D, float2 (column,
- * row) for 2D; int or uint also for 1D). `args` passes the operator's extra constants and gathers.
+ * row) for 2D; int or uint also for 1D), or an iterator (`iter(start, end)` over t's shape).
+ * `args` passes the operator's extra constants and gathers.
  * @example streamGatherOp(ctx, t, index, s, kernels.myinc); // reduce void myinc(float a<>, reduce float b<>) { b = a + 1; }
  */
-export function streamGatherOp(ctx: BrookContext, t: Stream, index: Stream, s: Stream, op: KernelSpec | Kernel, args: KernelArgs = {}): void {
+export function streamGatherOp(ctx: BrookContext, t: Stream, index: Stream | Iter, s: Stream, op: KernelSpec | Kernel, args: KernelArgs = {}): void {
   ctx.guard();
   const what = 'streamGatherOp(t, index, s, op)';
   const { spec, meta } = operator(what, op);
+  if (index instanceof Iter) {
+    checkStreams(ctx, what, [['t', t]]);
+    const made = iterAsStream(ctx, index, t);
+    try {
+      return streamGatherOp(ctx, t, made, s, op, args);
+    } finally {
+      made.dispose();
+    }
+  }
   checkStreams(ctx, what, [['t', t], ['index', index], ['s', s]]);
   if (t.type !== meta.type || s.type !== meta.type) throw new BrookError(`${what}: t and s must be ${meta.type} streams for ${spec.name}; got a ${t.describe()} and a ${s.describe()}`);
   checkIndex(what, index, t, 't', s);
@@ -211,10 +241,19 @@ const scatterOps = new WeakMap<KernelSpec, Map<string, KernelSpec>>();
  * uint also for 1D); an index outside `c` reads zero.
  * @example streamScatterOp(ctx, a, b, c, kernels.myinc); // a[p] = c[b[p]] + 1 for b = a + 1
  */
-export function streamScatterOp(ctx: BrookContext, a: Stream, b: Stream, c: Stream, op: KernelSpec | Kernel, args: KernelArgs = {}): void {
+export function streamScatterOp(ctx: BrookContext, a: Stream, b: Stream | Iter, c: Stream, op: KernelSpec | Kernel, args: KernelArgs = {}): void {
   ctx.guard();
   const what = 'streamScatterOp(a, b, c, op)';
   const { spec, meta } = operator(what, op);
+  if (b instanceof Iter) {
+    checkStreams(ctx, what, [['a', a]]);
+    const made = iterAsStream(ctx, b, a);
+    try {
+      return streamScatterOp(ctx, a, made, c, op, args);
+    } finally {
+      made.dispose();
+    }
+  }
   checkStreams(ctx, what, [['a', a], ['b', b], ['c', c]]);
   if (a.type !== meta.type || c.type !== meta.type) throw new BrookError(`${what}: a and c must be ${meta.type} streams for ${spec.name}; got a ${a.describe()} and a ${c.describe()}`);
   checkIndex(what, b, a, 'a', c);

@@ -11,7 +11,8 @@
  * }`;
  * const { stream, count } = await voutRun(ctx, dup, { a });   // in order: a0, (-a0), a1, ...
  * ```
- * A pushed value whose first component is +infinity reads as null and is dropped.
+ * A pushed value whose first component is +infinity reads as null and is dropped. Inputs are 1D
+ * or 2D (all of one shape); the records come back as one 1D stream in the inputs' row-major order.
  */
 import { BrookContext, BrookError, Kernel, KernelArgs, KernelSpec, Stream } from '../core/index';
 import { filter, FilterMethod } from './filter';
@@ -31,14 +32,21 @@ export async function voutRun(
   if (inputs.length === 0) throw new BrookError(`voutRun: kernel ${spec.name} needs an input stream (a<>) to say how many records push`);
   const first = args?.[inputs[0]!];
   if (!(first instanceof Stream)) throw new BrookError(`voutRun: kernel ${spec.name}, argument '${inputs[0]}': pass a stream`);
+  const dims = first.layout.dims;
+  if (dims > 2) throw new BrookError(`voutRun: kernel ${spec.name}, argument '${inputs[0]}': vout kernels take 1D or 2D inputs, got a ${first.describe()}`);
+  const sameShape = (s: Stream) => s.layout.dims === dims && s.shape.every((e, k) => e === first.shape[k]);
   for (const name of inputs) {
     const s = args[name];
-    if (s instanceof Stream && (s.layout.dims !== 1 || s.length !== first.length)) {
-      throw new BrookError(`voutRun: kernel ${spec.name}, argument '${name}': vout kernels take 1D inputs of one length (${first.length}), got a ${s.describe()}`);
+    if (s instanceof Stream && !sameShape(s)) {
+      throw new BrookError(`voutRun: kernel ${spec.name}, argument '${name}': the inputs of a vout kernel have one shape (${first.describe()}), got a ${s.describe()}`);
     }
   }
   if (vout.output in args) throw new BrookError(`voutRun: kernel ${spec.name}: leave out '${vout.output}'; the pushed records are returned`);
-  const slots = ctx.scratch(vout.type, first.length * vout.most);
+  // A 2D input [h, w] gets the slots of record (r, c) at columns c·N .. c·N + N − 1 of row r of
+  // an [h, w·N] stream: each input is read at (r, floor(col / N)) and indexof gives (c, r); the
+  // filter then keeps the records in row-major order of the input, as BrookGPU printed them.
+  const [h, w] = dims === 2 ? (first.shape as [number, number]) : [1, first.length];
+  const slots = ctx.scratch(vout.type, dims === 2 ? [h, w * vout.most] : first.length * vout.most);
   try {
     ctx.run(kernel, { ...args, [vout.output]: slots });
     const r = await filter(ctx, slots, { sentinel: true, method: options.method });
