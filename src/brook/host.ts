@@ -25,7 +25,7 @@ import { BrookError, check } from '../core/errors';
 import type { BrookContext } from '../core/context';
 import { Stream } from '../core/stream';
 import { StreamDomain } from '../core/domain';
-import { StructStream, StructType, structStream } from '../core/struct';
+import { StructDomain, StructStream, StructType, structStream } from '../core/struct';
 import { ElementType } from '../core/types';
 import { WriteQuery, writeQuery } from './writequery';
 
@@ -61,8 +61,8 @@ export function streamDecl(ctx: BrookContext, decl: string, structs: Record<stri
 }
 
 /** Brook's streamRead(stream, data): copies `data` (memory) into the stream (or its domain). */
-export function streamRead(stream: Stream | StreamDomain | StructStream, data: ArrayLike<number>): void {
-  check(stream instanceof Stream || stream instanceof StreamDomain || stream instanceof StructStream, 'streamRead: the first argument must be a stream');
+export function streamRead(stream: Stream | StreamDomain | StructStream | StructDomain, data: ArrayLike<number>): void {
+  check(stream instanceof Stream || stream instanceof StreamDomain || stream instanceof StructStream || stream instanceof StructDomain, 'streamRead: the first argument must be a stream');
   stream.write(data);
 }
 
@@ -70,8 +70,8 @@ export function streamRead(stream: Stream | StreamDomain | StructStream, data: A
  * Brook's streamWrite(stream, data): copies the stream into `data` (memory), waiting for the
  * GPU. `data` must hold exactly the stream's numbers (interleaved for struct streams).
  */
-export function streamWrite(stream: Stream | StreamDomain | StructStream, data: { length: number; [i: number]: number }): void {
-  check(stream instanceof Stream || stream instanceof StreamDomain || stream instanceof StructStream, 'streamWrite: the first argument must be a stream');
+export function streamWrite(stream: Stream | StreamDomain | StructStream | StructDomain, data: { length: number; [i: number]: number }): void {
+  check(stream instanceof Stream || stream instanceof StreamDomain || stream instanceof StructStream || stream instanceof StructDomain, 'streamWrite: the first argument must be a stream');
   const values = stream.readSync();
   check(
     data !== null && typeof data === 'object' && data.length === values.length,

@@ -10,3 +10,4 @@ export type { FunctionTypes } from './promote';
 export { streamDecl, streamRead, streamWrite, streamBeginWriteQuery, streamEndWriteQuery } from './host';
 export { reduceValue } from './reducekernel';
 export { WriteQuery, writeQuery, WRITE_QUERY_OUTPUT } from './writequery';
+export { WriteMask, writeMask } from './writemask';

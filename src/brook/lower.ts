@@ -7,12 +7,24 @@
  * - While a write query is open (writequery.ts), a run gets the counting output added; so does
  *   each fold pass of a reduce kernel.
  *
- * Both end in core's runKernel, which never comes back here.
+ * - An iterator passed where the kernel takes a stream (`kernel void copy(float input<>, ...)`
+ *   called with `iter(0, 25)`, prog/tests convert_iter_to_stream) is converted, as Brook
+ *   converts it: the parameter becomes an iterator of the output's domain (no stream is made;
+ *   the record sees the value the converted stream would hold).
+ *
+ * - While a write mask is bound with its test or set enabled (writemask.ts), a plain kernel run
+ *   whose output has the mask's texture size runs against it.
+ *
+ * All end in core's runKernel, which never comes back here.
  */
 import type { BrookContext } from '../core/context';
-import { Kernel, type KernelArgs, type KernelSpec, type RunOptions } from '../core/kernel';
+import { BrookError } from '../core/errors';
+import { Iter, Kernel, type IterType, type KernelArgs, type KernelSpec, type RunOptions } from '../core/kernel';
 import { installLowering, runKernel } from '../core/run';
 import { runReduceKernel } from './reducekernel';
+import { activeWriteMask } from './writemask';
+import { Stream } from '../core/stream';
+import { StreamDomain } from '../core/domain';
 
 /** What lowering needs of an open write query: a run with the counting output added. */
 export interface OpenQuery {
@@ -39,8 +51,49 @@ function runCounted(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelA
   else runKernel(ctx, given, args, options);
 }
 
+const ITER_TYPES: readonly string[] = ['float', 'float2', 'float3', 'float4'];
+const iterVariants = new WeakMap<KernelSpec, Map<string, KernelSpec>>();
+
+/** `spec` with the stream inputs `names` turned into iterator parameters of the same type. */
+function iteratorInputs(spec: KernelSpec, names: string[]): KernelSpec {
+  let perSet = iterVariants.get(spec);
+  if (!perSet) iterVariants.set(spec, (perSet = new Map()));
+  const key = names.join(',');
+  let derived = perSet.get(key);
+  if (!derived) {
+    const inputs = { ...spec.inputs };
+    const iters: Record<string, IterType> = { ...spec.iters };
+    for (const name of names) {
+      const type = inputs[name]!;
+      if (!ITER_TYPES.includes(type)) throw new BrookError(`kernel ${spec.name}, argument '${name}': an iterator can stand for a float..float4 stream, not a ${type} one; pass a stream`);
+      delete inputs[name];
+      iters[name] = type as IterType;
+    }
+    perSet.set(key, (derived = { ...spec, inputs, iters }));
+  }
+  return derived;
+}
+
 function lowerBrook(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions): boolean {
   const spec = given instanceof Kernel ? given.spec : given;
+  if (spec?.inputs && args && typeof args === 'object') {
+    const iterated = Object.keys(spec.inputs).filter((name) => args[name] instanceof Iter);
+    if (iterated.length) {
+      const derived = iteratorInputs(spec, iterated);
+      if (!lowerBrook(ctx, derived, args, options)) runKernel(ctx, derived, args, options);
+      return true;
+    }
+  }
+  if (spec?.outputs && !spec.reduceOf && args && typeof args === 'object' && !options.build && !options.mask && !options.writeMask) {
+    const wm = activeWriteMask(ctx);
+    const first = args[Object.keys(spec.outputs)[0]!];
+    const out = first instanceof Stream ? first : first instanceof StreamDomain ? first.stream : undefined;
+    if (wm && out && !out.disposed && out.layout.width === wm.mask.width && out.layout.height === wm.mask.height) {
+      const masked = { ...options, writeMask: wm };
+      if (!lowerBrook(ctx, given, args, masked)) runKernel(ctx, given, args, masked);
+      return true;
+    }
+  }
   if (spec?.reduceOf && args && typeof args === 'object' && !('reduce_src' in args)) {
     runReduceKernel(ctx, given, args, options, runCounted);
     return true;

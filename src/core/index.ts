@@ -27,5 +27,5 @@ export { Tracer } from './trace';
 export { Queries } from './queries';
 export { ELEMENT_TYPES, typeInfo } from './types';
 export type { ElementType, HostKind, ScalarKind, StreamData, TypeInfo } from './types';
-export { StructStream, structStream, fieldParam } from './struct';
+export { StructStream, StructDomain, structStream, fieldParam } from './struct';
 export type { StructType, StructField, StructParam } from './struct';

@@ -203,4 +203,10 @@ export interface RunOptions {
   region?: 'all' | 'interior' | 'boundary';
   /** @internal Build this mask (ctx.buildMask). */
   build?: ZMask;
+  /**
+   * @internal Brook's write_mask (src/brook/writemask.ts), a depth buffer of the output's texture
+   * size: with `test`, records the mask holds are not written (depth test LESS at 0.5 against 1.0
+   * clear, 0.5 set); with `set`, every record written sets it (depth writes on).
+   */
+  writeMask?: { mask: ZMask; test: boolean; set: boolean };
 }

@@ -56,6 +56,15 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
     check(options.build !== undefined || mask.builds > 0, () => `kernel ${kernel.name}: the z mask has not been built yet (ctx.buildMask)`);
   }
   check(!options.invert || options.mask, () => `kernel ${kernel.name}: invert needs a mask`);
+  const wm = options.writeMask;
+  if (wm) {
+    check(!mask, () => `kernel ${kernel.name}: a write mask cannot be combined with a z mask`);
+    check(!wm.mask.disposed, () => `kernel ${kernel.name}: the bound write mask was disposed`);
+    check(
+      wm.mask.width === domain.width && wm.mask.height === domain.height,
+      () => `kernel ${kernel.name}: the bound write mask is ${wm.mask.height}x${wm.mask.width} (rows x columns) but the output's texture is ${domain.height}x${domain.width}; create the mask with the output's size or unbind it`,
+    );
+  }
   check(['all', 'interior', 'boundary'].includes(region), () => `kernel ${kernel.name}: region must be 'all', 'interior' or 'boundary', got '${String(region)}'`);
   if (region !== 'all') {
     check(!scissor, () => `kernel ${kernel.name}: region '${region}' cannot be combined with an output domain (the domain already limits the records written)`);
@@ -63,7 +72,7 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
     check(domain.width >= 3 && domain.height >= 3, () => `kernel ${kernel.name}: region '${region}' needs an output of at least 3x3 texels`);
   }
   const k = compiled ?? compileKernel(ctx, spec, variant); // every argument checked: compile (cached), then allocate
-  const partial = options.mask !== undefined || region !== 'all' || scissor !== undefined;
+  const partial = options.mask !== undefined || region !== 'all' || scissor !== undefined || wm?.test === true;
   const readStreams = [...reads.values()];
   const aliased = outputs.map((o) => readStreams.includes(o));
   const temps = outputs.map((o, i) => (aliased[i] ? ctx.acquireTexture(domain.width, domain.height, o.info) : null));
@@ -92,6 +101,10 @@ export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: K
       uniforms,
       reads,
     };
+    if (wm) {
+      pass.depth = wm.mask;
+      pass.depthTest = { func: wm.test ? 'less' : 'always', write: wm.set };
+    }
     if (mask) {
       pass.depth = mask;
       pass.depthTest = options.build ? { func: 'less', write: true } : { func: options.invert ? 'greater' : 'less', write: false };

@@ -27,6 +27,7 @@
 import { BrookError, check } from './errors';
 import type { BrookContext } from './context';
 import { Stream, StreamShape } from './stream';
+import { DomainBound, StreamDomain } from './domain';
 import { ElementType, typeInfo } from './types';
 
 /** One field of a struct: its name and element type (float..float4). */
@@ -84,36 +85,28 @@ export class StructStream {
 
   /** Writes all records from an interleaved array of `length x type.components` numbers. */
   write(data: ArrayLike<number>): this {
-    const n = this.length;
-    const { components } = this.type;
-    check(
-      data !== null && typeof data === 'object' && typeof data.length === 'number',
-      () => `${this.describe()}: write() needs an array of numbers (interleaved records)`,
-    );
-    check(
-      data.length === n * components,
-      () => `${this.describe()}: write() got ${data.length} numbers; it needs ${n * components} (${n} records x ${components} floats, fields interleaved)`,
-    );
-    let offset = 0;
-    for (const f of this.type.fields) {
-      const c = typeInfo(f.type).components;
-      const part = new Float32Array(n * c);
-      for (let i = 0; i < n; i++) for (let k = 0; k < c; k++) part[i * c + k] = data[i * components + offset + k]!;
-      this.fields[f.name]!.write(part);
-      offset += c;
-    }
+    writeInterleaved(this.type, this.fields, this.length, data, this.describe());
     return this;
   }
 
   /** Reads all records back as one interleaved Float32Array (without stalling the GPU). */
   async read(): Promise<Float32Array> {
     const parts = await Promise.all(this.type.fields.map((f) => this.fields[f.name]!.read()));
-    return this.interleave(parts as Float32Array[]);
+    return interleave(this.type, this.length, parts as Float32Array[]);
   }
 
   /** Reads all records back now (stalls). */
   readSync(): Float32Array {
-    return this.interleave(this.type.fields.map((f) => this.fields[f.name]!.readSync() as Float32Array));
+    return interleave(this.type, this.length, this.type.fields.map((f) => this.fields[f.name]!.readSync() as Float32Array));
+  }
+
+  /**
+   * Brook's `s.domain(start, end)` of a struct stream: the same domain of every field (see
+   * Stream.domain), for host I/O (`streamRead(b.domain(127, 305), data)`) and as a kernel
+   * argument.
+   */
+  domain(start: DomainBound, end: DomainBound): StructDomain {
+    return new StructDomain(this, start, end);
   }
 
   /** Releases every field's texture. Idempotent. */
@@ -129,20 +122,89 @@ export class StructStream {
   private get first(): Stream {
     return this.fields[this.type.fields[0]!.name]!;
   }
+}
 
-  private interleave(parts: Float32Array[]): Float32Array {
-    const n = this.length;
-    const { components } = this.type;
-    const out = new Float32Array(n * components);
-    let offset = 0;
-    this.type.fields.forEach((f, j) => {
-      const c = typeInfo(f.type).components;
-      const part = parts[j]!;
-      for (let i = 0; i < n; i++) for (let k = 0; k < c; k++) out[i * components + offset + k] = part[i * c + k]!;
-      offset += c;
-    });
-    return out;
+/** A domain of a struct stream: the same domain of each field stream; owns no texture. */
+export class StructDomain {
+  /** The field domains by field name. */
+  readonly fields: Readonly<Record<string, StreamDomain>>;
+
+  /** Use `structStream.domain(start, end)`. */
+  constructor(
+    readonly struct: StructStream,
+    start: DomainBound,
+    end: DomainBound,
+  ) {
+    const fields: Record<string, StreamDomain> = {};
+    for (const f of struct.type.fields) fields[f.name] = struct.fields[f.name]!.domain(start, end);
+    this.fields = fields;
   }
+
+  get type(): StructType {
+    return this.struct.type;
+  }
+  get length(): number {
+    return this.first.length;
+  }
+  get shape(): readonly number[] {
+    return this.first.shape;
+  }
+  get disposed(): boolean {
+    return this.struct.disposed;
+  }
+
+  /** Writes the domain's records from an interleaved array (`length x type.components` numbers, row-major). */
+  write(data: ArrayLike<number>): this {
+    writeInterleaved(this.type, this.fields, this.length, data, this.describe());
+    return this;
+  }
+
+  async read(): Promise<Float32Array> {
+    const parts = await Promise.all(this.type.fields.map((f) => this.fields[f.name]!.read()));
+    return interleave(this.type, this.length, parts as Float32Array[]);
+  }
+
+  readSync(): Float32Array {
+    return interleave(this.type, this.length, this.type.fields.map((f) => this.fields[f.name]!.readSync() as Float32Array));
+  }
+
+  describe(): string {
+    return this.first.describe().replace(/of a .*$/, `of a ${this.struct.describe()}`);
+  }
+
+  private get first(): StreamDomain {
+    return this.fields[this.type.fields[0]!.name]!;
+  }
+}
+
+function writeInterleaved(type: StructType, fields: Readonly<Record<string, Stream | StreamDomain>>, n: number, data: ArrayLike<number>, what: string): void {
+  const { components } = type;
+  check(data !== null && typeof data === 'object' && typeof data.length === 'number', () => `${what}: write() needs an array of numbers (interleaved records)`);
+  check(
+    data.length === n * components,
+    () => `${what}: write() got ${data.length} numbers; it needs ${n * components} (${n} records x ${components} floats, fields interleaved)`,
+  );
+  let offset = 0;
+  for (const f of type.fields) {
+    const c = typeInfo(f.type).components;
+    const part = new Float32Array(n * c);
+    for (let i = 0; i < n; i++) for (let k = 0; k < c; k++) part[i * c + k] = data[i * components + offset + k]!;
+    fields[f.name]!.write(part);
+    offset += c;
+  }
+}
+
+function interleave(type: StructType, n: number, parts: Float32Array[]): Float32Array {
+  const { components } = type;
+  const out = new Float32Array(n * components);
+  let offset = 0;
+  type.fields.forEach((f, j) => {
+    const c = typeInfo(f.type).components;
+    const part = parts[j]!;
+    for (let i = 0; i < n; i++) for (let k = 0; k < c; k++) out[i * components + offset + k] = part[i * c + k]!;
+    offset += c;
+  });
+  return out;
 }
 
 /**
@@ -196,7 +258,7 @@ export function expandStructArgs<T extends Record<string, unknown>>(
           at += c;
         }
       } else {
-        check(v !== null && typeof v === 'object' && !(v instanceof Stream) && !(v instanceof StructStream), () => `kernel ${kernel}, argument '${param}': pass a ${struct.name} as { ${struct.fields.map((f) => f.name).join(', ')} } or ${struct.components} numbers`);
+        check(v !== null && typeof v === 'object' && !(v instanceof Stream) && !(v instanceof StructStream) && !(v instanceof StructDomain), () => `kernel ${kernel}, argument '${param}': pass a ${struct.name} as { ${struct.fields.map((f) => f.name).join(', ')} } or ${struct.components} numbers`);
         const fields = v as Record<string, unknown>;
         for (const k of Object.keys(fields)) check(struct.fields.some((f) => f.name === k), () => `kernel ${kernel}, argument '${param}': ${struct.name} has no field '${k}'`);
         for (const f of struct.fields) {
@@ -207,7 +269,7 @@ export function expandStructArgs<T extends Record<string, unknown>>(
       continue;
     }
     if (v === undefined) throw new BrookError(`kernel ${kernel}, argument '${param}' is missing: pass a ${struct.name} stream (structStream(ctx, ${struct.name}, shape))`);
-    if (!(v instanceof StructStream)) {
+    if (!(v instanceof StructStream) && !(v instanceof StructDomain)) {
       throw new BrookError(`kernel ${kernel}, argument '${param}': expected a ${struct.name} stream (structStream(ctx, ${struct.name}, shape)), got ${v instanceof Stream ? `a ${v.describe()}` : typeof v}`);
     }
     check(

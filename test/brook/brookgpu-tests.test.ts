@@ -5,7 +5,8 @@
 // stands. Programs that cannot run on WebGL2 are listed at the end with the reason.
 import { expect } from 'chai';
 import {
-  BrookContext, Iter, Stream, StructStream, brook, iter, reduceValue, streamDecl, streamGatherOp, streamRead, streamScatterOp, streamWrite,
+  BrookContext, Stream, StructStream, brook, brookStructs, iter, reduceValue, streamDecl, streamGatherOp, streamRead, streamScatterOp, streamWrite,
+  writeMask, writeQuery,
 } from '../../src/index';
 import { newContext } from '../helpers';
 import { GOLD } from './brookgpu-gold';
@@ -865,5 +866,553 @@ describe('brook/BrookGPU 0.5 prog/tests, ported: the printed output equals the g
     }
     expect(out.text).to.equal(GOLD.multiple_output);
     [input, doubled, squared].forEach((s) => s.dispose());
+  });
+  it('read_write (streamRead then streamWrite: a struct stream, 1D and 2D streams)', () => {
+    const { Traverser } = brookStructs`
+      typedef struct traverser_t {
+        float4 index;//.xy is index into the aTree  .zw is index into bTree
+        float3 Translation; 
+        float3 Rotationx;
+        float3 Rotationy;
+        float3 Rotationz;
+      }Traverser;`;
+    const out = new Out();
+    const a = decl(ctx, 'float a< 256 >'), b = decl(ctx, 'float b< 16, 16 >');
+    const input_a = new Float32Array(256), output_a = new Float32Array(256), input_b = new Float32Array(256), output_b = new Float32Array(256);
+    const hacktrav = new Float32Array(16);
+    const trav = streamDecl(ctx, 'Traverser trav<1,1>', { Traverser: Traverser! }) as StructStream;
+    const baseTraverser = [2, 0, 2, 0, -0.13644515, 0.112712905, -0.0222729594, -0.170251727, 0.966706932, -0.191028923, 0.966706932, 0.201434806, 0.15780279, -0.191028923, 0.15780279, 0.968816876];
+    streamRead(trav, baseTraverser);
+    streamWrite(trav, hacktrav);
+    out.printf('index %.2f %.2f %.2f %.2f\nTranslation %.2f %.2f %.2f\nRotationx %.2f %.2f %.2f\nRotationy %.2f %.2f %.2f\nRotationz %.2f %.2f %.2f\n', ...hacktrav);
+    for (let i = 0; i < 256; i++) input_a[i] = i;
+    streamRead(a, input_a);
+    streamWrite(a, output_a);
+    for (let i = 0; i < 32; i++) {
+      for (let j = 0; j < 8; j++) out.printf('%3.2f ', output_a[8 * i + j]!);
+      out.printf('\n');
+    }
+    for (let i = 0; i < 32; i++) for (let j = 0; j < 8; j++) input_b[8 * i + j] = 8 * i + j;
+    streamRead(b, input_b);
+    streamWrite(b, output_b);
+    for (let i = 0; i < 32; i++) {
+      for (let j = 0; j < 8; j++) out.printf('%3.2f ', output_b[8 * i + j]!);
+      out.printf('\n');
+    }
+    expect(out.text).to.equal(GOLD.read_write);
+    [a, b, trav].forEach((s) => s.dispose());
+  });
+
+  it('read_write_domain (streamRead of domains of float2 and struct streams, 1D and 2D)', () => {
+    const { clear2, clearPair } = brook`
+      typedef struct Pair_t {
+      	float field1;
+      	float field2;
+      } Pair;
+      kernel void clear2( out float2 result<> ) {
+      	result = -1;
+      }
+      kernel void clearPair( out Pair result<> ) {
+      	result.field1 = -1;
+      	result.field2 = -1;
+      }`;
+    const out = new Out();
+    const [SIZE_X1, START_X1, END_X1] = [333, 127, 305];
+    const DOMAIN_X1 = END_X1 - START_X1;
+    const [SIZE_X2, SIZE_Y2, START_X2, END_X2, START_Y2, END_Y2] = [427, 987, 0, 199, 576, 987];
+    const [DOMAIN_X2, DOMAIN_Y2] = [END_X2 - START_X2, END_Y2 - START_Y2];
+    let failed = false;
+    const check = (name: string, dim: string, xidx: number, yidx: number, expected: number, actual: number) => {
+      if (expected === actual || failed) return;
+      out.printf('fail: %s[%d][%d].%s = %f, expected %d\n', name, yidx, xidx, dim, actual, expected);
+      failed = true; //                                                 exit(-1);
+    };
+    const check1 = (name: string, data: Float32Array) => {
+      for (let i = 0; i < SIZE_X1; i++) {
+        const inside = i >= START_X1 && i < END_X1;
+        check(name, 'x', i, 0, inside ? i - START_X1 : -1, data[2 * i]!);
+        check(name, 'y', i, 0, inside ? i - START_X1 : -1, data[2 * i + 1]!);
+      }
+    };
+    const check2 = (name: string, data: Float32Array) => {
+      for (let j = 0; j < SIZE_Y2; j++) {
+        for (let i = 0; i < SIZE_X2; i++) {
+          const inside = i >= START_X2 && i < END_X2 && j >= START_Y2 && j < END_Y2;
+          check(name, 'x', i, j, inside ? i - START_X2 : -1, data[2 * (j * SIZE_X2 + i)]!);
+          check(name, 'y', i, j, inside ? j - START_Y2 : -1, data[2 * (j * SIZE_X2 + i) + 1]!);
+        }
+      }
+    };
+    const structs = clearPair!.structs!;
+    const a1 = decl(ctx, `float2 a1< ${SIZE_X1} >`);
+    const b1 = streamDecl(ctx, `Pair b1< ${SIZE_X1} >`, structs) as StructStream;
+    const a2 = decl(ctx, `float2 a2< ${SIZE_Y2}, ${SIZE_X2} >`);
+    const b2 = streamDecl(ctx, `Pair b2< ${SIZE_Y2}, ${SIZE_X2} >`, structs) as StructStream;
+    const input1 = new Float32Array(DOMAIN_X1 * 2), input2 = new Float32Array(DOMAIN_Y2 * DOMAIN_X2 * 2);
+    const a1_data = new Float32Array(SIZE_X1 * 2), b1_data = new Float32Array(SIZE_X1 * 2);
+    const a2_data = new Float32Array(SIZE_Y2 * SIZE_X2 * 2), b2_data = new Float32Array(SIZE_Y2 * SIZE_X2 * 2);
+    for (let i = 0; i < DOMAIN_X1; i++) input1[2 * i] = input1[2 * i + 1] = i;
+    for (let j = 0; j < DOMAIN_Y2; j++) {
+      for (let i = 0; i < DOMAIN_X2; i++) {
+        input2[2 * (j * DOMAIN_X2 + i)] = i;
+        input2[2 * (j * DOMAIN_X2 + i) + 1] = j;
+      }
+    }
+    ctx.run(clear2!, { result: a1 });
+    ctx.run(clear2!, { result: a2 });
+    ctx.run(clearPair!, { result: b1 });
+    ctx.run(clearPair!, { result: b2 });
+    streamRead(a1.domain(START_X1, END_X1), input1);
+    streamRead(b1.domain(START_X1, END_X1), input1);
+    streamRead(a2.domain([START_X2, START_Y2], [END_X2, END_Y2]), input2);
+    streamRead(b2.domain([START_X2, START_Y2], [END_X2, END_Y2]), input2);
+    streamWrite(a1, a1_data);
+    streamWrite(b1, b1_data);
+    streamWrite(a2, a2_data);
+    streamWrite(b2, b2_data);
+    check1('a1', a1_data);
+    check1('b1', b1_data);
+    check2('a2', a2_data);
+    check2('b2', b2_data);
+    if (!failed) out.printf('pass\n');
+    expect(out.text).to.equal(GOLD.read_write_domain);
+    [a1, b1, a2, b2].forEach((s) => s.dispose());
+  });
+
+  it('struct_gather (gathers of structs; a Cg brace initialiser float2 ind={2,0})', () => {
+    const { gatherBBox, gatherPairs } = brook`
+      typedef struct Pair_t {
+        float first;
+        float second;
+      } Pair;
+      typedef struct bbox_t{
+        float4 Rotationx;
+        float4 Radius;// if it's a leaf Radius.w is 1 else Radius.w = 0
+        float3 Rotationy;
+        // float3 mRotationz  // since Rotationx and Rotationy are orthogonal
+        /// cross(Rotationx,Rotationy);
+        float3 Translation;
+        // if leaf, the Children.xy is an index to the Triangle
+        // if node, the Children.xy is an index to left child
+        // assert right.xy is always left + {1,0} this may require gaps in the tree
+        float2 Children;
+      }BBox;
+      kernel void gatherBBox( BBox tmp [][], out float2 child<>) {
+        float2 ind={2,0};
+        BBox gath = tmp[ind];
+        child = gath.Children;
+      }
+      kernel void gatherPairs( float index<>, Pair pairs[], out float result<> ) {
+        Pair p = pairs[index];
+        result = p.first + p.second;
+      }`;
+    const out = new Out();
+    const structs = gatherBBox!.structs!;
+    const bboxes = streamDecl(ctx, 'BBox bboxes<1,4>', structs) as StructStream;
+    const bboxout = decl(ctx, 'float2 bboxout<1,1>');
+    const pairs = streamDecl(ctx, 'Pair pairs< 100 >', structs) as StructStream;
+    const indices = decl(ctx, 'float indices< 100 >'), output = decl(ctx, 'float output< 100 >');
+    const assign = Array.from({ length: 4 }, () => ({ Rotationx: [0, 0, 0, 0], Radius: [0, 0, 0, 0], Rotationy: [0, 0, 0], Translation: [0, 0, 0], Children: [0, 0] }));
+    assign[0]!.Children = [2, 0];
+    assign[0]!.Rotationx = [-0.0854557604, 0.99632597, -0.0056440942, -1];
+    assign[0]!.Rotationy = [0.978623033, 0.0849982575, 0.187275991];
+    assign[0]!.Radius = [0.0763418078, 0.100202203, 0.0545564666, 0];
+    assign[1]!.Children = [0, 0];
+    assign[1]!.Rotationx = [1, 0, 0, 1];
+    assign[1]!.Rotationy = [0, 1, 0];
+    assign[2]!.Children = [4, 0];
+    assign[2]!.Rotationx = [1, 0, 0, 1];
+    assign[2]!.Rotationy = [0, 1, 0];
+    assign[3]!.Children = [1006, 1];
+    assign[3]!.Rotationx = [1, 0, 0, 1];
+    assign[3]!.Rotationy = [0, 1, 0];
+    streamRead(bboxes, assign.flatMap((b) => [...b.Rotationx, ...b.Radius, ...b.Rotationy, ...b.Translation, ...b.Children]));
+    ctx.run(gatherBBox!, { tmp: bboxes, child: bboxout });
+    out.streamPrint(bboxout);
+    const pairs_data = new Float32Array(200), indices_data = new Float32Array(100), output_data = new Float32Array(100);
+    for (let i = 0; i < 100; i++) {
+      pairs_data[2 * i] = i;
+      pairs_data[2 * i + 1] = i * 100;
+      indices_data[i] = 99 - i;
+    }
+    streamRead(pairs, pairs_data);
+    streamRead(indices, indices_data);
+    ctx.run(gatherPairs!, { index: indices, pairs, result: output });
+    streamWrite(output, output_data);
+    for (let i = 0; i < 100; i++) {
+      out.printf('%6.1f ', output_data[i]!);
+      if (i % 10 === 9) out.printf('\n');
+    }
+    expect(out.text).to.equal(GOLD.struct_gather);
+    [bboxes, bboxout, pairs, indices, output].forEach((s) => s.dispose());
+  });
+
+  it('struct_input (a struct stream as a kernel input)', () => {
+    const { sumPairs } = brook`
+      typedef struct Pair_t {
+        float first;
+        float second;
+      } Pair;
+      kernel void sumPairs( Pair p<>, out float result<> ) {
+        result = p.first + p.second;
+      }`;
+    const out = new Out();
+    const pairs = streamDecl(ctx, 'Pair pairs< 100 >', sumPairs!.structs!) as StructStream;
+    const output = decl(ctx, 'float output< 100 >');
+    const pairs_data = new Float32Array(200), output_data = new Float32Array(100);
+    for (let i = 0; i < 100; i++) {
+      pairs_data[2 * i] = i;
+      pairs_data[2 * i + 1] = i * 100;
+    }
+    streamRead(pairs, pairs_data);
+    ctx.run(sumPairs!, { p: pairs, result: output });
+    streamWrite(output, output_data);
+    for (let i = 0; i < 100; i++) {
+      out.printf('%6.1f ', output_data[i]!);
+      if (i % 10 === 9) out.printf('\n');
+    }
+    expect(out.text).to.equal(GOLD.struct_input);
+    [pairs, output].forEach((s) => s.dispose());
+  });
+
+  it('struct_output (a struct stream as a kernel output)', () => {
+    const { makePairs } = brook`
+      typedef struct Pair_t {
+        float first;
+        float second;
+      } Pair;
+      kernel void makePairs( float first<>, float second<>, out Pair p<> ) {
+        p.first = first;
+        p.second = second;
+      }`;
+    const out = new Out();
+    const first = decl(ctx, 'float first< 100 >'), second = decl(ctx, 'float second< 100 >');
+    const pairs = streamDecl(ctx, 'Pair pairs< 100 >', makePairs!.structs!) as StructStream;
+    const first_data = new Float32Array(100), second_data = new Float32Array(100), pairs_data = new Float32Array(200);
+    for (let i = 0; i < 100; i++) {
+      first_data[i] = i;
+      second_data[i] = 100 - i;
+    }
+    streamRead(first, first_data);
+    streamRead(second, second_data);
+    ctx.run(makePairs!, { first, second, p: pairs });
+    streamWrite(pairs, pairs_data);
+    for (let i = 0; i < 100; i++) {
+      out.printf('{%3.0f, %3.0f} ', pairs_data[2 * i]!, pairs_data[2 * i + 1]!);
+      if (i % 5 === 4) out.printf('\n');
+    }
+    expect(out.text).to.equal(GOLD.struct_output);
+    [first, second, pairs].forEach((s) => s.dispose());
+  });
+
+  it('splitstruct (a struct output with a float output; the same as four plain outputs)', () => {
+    const { Cinv_kernel, Cinv_kernel_nostruct } = brook`
+      typedef struct NHType_t
+      {
+          float3 row1;
+          float3 row2;
+          float3 row3;// 3X3 matrix
+      } NHType;
+      kernel void Cinv_kernel(float2 constants, NHType F<>, 
+      			out NHType Cinv<>,
+      			out float q<>)
+      {
+         Cinv.row1 = float3(1,2,3);
+         Cinv.row2 = float3(2,3,4);
+         Cinv.row3 = float3(5,6,7);
+         q = 8;
+      }
+      kernel void Cinv_kernel_nostruct(float2 constants, NHType F<>, 
+      				 out float3 Cinv1<>, 
+                                       out float3 Cinv2<>, 
+                                       out float3 Cinv3<>,
+      				 out float q<>)
+      {
+         Cinv1 = float3(1,2,3);
+         Cinv2 = float3(2,3,4);
+         Cinv3 = float3(5,6,7);
+         q = 8;
+      }`;
+    const out = new Out();
+    const NUM = 100;
+    const structs = Cinv_kernel!.structs!;
+    const S = new Float32Array(NUM * 9), S1 = new Float32Array(NUM * 3), S2 = new Float32Array(NUM * 3), S3 = new Float32Array(NUM * 3);
+    const q = new Float32Array(NUM);
+    const Cinvstream = streamDecl(ctx, `NHType Cinvstream<${NUM}>`, structs) as StructStream;
+    const Cinvstream1 = decl(ctx, `float3 Cinvstream1<${NUM}>`), Cinvstream2 = decl(ctx, `float3 Cinvstream2<${NUM}>`), Cinvstream3 = decl(ctx, `float3 Cinvstream3<${NUM}>`);
+    const F = streamDecl(ctx, `NHType F<${NUM}>`, structs) as StructStream;
+    const qstream = decl(ctx, `float qstream<${NUM}>`), q2stream = decl(ctx, `float q2stream<${NUM}>`);
+    streamRead(Cinvstream, S);
+    streamRead(Cinvstream1, S1);
+    streamRead(Cinvstream2, S2);
+    streamRead(Cinvstream3, S3);
+    streamRead(qstream, q);
+    streamRead(q2stream, q);
+    ctx.run(Cinv_kernel!, { constants: [3.0, 2.0], F, Cinv: Cinvstream, q: qstream });
+    streamWrite(Cinvstream, S);
+    streamWrite(qstream, q);
+    out.printf('%3.2f %3.2f %3.2f\n', S[0]!, S[1]!, S[2]!);
+    out.printf('%3.2f %3.2f %3.2f\n', S[3]!, S[4]!, S[5]!);
+    out.printf('%3.2f %3.2f %3.2f\n', S[6]!, S[7]!, S[8]!);
+    out.printf('%3.2f\n\n', q[0]!);
+    ctx.run(Cinv_kernel_nostruct!, { constants: [3.0, 2.0], F, Cinv1: Cinvstream1, Cinv2: Cinvstream2, Cinv3: Cinvstream3, q: q2stream });
+    streamWrite(Cinvstream1, S1);
+    streamWrite(Cinvstream2, S2);
+    streamWrite(Cinvstream3, S3);
+    streamWrite(q2stream, q);
+    out.printf('%3.2f %3.2f %3.2f\n', S1[0]!, S1[1]!, S1[2]!);
+    out.printf('%3.2f %3.2f %3.2f\n', S2[0]!, S2[1]!, S2[2]!);
+    out.printf('%3.2f %3.2f %3.2f\n', S3[0]!, S3[1]!, S3[2]!);
+    out.printf('%3.2f\n\n', q[0]!);
+    expect(out.text).to.equal(GOLD.splitstruct);
+    [Cinvstream, Cinvstream1, Cinvstream2, Cinvstream3, F, qstream, q2stream].forEach((s) => s.dispose());
+  });
+
+  it('split (a kernel of five gathers, called directly and through another kernel)', () => {
+    const { big } = brook`
+      kernel void big(
+      	float4 arg1[], float4 arg2[], float4 arg3[],
+      	float4 arg4[], float4 arg5<>, out float4 result<> )
+      {
+      	float temp = arg5.x;
+      	temp = arg4[ temp ].x;
+      	temp = arg3[ temp ].x;
+      	temp = arg2[ temp ].x;
+      	result = arg1[ temp ];
+      }
+      kernel void caller(
+      	float4 arg1[], float4 arg2[], float4 arg3[],
+      	float4 arg4[], float4 arg5<>, out float4 result<> )
+      {
+      	big( arg1, arg2, arg3, arg4, arg5, result );
+      }`;
+    const out = new Out();
+    const a = decl(ctx, 'float4 a<10>'), b = decl(ctx, 'float4 b<10>');
+    const a_data = new Float32Array(40), b_data = new Float32Array(40);
+    for (let i = 0; i < 10; i++) a_data.set([(i + 1) % 10, 1.0, i, 0.0], 4 * i);
+    streamRead(a, a_data);
+    ctx.run(big!, { arg1: a, arg2: a, arg3: a, arg4: a, arg5: a, result: b });
+    streamWrite(b, b_data);
+    for (let i = 0; i < 10; i++) out.printf('<%f %f %f>\n', b_data[4 * i]!, b_data[4 * i + 1]!, b_data[4 * i + 2]!);
+    expect(out.text).to.equal(GOLD.split);
+    [a, b].forEach((s) => s.dispose());
+  });
+
+  it('sum (the minimal test: c = a + b, 1D and 2D)', () => {
+    const { sum } = brook`
+      kernel void sum( float a<>, float b<>, out float c<> ) {
+      	c = a + b;
+      }`;
+    const out = new Out();
+    const a1 = decl(ctx, 'float a1< 100 >'), b1 = decl(ctx, 'float b1< 100 >'), c1 = decl(ctx, 'float c1< 100 >');
+    const a2 = decl(ctx, 'float a2< 10, 10 >'), b2 = decl(ctx, 'float b2< 10, 10 >'), c2 = decl(ctx, 'float c2< 10, 10 >');
+    const input_a1 = new Float32Array(100), input_b1 = new Float32Array(100), output_c1 = new Float32Array(100);
+    const input_a2 = new Float32Array(100), input_b2 = new Float32Array(100), output_c2 = new Float32Array(100);
+    for (let i = 0; i < 10; i++) {
+      for (let j = 0; j < 10; j++) {
+        input_a1[10 * i + j] = i;
+        input_b1[10 * i + j] = 10 * j;
+        input_a2[10 * i + j] = i;
+        input_b2[10 * i + j] = 10 * j;
+      }
+    }
+    streamRead(a1, input_a1);
+    streamRead(b1, input_b1);
+    streamRead(a2, input_a1);
+    streamRead(b2, input_b2);
+    ctx.run(sum!, { a: a1, b: b1, c: c1 });
+    ctx.run(sum!, { a: a2, b: b2, c: c2 });
+    streamWrite(c1, output_c1);
+    streamWrite(c2, output_c2);
+    for (const o of [output_c1, output_c2]) {
+      for (let i = 0; i < 10; i++) {
+        for (let j = 0; j < 10; j++) out.printf('%3.2f ', o[10 * i + j]!);
+        out.printf('\n');
+      }
+    }
+    expect(out.text).to.equal(GOLD.sum);
+    [a1, b1, c1, a2, b2, c2].forEach((s) => s.dispose());
+  });
+
+  it('toy (a constant float4 indexing a 2D gather; a return; at the end)', () => {
+    const { foo } = brook`
+      kernel void foo (float a<>, float b<>, float4 c,
+      		 float d[10][10], out float e<>) {
+        e = a+b+d[c.xy];
+        return;//just to foul up DX and NV30
+      }`;
+    const out = new Out();
+    const a = decl(ctx, 'float a<10, 10>'), b = decl(ctx, 'float b<10, 10>'), d = decl(ctx, 'float d<10, 10>'), e = decl(ctx, 'float e<10, 10>');
+    const data_a = new Float32Array(100), data_b = new Float32Array(100), data_d = new Float32Array(100), data_e = new Float32Array(100);
+    const c = [1.0, 0.0, 3.2, 5.0];
+    for (let i = 0; i < 10; i++) {
+      for (let j = 0; j < 10; j++) {
+        data_a[10 * i + j] = f(i + f(j / 10.0));
+        data_b[10 * i + j] = f(j + f(i / 10.0));
+        data_d[10 * i + j] = f(i / 100.0);
+      }
+    }
+    streamRead(a, data_a);
+    streamRead(b, data_b);
+    streamRead(d, data_d);
+    ctx.run(foo!, { a, b, c, d, e });
+    streamWrite(e, data_e);
+    for (let i = 0; i < 10; i++) {
+      for (let j = 0; j < 10; j++) out.printf('%3.2f ', data_e[10 * i + j]!);
+      out.printf('\n');
+    }
+    expect(out.text).to.equal(GOLD.toy);
+    [a, b, d, e].forEach((s) => s.dispose());
+  });
+
+  it('replication_stride (inputs of another length or shape are resampled: replicated or strided)', () => {
+    const { copy } = brook`
+      kernel void copy( float input<>, out float output<> ) {
+      	output = input;
+      }`;
+    const out = new Out();
+    const test1 = (extentIn: number, extentOut: number) => {
+      const input = decl(ctx, `float input< ${extentIn} >`), output = decl(ctx, `float output< ${extentOut} >`);
+      const input_data = Float32Array.from({ length: extentIn }, (_, i) => i), output_data = new Float32Array(extentOut);
+      streamRead(input, input_data);
+      ctx.run(copy!, { input, output });
+      streamWrite(output, output_data);
+      for (let i = 0; i < extentOut; i++) out.printf('%6.3f ', output_data[i]!);
+      out.printf('\n');
+      [input, output].forEach((s) => s.dispose());
+    };
+    const test2 = (extentInX: number, extentInY: number, extentOutX: number, extentOutY: number) => {
+      const input = decl(ctx, `float input< ${extentInY}, ${extentInX} >`), output = decl(ctx, `float output< ${extentOutY}, ${extentOutX} >`);
+      const input_data = new Float32Array(extentInX * extentInY), output_data = new Float32Array(extentOutX * extentOutY);
+      for (let i = 0; i < extentInY; i++) for (let j = 0; j < extentInX; j++) input_data[i * extentInX + j] = 100 * i + j;
+      streamRead(input, input_data);
+      ctx.run(copy!, { input, output });
+      streamWrite(output, output_data);
+      for (let i = 0; i < extentOutY; i++) {
+        for (let j = 0; j < extentOutX; j++) out.printf('%6.3f ', output_data[i * extentOutX + j]!);
+        out.printf('\n');
+      }
+      [input, output].forEach((s) => s.dispose());
+    };
+    out.printf('5 -> 10\n');
+    test1(5, 10);
+    out.printf('10 -> 5\n');
+    test1(10, 5);
+    out.printf('7 -> 21\n');
+    test1(7, 21);
+    out.printf('21 -> 7\n');
+    test1(21, 7);
+    out.printf('15 -> 5, 2 ->4\n');
+    test2(15, 2, 5, 4);
+    out.printf('3 -> 21, 10 ->2\n');
+    test2(3, 10, 21, 2);
+    expect(out.text).to.equal(GOLD.replication_stride);
+  });
+
+  it('rayBug (an iterator for a float2 stream parameter; scalars to float4; a kernel reading and writing the same streams)', () => {
+    const { krnKD_Initialize, krnKD_Leaf, krnGenEyeRays } = brook`
+      typedef struct ray_t {
+        float3 o;
+        float3 d;
+      } Ray;
+      kernel void krnKD_Initialize(out float4 outCoreState<>, out float4 outIntersectState<> )
+      {
+        outCoreState = 11; 
+        outIntersectState = 22;
+      }
+      kernel void krnKD_Leaf(
+        float4 inCoreState<>, float4 inIntersectState<>,
+        out float4 outCoreState<>, out float4 outIntersectState<> )
+      {
+        float4 coreState = inCoreState;
+        float4 intersectState = inIntersectState;
+        if( coreState.x > 0 )
+        {
+          coreState = float4( 0, 1, 2, 3 );
+          intersectState = float4( 4, 3, 2, 1 );
+        }
+        outCoreState = coreState;
+        outIntersectState = intersectState;
+      }
+      kernel void
+      krnGenEyeRays( float2 filmPos<>, out Ray ray<>)
+      { 
+        ray.o = 0;
+        ray.d = 0;
+      }`;
+    const out = new Out();
+    const [height, width] = [256, 256];
+    const gDebugCoreStates = new Float32Array(width * height * 4), gDebugIntersectStates = new Float32Array(width * height * 4);
+    const debugDump = (coreStateStream: Stream, intersectStateStream: Stream) => {
+      streamWrite(coreStateStream, gDebugCoreStates);
+      streamWrite(intersectStateStream, gDebugIntersectStates);
+      out.printf('core=<%f, %f, %f, %f> isect=<%f, %f, %f, %f>\n', ...gDebugCoreStates.subarray(0, 4), ...gDebugIntersectStates.subarray(0, 4));
+    };
+    const filmPos = iter([1.0, 1.0], [-1.0, -1.0]); //          iter filmPos(__BRTFLOAT2, height, width, -1, 1.0f, 1.0f, -1.0f, -1.0f, -1);
+    const rays = streamDecl(ctx, `Ray rays<${height}, ${width}>`, krnGenEyeRays!.structs!) as StructStream;
+    ctx.run(krnGenEyeRays!, { filmPos, ray: rays }); //         krnGenEyeRays( filmPos, rays );
+    const coreStateStream = decl(ctx, `float4 coreStateStream<${height}, ${width}>`);
+    const intersectStateStream = decl(ctx, `float4 intersectStateStream<${height}, ${width}>`);
+    out.printf('initialize\n');
+    ctx.run(krnKD_Initialize!, { outCoreState: coreStateStream, outIntersectState: intersectStateStream });
+    debugDump(coreStateStream, intersectStateStream);
+    out.printf('leaf\n');
+    ctx.run(krnKD_Leaf!, { inCoreState: coreStateStream, inIntersectState: intersectStateStream, outCoreState: coreStateStream, outIntersectState: intersectStateStream });
+    debugDump(coreStateStream, intersectStateStream);
+    expect(out.text).to.equal(GOLD.rayBug);
+    [rays, coreStateStream, intersectStateStream].forEach((s) => s.dispose());
+  });
+
+  it('writeQuery (a write query counting records written under a write mask: all, those set, the rest)', () => {
+    const { krn_CopyStream, krn_CopyBelowThresholdKill } = brook`
+      kernel void
+      krn_CopyStream(float inStream<>, out float o<>)
+      {
+         o = inStream;
+      }
+      kernel void
+      krn_CopyBelowThresholdKill(float inStream<>, float t, out float o<>)
+      {
+         if (inStream >= t) {
+            discard;
+         }
+         o = inStream;
+      }`;
+    const out = new Out();
+    const size = 400;
+    const threshold = f(size * size / 2);
+    const q = writeQuery(ctx);
+    const m = writeMask(ctx, size, size);
+    const inStream = decl(ctx, `float inStream<${size}, ${size}>`), outStream = decl(ctx, `float outStream<${size}, ${size}>`);
+    const data = new Float32Array(size * size);
+    for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) data[i * size + j] = i * size + j;
+    streamRead(inStream, data); //                               inStream.read(data);
+    m.bind();
+    m.enableSet();
+    m.clear();
+    m.disableSet();
+    m.enableTest();
+    q.begin();
+    ctx.run(krn_CopyStream!, { inStream, o: outStream });
+    q.end();
+    let numCopied = q.countSync();
+    out.printf('%d elements copied (expecting %d)\n', numCopied, size * size);
+    m.enableSet();
+    q.begin();
+    ctx.run(krn_CopyBelowThresholdKill!, { inStream, t: threshold, o: outStream });
+    q.end();
+    numCopied = q.countSync();
+    m.disableSet();
+    out.printf('%d elements copied (expecting %g)\n', numCopied, threshold); //  std::cout << threshold
+    q.begin();
+    ctx.run(krn_CopyStream!, { inStream, o: outStream });
+    q.end();
+    numCopied = q.countSync();
+    out.printf('%d elements copied (expecting %g)\n', numCopied, size * size - threshold);
+    m.unbind();
+    expect(out.text).to.equal(GOLD.writeQuery);
+    [inStream, outStream].forEach((s) => s.dispose());
+    m.dispose();
+    q.dispose();
   });
 });

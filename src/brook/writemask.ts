@@ -1,0 +1,111 @@
+/**
+ * Brook's write masks (BrookGPU's `write_mask`, include/brook/brt.hpp; its DX9 runtime,
+ * runtime/gpu/dx9/dx9writemask.cpp): a depth buffer the size of the streams it masks, bound to
+ * the context so that every kernel run while it is bound consults it.
+ *
+ * ```text
+ * BrookGPU (C++)                                  brookgl
+ * write_mask m = write_mask::create(size, size);  const m = writeMask(ctx, size, size);
+ * m.bind();  m.unbind();                          m.bind();  m.unbind();
+ * m.enableSet();  m.disableSet();                 m.enableSet();  m.disableSet();
+ * m.enableTest(); m.disableTest();                m.enableTest(); m.disableTest();
+ * m.clear();                                      m.clear();
+ * ```
+ *
+ * As in BrookGPU: clear() sets every record to "writable" (depth 1.0); a kernel pass draws at
+ * depth 0.5; with the test enabled a record passes only where 0.5 < its depth (so records already
+ * set are neither shaded nor written nor counted by a write query); with set enabled every record
+ * the pass writes (not discarded, and passing the test if enabled) stores 0.5, masking it for
+ * later tested passes. WebGL2 gives the same depth test and depth writes, so this is BrookGPU's
+ * mechanism itself. The mask applies to plain kernel runs whose output has the mask's size
+ * (a reduce kernel's fold passes are not masked).
+ */
+import type { BrookContext } from '../core/context';
+import { check } from '../core/errors';
+import { runPass } from '../core/pass';
+import type { ZMask } from '../core/zmask';
+
+const bound = new WeakMap<BrookContext, WriteMask>();
+
+/** The write mask bound to `ctx` and its state, when its test or its set is enabled. */
+export function activeWriteMask(ctx: BrookContext): { mask: ZMask; test: boolean; set: boolean } | undefined {
+  const m = bound.get(ctx);
+  if (!m || m.disposed || (!m.testing && !m.setting)) return undefined;
+  return { mask: m.depth, test: m.testing, set: m.setting };
+}
+
+export class WriteMask {
+  /** @internal The depth buffer. */
+  readonly depth: ZMask;
+  /** Whether tested passes skip the records set. */
+  testing = false;
+  /** Whether passes set the records they write. */
+  setting = false;
+
+  /** Use writeMask(ctx, rows, columns). */
+  constructor(
+    readonly ctx: BrookContext,
+    readonly rows: number,
+    readonly columns: number,
+  ) {
+    this.depth = ctx.zmask({ width: columns, height: rows });
+    this.clear();
+  }
+
+  get disposed(): boolean {
+    return this.depth.disposed;
+  }
+
+  /** Makes this the context's mask (replacing any other). */
+  bind(): void {
+    this.live('bind');
+    bound.set(this.ctx, this);
+  }
+
+  /** The context has no mask afterwards (if this one was bound). */
+  unbind(): void {
+    if (bound.get(this.ctx) === this) bound.delete(this.ctx);
+  }
+
+  enableTest(): void {
+    this.live('enableTest');
+    this.testing = true;
+  }
+  disableTest(): void {
+    this.testing = false;
+  }
+  enableSet(): void {
+    this.live('enableSet');
+    this.setting = true;
+  }
+  disableSet(): void {
+    this.setting = false;
+  }
+
+  /** Every record writable again (depth 1.0). */
+  clear(): void {
+    this.live('clear');
+    this.ctx.guard();
+    runPass(this.ctx, { name: 'write_mask clear', kind: 'clear', targets: [], depth: this.depth, clear: { depth: 1 }, count: 0, colorWrite: false, records: this.rows * this.columns });
+  }
+
+  /** Releases the depth buffer (and unbinds). Idempotent. */
+  dispose(): void {
+    this.unbind();
+    this.depth.dispose();
+  }
+
+  private live(what: string): void {
+    check(!this.depth.disposed, () => `write_mask.${what}(): this write mask was disposed`);
+  }
+}
+
+/**
+ * BrookGPU's `write_mask::create(rows, columns)`: a write mask for streams of that shape (for a
+ * 1D stream, its texture's rows and columns). Cleared; not bound.
+ */
+export function writeMask(ctx: BrookContext, rows: number, columns: number): WriteMask {
+  ctx.guard();
+  check([rows, columns].every((x) => Number.isInteger(x) && x >= 1), () => `writeMask(ctx, rows, columns): positive integers, got ${rows}, ${columns}`);
+  return new WriteMask(ctx, rows, columns);
+}
