@@ -1,10 +1,12 @@
 // `npm test`: build (with the test bundle), type-check, build the API reference (TypeDoc, typedoc.json:
 // a warning fails it), run every spec and demo page in headless
-// Chromium (scripts/test.mjs), then the package and notebook checks (scripts/test-package.mjs).
+// Chromium (scripts/test.mjs), then the package and notebook checks (scripts/test-package.mjs), then
+// the static site: built (scripts/build-site.mjs), served alone, every page loaded (scripts/test-site.mjs).
 // Each step runs only if the one before passed; the exit status is the first failure's. The two
 // runners each end with "N passed, N failed" (CI reads the last line).
 // Options (after `npm test --`): --grep <pattern> runs only the matching specs and demo pages and
-// skips the package checks (they test the packed library as a whole, not a spec); --gpu
+// skips the package checks (they test the packed library as a whole, not a spec) and the site
+// (unless the pattern is "site"); --gpu
 // (hardware renderer) and --pictures go to the runners that take them; --keep to the package checks.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -35,6 +37,8 @@ const steps = [
   ['specs and demos', ['scripts/test.mjs', ...pass('--grep', '--gpu', '--pictures')]],
 ];
 if (grepAt < 0) steps.push(['package and notebook checks', ['scripts/test-package.mjs', ...pass('--gpu', '--keep')]]);
+// the static site (npm run build:site), served alone and every page loaded: ~30 s
+if (grepAt < 0 || ['site', 'static site'].includes(args[grepAt + 1])) steps.push(['static site build', ['scripts/build-site.mjs']], ['static site', ['scripts/test-site.mjs', ...pass('--gpu')]]);
 else console.log(`npm test: only specs and demo pages matching ${JSON.stringify(args[grepAt + 1])}; the package checks are skipped`);
 
 for (const [name, argv] of steps) {
