@@ -36,7 +36,7 @@
  * - lerp -> mix, frac -> fract, rsqrt -> inversesqrt, atan2 -> atan; saturate, fmod (Cg's,
  *   truncating) and isfinite are supplied. Anything else is passed to GLSL as written.
  * Text outside the kernels (helper functions) is translated the same way and shared by all of
- * them. The tag returns every kernel of the template by name. README "Brook language" lists
+ * them. The tag returns every kernel of the template by name. docs/brook.md lists
  * what is supported and what is not.
  */
 import BROOK_HELPERS from '../../glsl/brook/helpers.glsl';
