@@ -83,6 +83,13 @@ const EXERCISE = {
     ['value', 'source', 'kernel void broken(out float o<>) { o = undefinedName; }'],
     ['click', 'run'],
     ['expectError', "document.getElementById('streams').children.length === 0 && document.getElementById('trace').textContent === ''", 'an error clears the old output'],
+    ['select', 'example', 'Reduce (sum, to a value and to blocks)'],
+    ['expect', "document.getElementById('error').textContent === '' && document.getElementById('result').textContent.startsWith('sum over all 4096 records = (') && document.getElementById('result').textContent.endsWith(', 4096.00)')", 'a reduce kernel runs and shows its value (every record has w = 1: the sum of w is the record count)'],
+    ['expect', "[...document.querySelectorAll('#streams figcaption')].some((c) => c.textContent.startsWith('r (each record reduces an 8×8 block)'))", '... and its reduction to 8x8 blocks is drawn'],
+    ['expect', "document.getElementById('uniforms').children.length === 0", 'no field for a parameter the user never wrote'],
+    ['value', 'source', 'kernel void twice(float a<>, vout[2] float o<>) {\n  o = a; push(o);\n  if (a > 0.5) { o = -a; push(o); }\n}'],
+    ['click', 'run'],
+    ['expect', "document.getElementById('error').textContent === '' && /^twice pushed \\d+ records/.test(document.getElementById('result').textContent)", 'a vout kernel runs and says how many records it pushed'],
     ['select', 'example', 'Blur (gathers)'],
   ],
   'bench/index.html': [

@@ -1,6 +1,6 @@
 // The playground: a Brook kernel parsed in the page, run on generated streams, its inputs and
 // outputs drawn, with the GLSL the runtime generated and the pass trace.
-import { createContext, parseBrook, iter, generateKernelSource } from '../../dist/brookgl.js';
+import { createContext, parseBrook, iter, generateKernelSource, reduceValue, voutRun } from '../../dist/brookgl.js';
 import { testMode } from '../lib/demo.js';
 import { drawStream } from '../lib/view.js';
 import { traceTable } from '../lib/trace.js';
@@ -43,6 +43,10 @@ const EXAMPLES = {
 kernel void rings(float4 pixel<>, out float r<>) {
   r = pixel.z;
 }`,
+  'Reduce (sum, to a value and to blocks)': `reduce void sum(float4 a<>, reduce float4 r<>) {
+  // folds records in index order: r holds the records before, a is the next
+  r += a;
+}`,
   'Horn StartScan (Listing 36-1)': `kernel void StartScan(float4 value[], out float count<>, iter float here<>, iter float left_1<>) {
   count = isinf(value[here].x) ? 1 : 0;
   if (here >= 1)
@@ -71,6 +75,11 @@ $('run').onclick = () => run();
 
 const uniformValues = new Map();
 
+/** What the runtime adds to a reduce kernel's description (its fold passes): never shown or bound here. */
+const REDUCE_INTERNALS = new Set(['reduce_src', 'reduce_n', 'reduce_span', 'reduce_block', 'reduce_2d']);
+/** The parameters the user wrote: a reduce kernel's description also lists those of its fold passes. */
+const own = (spec, group) => Object.entries(spec[group] ?? {}).filter(([name]) => !(spec.reduceOf && REDUCE_INTERNALS.has(name)));
+
 /** The input image: a colour gradient with rings; with `nulls`, every 23rd record's x is +infinity (Horn's null records). */
 function inputData(side, components, nulls) {
   const data = new Float32Array(side * side * components);
@@ -98,24 +107,43 @@ async function run() {
     const args = {};
     const shown = [];
     const components = (t) => ({ 2: 2, 3: 3, 4: 4 })[t.at(-1)] ?? 1;
-    for (const [name, type] of [...Object.entries(spec.inputs ?? {}), ...Object.entries(spec.gathers ?? {})]) {
+    const reduced = spec.reduceOf ? [[spec.reduceOf.input, spec.reduceOf.type]] : [];
+    for (const [name, type] of [...reduced, ...own(spec, 'inputs'), ...own(spec, 'gathers')]) {
       const s = ctx.stream(type, [side, side], inputData(side, components(type), $('input').value === 'nulls'));
       owned.push(s);
       args[name] = s;
       shown.push([`${name} (input)`, s]);
     }
     for (const [name, type] of Object.entries(spec.iters ?? {})) args[name] = type === 'float2' ? iter([0, 0], [1, 1]) : iter(0, n);
-    for (const [name] of Object.entries(spec.uniforms ?? {})) args[name] = uniformValues.get(name) ?? 1;
-    for (const [name, type] of Object.entries(spec.outputs)) {
-      const s = ctx.stream(type, [side, side]);
-      owned.push(s);
-      args[name] = s;
-      shown.push([`${name} (output)`, s]);
-    }
+    for (const [name] of own(spec, 'uniforms')) args[name] = uniformValues.get(name) ?? 1;
     $('glsl').textContent = generateKernelSource(spec).source;
     ctx.trace.start();
-    ctx.run(spec, args);
+    let result = '';
+    if (spec.reduceOf) {
+      // a reduce kernel: to one value (Brook's reduce to a float), then to 8x8 blocks (a smaller stream)
+      const value = await reduceValue(ctx, spec, args);
+      result = `${spec.name} over all ${n} records = (${value.map((v) => v.toPrecision(6)).join(', ')})`;
+      const blocks = ctx.stream(spec.reduceOf.type, [side / 8, side / 8]);
+      owned.push(blocks);
+      ctx.run(spec, { ...args, [spec.reduceOf.result]: blocks });
+      shown.push([`${spec.reduceOf.result} (each record reduces an 8×8 block)`, blocks]);
+    } else if (spec.voutOf) {
+      // a vout kernel: every record pushes 0..N values; the pushed records come back in order
+      const { stream, count } = await voutRun(ctx, spec, args);
+      if (stream) owned.push(stream);
+      const first = stream ? Array.from((await stream.read()).slice(0, 8 * components(spec.voutOf.type)), (v) => v.toPrecision(4)) : [];
+      result = `${spec.name} pushed ${count} records (at most ${spec.voutOf.most} per input record)${first.length ? `; the first: ${first.join(', ')}` : ''}`;
+    } else {
+      for (const [name, type] of Object.entries(spec.outputs)) {
+        const s = ctx.stream(type, [side, side]);
+        owned.push(s);
+        args[name] = s;
+        shown.push([`${name} (output)`, s]);
+      }
+      ctx.run(spec, args);
+    }
     const passes = await ctx.trace.stop();
+    $('result').textContent = result;
     $('streams').innerHTML = '';
     for (const [label, s] of shown) {
       const fig = document.createElement('figure');
@@ -138,6 +166,7 @@ async function run() {
     $('streams').innerHTML = '';
     $('trace').innerHTML = '';
     $('which').textContent = '';
+    $('result').textContent = '';
     $('error').textContent = e.message;
   } finally {
     owned.forEach((s) => s.dispose());
@@ -171,7 +200,7 @@ function chooseKernel(kernels) {
 
 function renderUniformFields(spec) {
   const box = $('uniforms');
-  const names = Object.keys(spec.uniforms ?? {});
+  const names = own(spec, 'uniforms').map(([name]) => name);
   if (box.dataset.names === names.join(',')) return;
   box.dataset.names = names.join(',');
   box.innerHTML = '';
