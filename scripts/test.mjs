@@ -35,6 +35,13 @@ const HAS_MAGENTA =
   "[...document.querySelectorAll('#streams canvas')].some((c) => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; for (let i = 0; i < d.length; i += 4) if (d[i] === 255 && d[i + 1] === 0 && d[i + 2] === 255) return true; return false; })";
 
 const EXERCISE = {
+  'index.html': [
+    [
+      'expect',
+      "Promise.all([...document.querySelectorAll('#more a')].map((a) => fetch(a.href).then((r) => r.ok))).then((ok) => ok.length >= 14 && ok.every(Boolean))",
+      'the gallery links to every notebook and to docs/, and each link answers',
+    ],
+  ],
   'dem/index.html': [
     ['frames', 2], ['click', 'reset'], ['frames', 1], ['click', 'reset'], ['click', 'reset'], ['frames', 2],
     ['expect', "document.getElementById('n').value === '1024' && document.getElementById('params').textContent.includes('overlap ≤ 0.25 d')", 'a software renderer starts with 1024 softer particles'],
@@ -244,6 +251,7 @@ async function loadDemos(page, url, only = '') {
         await settle(page, PICTURE_FRAMES[file] ?? 0);
         await thumbnail(page, path.join(root, 'demos', 'img', `${name}.jpg`));
       }
+      if (file !== 'index.html') await viewSource(page);
     } catch (e) {
       errors.push(String(e.message ?? e));
       await page.screenshot({ path: path.join(shots, `${name}.png`) }).catch(() => {});
@@ -312,6 +320,17 @@ async function sweep(page, errors) {
     }
   }
   return steps;
+}
+
+/** The page's "View source" link (demos/lib/demo.js) opens a listing of every file it names. */
+async function viewSource(page) {
+  const href = await page.evaluate(() => document.querySelector('a.view-source')?.href);
+  if (!href) throw new Error('the page has no "View source" link (a.view-source, made by demos/lib/demo.js)');
+  const files = new URL(href).searchParams.get('files').split(',');
+  await page.goto(href);
+  await page.waitForFunction(() => window.__sourceReady === true, { timeout: 30_000 });
+  const [shown, listed] = await page.evaluate(() => [document.getElementById('error').textContent, document.querySelectorAll('pre.listing').length]);
+  if (shown || listed !== files.length) throw new Error(`View source (${href}): ${shown || `${listed} listings for ${files.length} files`}`);
 }
 
 async function act(page, [kind, a, b]) {

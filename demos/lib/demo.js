@@ -11,6 +11,27 @@ export const testMode = new URLSearchParams(location.search).get('test') === '1'
 window.__demoFrames = 0;
 window.__demoBusy = 0;
 
+/**
+ * "View source" (as three.js's examples have): a corner link to lib/source.html listing this
+ * page's index.html and its own module scripts, each with links to what it imports.
+ */
+function viewSourceLink() {
+  const demos = new URL('../', import.meta.url); // this file is demos/lib/demo.js
+  const here = new URL('./', location.href);
+  if (!here.href.startsWith(demos.href)) return;
+  const dir = here.href.slice(demos.href.length); // 'filter/', 'papers/horn-36/'
+  const scripts = [...document.querySelectorAll('script[type=module][src]')].map((s) => new URL(s.getAttribute('src'), location.href).href).filter((u) => u.startsWith(demos.href)).map((u) => u.slice(demos.href.length));
+  const files = [`${dir}index.html`, ...scripts];
+  const a = document.createElement('a');
+  a.className = 'view-source';
+  a.href = new URL(`lib/source.html?page=${encodeURIComponent(dir)}&files=${files.join(',')}`, demos).href;
+  a.textContent = 'View source';
+  a.title = files.join(', ');
+  document.body.append(a);
+}
+if (document.readyState === 'loading') addEventListener('DOMContentLoaded', viewSourceLink);
+else viewSourceLink();
+
 /** Shows an error in the page's `#error` box (the test run fails on any text there). */
 export function showError(e) {
   const box = $('error');
