@@ -29,9 +29,9 @@ function lineOf(site: BodySite, offset: number): number {
 /** Refuses writes to stream inputs, iterators and gathers: `[name, 'an input stream']`, ... */
 export function checkReadOnly(site: BodySite, readOnly: ReadonlyArray<readonly [string, string]>): void {
   for (const [n, what] of readOnly) {
-    const w = new RegExp(`(?<![.\\w])${n}\\s*(?:\\[[^\\]]*\\]\\s*)*(?:\\.\\s*\\w+\\s*)*(?:[-+*/]?=(?!=)|\\+\\+|--)`).exec(site.body);
-    if (w) {
-      throw new BrookError(`brook, kernel ${site.kernel}, line ${lineOf(site, w.index)}: '${n}' is ${what}, which a kernel cannot write; copy it into a local variable or write an out parameter`);
+    const at = firstWrite(site.body, n);
+    if (at >= 0) {
+      throw new BrookError(`brook, kernel ${site.kernel}, line ${lineOf(site, at)}: '${n}' is ${what}, which a kernel cannot write; copy it into a local variable or write an out parameter`);
     }
   }
 }
@@ -43,14 +43,35 @@ export function checkReadOnly(site: BodySite, readOnly: ReadonlyArray<readonly [
  */
 export function checkStreamIndexing(site: BodySite, streams: ReadonlyArray<readonly [string, string, string]>): void {
   for (const [n, type, what] of streams) {
-    const w = new RegExp(`(?<![.\\w])${n}\\s*\\[`).exec(site.body);
-    if (w) {
+    const at = firstFollowed(site.body, n, INDEX_AFTER);
+    if (at >= 0) {
       throw new BrookError(
-        `brook, kernel ${site.kernel}, line ${lineOf(site, w.index)}: '${n}' is ${what} (${type} ${n}<>), one record per output: '${n}[' has nothing to index; ` +
+        `brook, kernel ${site.kernel}, line ${lineOf(site, at)}: '${n}' is ${what} (${type} ${n}<>), one record per output: '${n}[' has nothing to index; ` +
           `read ${n} itself, or declare it a gather (${type} ${n}[]) to read records by index`,
       );
     }
   }
+}
+
+/** After a name: its indices and fields, then an assignment, `++` or `--` (a fixed pattern: user names never go into a RegExp). */
+const WRITE_AFTER = /\s*(?:\[[^\]]*\]\s*)*(?:\.\s*\w+\s*)*(?:[-+*/]?=(?!=)|\+\+|--)/y;
+
+/** After a name: `[`. */
+const INDEX_AFTER = /\s*\[/y;
+
+/** Offset of the first place `body` writes the name `n` (not a field `.n`), or -1. */
+function firstWrite(body: string, n: string): number {
+  return firstFollowed(body, n, WRITE_AFTER);
+}
+
+/** Offset of the first name `n` (not a field `.n`) that `after` (a sticky RegExp) matches right after, or -1. */
+function firstFollowed(body: string, n: string, after: RegExp): number {
+  for (let at = body.indexOf(n); at >= 0; at = body.indexOf(n, at + 1)) {
+    if (at > 0 && /[.\w]/.test(body[at - 1]!)) continue;
+    after.lastIndex = at + n.length;
+    if (after.test(body)) return at;
+  }
+  return -1;
 }
 
 const COMPOUND = new Set(['+', '-', '*', '/', '%', '&', '|', '^']);

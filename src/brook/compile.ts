@@ -45,7 +45,7 @@ import { IterType, KernelSpec, UniformType, glslName } from '../core/kernel';
 import { StructParam, fieldParam } from '../core/struct';
 import { FunctionTemplate, extractGatherHelpers, kernelTemplate, specializeCalls } from './calls';
 import { ElementType } from '../core/types';
-import { TYPE_MAP, lineAt, matching, normalizeType, stripComments } from './tokens';
+import { TYPE_MAP, checkNesting, lineFinder, matching, normalizeType, stripComments } from './tokens';
 import { CgEnv, conversionHelpers } from './cg';
 import { translateBody } from './translate';
 import { checkOutputReads, checkReadOnly, checkStreamIndexing } from './checks';
@@ -84,15 +84,18 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
   if (!(maxIterations === Infinity || (Number.isInteger(maxIterations) && maxIterations >= 1 && maxIterations < 2 ** 31))) {
     throw new BrookError(`brook: maxIterations must be a positive integer below 2^31 or Infinity, got ${String(maxIterations)}`);
   }
-  const { text, structs } = extractStructs(stripComments(source));
+  const stripped = stripComments(source);
+  checkNesting(stripped); // before any parser recurses into it
+  const { text, structs } = extractStructs(stripped);
   const kernels: Record<string, KernelSpec> = {};
   const helpers: string[] = [];
   const re = /\b(kernel|reduce)\s+void\s+([A-Za-z_]\w*)\s*\(/g;
   let cursor = 0;
   let m: RegExpExecArray | null;
   const found: Array<{ reduce: boolean; name: string; params: string; paramsLine: number; body: string; shown: string; bodyLine: number }> = [];
+  const lineAt = lineFinder(text);
   while ((m = re.exec(text))) {
-    const line = lineAt(text, m.index);
+    const line = lineAt(m.index);
     helpers.push(text.slice(cursor, m.index));
     const open = m.index + m[0].length;
     const close = matching(text, open - 1, '(', ')', `brook, kernel ${m[2]}`);
@@ -104,7 +107,7 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
     found.push({
       reduce: m[1] === 'reduce',
       name: m[2]!, params: text.slice(open, close), paramsLine: line,
-      body: text.slice(brace + 1, end), shown: source.slice(brace + 1, end), bodyLine: lineAt(text, brace),
+      body: text.slice(brace + 1, end), shown: source.slice(brace + 1, end), bodyLine: lineAt(brace),
     });
     cursor = end + 1;
     re.lastIndex = cursor;
@@ -264,7 +267,7 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
       ...Object.entries(structParams).filter(([, p]) => p.role === 'outputs').map(([n]) => n),
     ];
     checkOutputReads(site, outputNames);
-    if (voutOf) k.body = k.body.replace(new RegExp(`\\bpush\\s*\\(\\s*${voutOf.output}\\s*\\)`, 'g'), `brook_push(${voutOf.output})`);
+    if (voutOf) k.body = k.body.replace(/\bpush\s*\(\s*([A-Za-z_]\w*)\s*\)/g, (call, name: string) => (name === voutOf.output ? `brook_push(${name})` : call));
     else if (/\bpush\s*\(/.test(k.body)) throw new BrookError(`${where}: push() needs a vout parameter (vout[4] float o<>)`);
     const calls = specializeCalls(k.body, gathers, templates, where);
     const called = calls.functions.length ? translateBody(calls.functions.join('\n'), gathers, intNames, bound !== undefined, env) : '';

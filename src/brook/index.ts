@@ -4,6 +4,7 @@
  * host-API mirror (streamRead, streamWrite, ...) over the runtime's streams.
  */
 export { brook, brookWith, brookStructs, parseBrookStructs, parseBrook, translateBody, stripComments, DEFAULT_MAX_ITERATIONS } from './compile';
+export { MAX_NESTING } from './tokens';
 export type { BrookOptions } from './compile';
 export type { CgEnv } from './cg';
 export type { FunctionTypes } from './promote';

@@ -182,12 +182,14 @@ export function promoteMixed(input: Token[], env: CgEnv, gathers: ReadonlySet<st
     if (!y) return { a: c.a, b: x.b, ty: undefined };
     return { a: c.a, b: y.b, ty: unify(x, y) };
   };
-  const parseBinary = (level: number): Node | undefined => {
-    if (level >= PRECEDENCE.length) return parseUnary();
-    let l = parseBinary(level + 1);
+  /** Binary operators by precedence climbing: one call per operator that binds tighter, not per level. */
+  const parseBinary = (minLevel: number): Node | undefined => {
+    let l = parseUnary();
     while (l) {
       const op = opAt();
-      if (!op || !PRECEDENCE[level]!.includes(op)) break;
+      if (op === undefined) break;
+      const level = PRECEDENCE.findIndex((ops) => ops.includes(op));
+      if (level < minLevel) break; // -1: not a binary operator
       eat(op);
       const r = parseBinary(level + 1);
       if (!r) return l;
@@ -203,15 +205,15 @@ export function promoteMixed(input: Token[], env: CgEnv, gathers: ReadonlySet<st
     return l;
   };
   const parseUnary = (): Node | undefined => {
-    const op = opAt();
-    if (op === '-' || op === '+' || op === '!' || op === '~' || op === '++' || op === '--') {
-      const a = p;
+    // prefix operators in a loop (a run of them never deepens the stack), applied inside out
+    const prefix: Array<{ a: number; op: string }> = [];
+    for (let op = opAt(); op === '-' || op === '+' || op === '!' || op === '~' || op === '++' || op === '--'; op = opAt()) {
+      prefix.push({ a: p, op });
       eat(op);
-      const x = parseUnary();
-      if (!x) return undefined;
-      return { a, b: x.b, ty: op === '!' ? { kind: 'bool', n: 1 } : x.ty };
     }
-    return parsePostfix();
+    let x = parsePostfix();
+    for (let i = prefix.length - 1; i >= 0 && x; i--) x = { a: prefix[i]!.a, b: x.b, ty: prefix[i]!.op === '!' ? { kind: 'bool', n: 1 } : x.ty };
+    return x;
   };
   const parseArgs = (): Node[] => {
     const args: Node[] = [];

@@ -6,7 +6,7 @@ import { BrookError } from '../core/errors';
 import { glslName } from '../core/kernel';
 import { StructParam, StructType, fieldParam } from '../core/struct';
 import { ElementType } from '../core/types';
-import { TYPE_MAP, lineAt, matching, normalizeType, stripComments } from './tokens';
+import { TYPE_MAP, lineFinder, matching, normalizeType, stripComments } from './tokens';
 
 /**
  * The struct declarations of (comment-free) Brook source — `typedef struct tag { ... } Name;`
@@ -17,8 +17,9 @@ export function extractStructs(text: string): { text: string; structs: Record<st
   const re = /\b(typedef\s+)?struct\s*([A-Za-z_]\w*)?\s*\{/g;
   let out = text;
   let m: RegExpExecArray | null;
+  const lineAt = lineFinder(text);
   while ((m = re.exec(text))) {
-    const line = lineAt(text, m.index);
+    const line = lineAt(m.index);
     const where = `brook, struct on line ${line}`;
     const open = m.index + m[0].length - 1;
     const close = matching(text, open, '{', '}', where);

@@ -83,6 +83,49 @@ export function normalizeType(t: string, where: string): string {
   return n;
 }
 
+/**
+ * The deepest nesting the front end takes: brackets of every kind, plus the `?:` and assignment
+ * chains of one expression (its parsers recurse once a level). Real kernels stay far below.
+ */
+export const MAX_NESTING = 256;
+
+/**
+ * Refuses text nested deeper than MAX_NESTING with a BrookError naming the line, before any
+ * parser recurses into it (deep input would otherwise overflow the stack). One pass, no RegExp.
+ */
+export function checkNesting(text: string, where = 'brook'): void {
+  let depth = 0;
+  let chain = 0; // ?: and = within one expression
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    if (c === ';' || c === ',' || c === '{' || c === '}') chain = 0;
+    else if (c === '?' || (c === '=' && text[i + 1] !== '=' && !'=!<>'.includes(text[i - 1] ?? ''))) chain++;
+    if (depth + chain > MAX_NESTING) {
+      throw new BrookError(
+        `${where}, line ${lineAt(text, i)}: nested more than ${MAX_NESTING} levels deep (brackets, ?: and chained assignments together); split the expression with local variables`,
+      );
+    }
+  }
+}
+
+/** Line numbers of many offsets into one text: the newlines found once, then a binary search each. */
+export function lineFinder(text: string): (offset: number) => number {
+  const newlines: number[] = [];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) newlines.push(i);
+  return (offset) => {
+    let lo = 0;
+    let hi = newlines.length; // count the newlines before offset
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (newlines[mid]! < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1;
+  };
+}
+
 export function lineAt(text: string, offset: number): number {
   let line = 1;
   for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;

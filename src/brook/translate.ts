@@ -6,10 +6,11 @@ import { BrookError } from '../core/errors';
 import { glslName } from '../core/kernel';
 import { CgEnv, cgConversions } from './cg';
 import { promoteMixed } from './promote';
-import { FUNCTION_MAP, INT_TYPES, TYPE_MAP, Token, nextSolid, tokenize } from './tokens';
+import { FUNCTION_MAP, INT_TYPES, TYPE_MAP, Token, checkNesting, nextSolid, tokenize } from './tokens';
 
 /** Translates Cg/Brook statements to GLSL ES 3.00 (see the module comment for the rules). */
 export function translateBody(text: string, gathers: Set<string>, intNames: Set<string>, boundLoops = false, env?: CgEnv): string {
+  checkNesting(text, 'translateBody');
   let tokens = braceInitializers(tokenize(text));
   if (env) tokens = promoteMixed(cgConversions(tokens, env), env, gathers);
   if (boundLoops) tokens = boundLoopTokens(tokens);

@@ -2,7 +2,7 @@
 // tokens, unknown types, unbalanced braces, huge identifiers, empty text, ...). Each one either
 // parses and compiles, or throws a BrookError; none throws anything else or hangs.
 import { expect } from 'chai';
-import { BrookContext, parseBrook } from '../../src/index';
+import { BrookContext, MAX_NESTING, parseBrook, translateBody } from '../../src/index';
 import { newContext, rng } from '../helpers';
 
 const SEEDS = [
@@ -140,5 +140,102 @@ describe('brook/fuzz: mutated sources parse and compile, or throw BrookErrors', 
       type: 'info',
       text: `    fuzz: ${FUZZ_SOURCES} mutants, ${tally.compiled} compiled, ${tally.brookErrors} BrookErrors, ${(performance.now() - started).toFixed(0)} ms`,
     });
+  });
+});
+
+// Pathological sources: nesting past what a recursive parser survives, identifiers of 100k
+// characters, long sources. Front end only (no GL): each gives kernels or a BrookError, and a
+// nesting error names the line where the limit is passed.
+const WRAPS: Record<string, (n: number) => string> = {
+  parentheses: (n) => `b = ${'('.repeat(n)}a${')'.repeat(n)};`,
+  calls: (n) => `b = ${'abs('.repeat(n)}a${')'.repeat(n)};`,
+  helpers: (n) => `b = ${'twice('.repeat(n)}a${')'.repeat(n)};`,
+  gathers: (n) => `b = ${'g['.repeat(n)}0${']'.repeat(n)};`,
+  braces: (n) => `${'{ '.repeat(n)}b = a;${' }'.repeat(n)}`,
+  ifs: (n) => `b = 0.0; ${'if (a > 0.0) { '.repeat(n)}b = a;${' }'.repeat(n)}`,
+  ternaries: (n) => `b = ${'a > 0.0 ? a : '.repeat(n)}a;`,
+  assignments: (n) => `float c; b = ${'c = '.repeat(n)}a;`,
+  unary: (n) => `b = ${'-'.repeat(n * 40)}a;`,
+  mixed: (n) => `int i = 1; b = ${'(i + '.repeat(n)}a${')'.repeat(n)};`,
+};
+
+function deepKernel(what: string, n: number): string {
+  return `float twice(float x) { return 2.0 * x; }\n\nkernel void k(float a<>, float g[], out float b<>) {\n  ${WRAPS[what]!(n)}\n}`;
+}
+
+function frontEnd(src: string): 'compiled' | Error {
+  try {
+    parseBrook(src);
+    return 'compiled';
+  } catch (e) {
+    if (!(e instanceof Error) || e.name !== 'BrookError') expect.fail(`threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}\n--- source ---\n${src.slice(0, 400)}`);
+    return e;
+  }
+}
+
+describe('brook/fuzz: deep nesting, huge identifiers and long sources give kernels or BrookErrors', () => {
+  it(`nesting up to MAX_NESTING (${MAX_NESTING}) compiles; deeper (to 10,000) is a BrookError naming the line`, () => {
+    for (const what of Object.keys(WRAPS)) {
+      const shallow = frontEnd(deepKernel(what, MAX_NESTING - 10));
+      expect(shallow, `${what} at ${MAX_NESTING - 10}`).to.equal('compiled');
+      for (const n of [MAX_NESTING + 1, 1000, 10000]) {
+        const r = frontEnd(deepKernel(what, n));
+        if (what === 'unary') {
+          expect(r, `a run of ${n * 40} prefix operators`).to.equal('compiled'); // no nesting: a loop
+          continue;
+        }
+        expect(r, `${what} at ${n}`).to.be.instanceOf(Error);
+        expect((r as Error).message, `${what} at ${n}`).to.match(/line 4: nested more than 256 levels deep/);
+      }
+    }
+    // the line is where the limit is passed, not where the kernel starts
+    const late = `kernel void k(float a<>, out float b<>) {\n  b = a;\n\n  b = ${'('.repeat(300)}a${')'.repeat(300)};\n}`;
+    expect((frontEnd(late) as Error).message).to.match(/^\(brookgl\) brook, line 4:/);
+    // translateBody on its own checks too
+    expect(() => translateBody(`x = ${'('.repeat(5000)}1${')'.repeat(5000)};`, new Set(), new Set())).to.throw(/translateBody, line 1: nested more than/);
+  });
+
+  it('identifiers of 100,000 characters in every position', () => {
+    const X = 'x'.repeat(100000);
+    const Y = 'Y'.repeat(100000);
+    const sources = [
+      `kernel void ${X}(float a<>, out float b<>) { b = a; }`,
+      `kernel void k(float ${X}<>, out float b<>) { b = ${X}; }`,
+      `kernel void k(float ${X}<>, out float b<>) { ${X} = 1.0; b = 0.0; }`, // writes an input: a BrookError
+      `kernel void k(float a<>, out float ${X}<>) { ${X} = a; }`,
+      `kernel void k(float a<>, vout[2] float ${X}<>) { ${X} = a; push(${X}); }`,
+      `kernel void k(float a<>, out float b<>) { float ${X} = a; b = ${X} + ${X}; }`,
+      `kernel void k(float ${X}[], out float b<>) { b = ${X}[0]; }`,
+      `float ${X}(float v) { return v; }\nkernel void k(float a<>, out float b<>) { b = ${X}(a); }`,
+      `typedef struct ${Y} { float ${X}; } ${Y};\nkernel void k(${Y} a<>, out float b<>) { b = a.${X}; }`,
+      `reduce void ${X}(float a<>, reduce float ${Y}<>) { ${Y} += a; }`,
+      `kernel void k(float a<>, out float b<>) { b = a.${X}; }`,
+      `kernel void k(float a<>, out float b<>) { b = a; } ${X}`,
+    ];
+    const got = sources.map(frontEnd);
+    expect(got[0]).to.equal('compiled');
+    expect(got[1]).to.equal('compiled');
+    expect((got[2] as Error).message).to.match(/line 1: 'x+' is an input stream/);
+    expect(got[4]).to.equal('compiled');
+  });
+
+  it('long sources: 300 kernels, 3,000 statements, a 200,000-character comment, seeded mixtures', () => {
+    const many = Array.from({ length: 300 }, (_, i) => `kernel void k${i}(float a<>, out float b<>) {\n  b = a + ${i}.0;\n}`).join('\n');
+    const kernels = parseBrook(many);
+    expect(Object.keys(kernels)).to.have.length(300);
+    expect(kernels.k299!.origin!.bodyLine).to.equal(299 * 3 + 1);
+    const statements = `kernel void k(float a<>, out float b<>) {\n  float s = 0.0;\n${'  s = s + a * 2.0;\n'.repeat(3000)}  b = s;\n}`;
+    expect(frontEnd(statements)).to.equal('compiled');
+    expect(frontEnd(`/*${' {(['.repeat(50000)}*/\nkernel void k(float a<>, out float b<>) { b = a; }`)).to.equal('compiled');
+    const r = rng(27);
+    const pieces = [...Object.keys(WRAPS).map((w) => (n: number) => WRAPS[w]!(n)), (n: number) => `float ${'z'.repeat(n * 100)} = a;`];
+    let errors = 0;
+    for (let i = 0; i < 60; i++) {
+      const body = Array.from({ length: 1 + Math.floor(r() * 6) }, () => pieces[Math.floor(r() * pieces.length)]!(Math.floor(r() * 600))).join('\n  ');
+      const got = frontEnd(`float twice(float x) { return 2.0 * x; }\nkernel void k(float a<>, float g[], out float b<>) {\n  ${body}\n}`);
+      if (got !== 'compiled') errors++;
+    }
+    expect(errors).to.be.greaterThan(0);
+    expect(errors).to.be.lessThan(60);
   });
 });
