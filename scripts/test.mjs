@@ -12,7 +12,8 @@ import { launch, checkRenderer } from './browser.mjs';
  * button down for a while, ['drag', id, [dx, dy]] drags the mouse across an element, ['frames', k] waits for k more frames of a page's frame loop, and
  * every action waits for the page's runs (window.__demoBusy) to end. ['input', id, value] moves a
  * slider (sets the value, fires input). ['expect', js, what]
- * evaluates an expression in the page and fails unless it is true.
+ * evaluates an expression in the page and fails unless it is true; ['problems', js, what] fails
+ * listing what the expression (an array of strings) returns, unless it is empty.
  */
 /** An expression that moves slider `id` to `value` and is true when the page shows its busy sign at once. */
 const BUSY_ON_INPUT = (id, value) =>
@@ -145,6 +146,7 @@ const REPRODUCE = [
   ['click', 'repro-0'],
   ['expect', 'window.__reproduced === 1', 'the reproduction finished'],
   ['expect', 'window.__paperProblems.length === 0', 'the reproduced numbers are sane (tables, rows, finite and positive)'],
+  ['problems', 'window.__layoutProblems()', 'the results are readable: no two boxes overlap, none reaches past its section'],
 ];
 
 /** --pictures: frames to wait before a picture, so the simulations show more than their first state. */
@@ -343,6 +345,11 @@ async function act(page, [kind, a, b]) {
     const ok = await page.evaluate(a);
     if (!ok) throw new Error(`expected: ${b}`);
     if (kind === 'expectError' && !(await page.evaluate(() => document.getElementById('error').textContent))) throw new Error(`expected an error shown: ${b}`);
+    return;
+  }
+  if (kind === 'problems') {
+    const problems = await page.evaluate(a);
+    if (problems.length) throw new Error(`expected: ${b}; found:\n${problems.slice(0, 12).join('\n')}${problems.length > 12 ? `\n… ${problems.length - 12} more` : ''}`);
     return;
   }
   if (kind === 'drag') {

@@ -24,6 +24,12 @@ if (params.get('quick') === '1') $('quick').checked = true;
 
 const ctx = createContext();
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
+// A person on a software renderer starts on sizes it finishes in a minute or two (filter up to
+// 256k records, quick); a GPU on the full ones. The headless driver (?auto=1) keeps the URL's.
+if (ctx.caps.software && params.get('auto') !== '1') {
+  if (!params.get('maxK')) $('maxK').value = '256';
+  if (!params.get('quick')) $('quick').checked = true;
+}
 
 /** Runs a suite; `progress` (from busyRunner) shows each measurement and throws once cancelled. */
 async function runSuite(name, progress = () => {}) {

@@ -4,7 +4,10 @@
 // paper's own numbers and the results recorded on SwiftShader and an NVIDIA H100
 // (bench-results/); and a "what WebGL2 changed" box.
 //
-// The demo test run (scripts/test.mjs, ?test=1) presses every Reproduce button at reduced size:
+// A reproduction starts on the setting that suits the renderer: light on a software renderer, the
+// paper's full sizes on a GPU. The demo test run (scripts/test.mjs, ?test=1) presses every
+// Reproduce button on the light setting (the default on SwiftShader, where it runs), checks the
+// page's boxes (window.__layoutProblems: nothing overlaps or reaches past its section), and
 // each run's tables are checked here (window.__paperProblems lists what failed: a table missing,
 // the wrong number of rows, a number that is not finite and positive).
 import { createContext } from '../../dist/brookgl.js';
@@ -45,8 +48,11 @@ frame();
  * Builds the page into #content. `listings`: { title, printed, code: [[label, url, text?]] (the file
  * at url, or the given text of it), run(ctx) →
  * summary text (throws when the GPU differs from the CPU) }. `reproductions`: { title, suite,
- * paper (HTML: the paper's numbers), options(ctx, { quick, test }) → suite options, expect: [{ title (prefix of a
- * table title), rows (number or function of the options) }] }. `webgl2`: HTML.
+ * paper (HTML: the paper's numbers), options(ctx, { quick, test }) → suite options (the setting chosen:
+ * light = quick + test, quick, full = neither), expect: [{ title (prefix of a table title), rows (number
+ * or function of the options) }], compare(results, renderer) → a table of the paper's numbers beside
+ * ours (from a suite's `results`, measured here or recorded), paperSeries(plot) → series of the paper's
+ * values to draw (dashed) in that plot }. `webgl2`: HTML.
  */
 export async function paperPage({ paper, intro, listings = [], reproductions = [], webgl2 }) {
   const p = PAPERS[paper];
@@ -94,46 +100,146 @@ export async function paperPage({ paper, intro, listings = [], reproductions = [
 
   if (reproductions.length) content.append(el('h2', { textContent: 'Tables and figures, reproduced' }));
   const busy = busyRunner({ cancellable: true });
+  // a software renderer starts on the light setting, a GPU on the paper's; the test run takes the light one
+  const initial = testMode || ctx.caps.software ? 'light' : 'full';
   for (const [i, r] of reproductions.entries()) {
     const mine = el('div', { className: 'mine' }, el('p', { className: 'hint', textContent: 'Press the button to measure on your GPU.' }));
     const recorded = el('div', { className: 'recorded' });
     const status = el('span', { className: 'status' });
     const button = el('button', { id: `repro-${i}`, className: 'repro', textContent: `Reproduce ${r.title}` });
-    const quick = el('input', { type: 'checkbox', checked: testMode });
+    const setting = el('select', { id: `setting-${i}` }, ...Object.entries(SETTINGS).map(([value, s]) => el('option', { value, textContent: s.label, selected: value === initial })));
     button.onclick = () =>
-      busy(`measuring ${r.title}`, async ({ progress }) => {
-        button.disabled = true;
+      busy(`measuring ${r.title}`, async ({ progress, cancelled }) => {
+        button.disabled = setting.disabled = true;
+        const suite = await import(`../bench/suites/${r.suite}.js`);
+        const chosen = SETTINGS[setting.value];
+        const meter = progressMeter(progress, suite.stoppable === true);
+        const t0 = performance.now();
+        const took = () => `${ctx.caps.renderer} — ${((performance.now() - t0) / 1000).toFixed(1)} s, setting: ${chosen.label}`;
         try {
-          const opts = { ...r.options(ctx, { quick: quick.checked || testMode, test: testMode }), log: progress };
-          const t0 = performance.now();
-          const res = await (await import(`../bench/suites/${r.suite}.js`)).run(ctx, opts);
-          const problems = check(r, res, opts);
+          const opts = { ...r.options(ctx, { quick: chosen.quick, test: chosen.test }), log: meter.log, plan: meter.plan, stopped: cancelled };
+          const res = await suite.run(ctx, opts);
+          const partial = cancelled();
+          const problems = partial ? [] : check(r, res, opts);
           mine.replaceChildren(
-            el('p', { className: 'meta', textContent: `${ctx.caps.renderer} — ${((performance.now() - t0) / 1000).toFixed(1)} s${testMode ? ' (reduced sizes: test run)' : opts.quick ? ' (quick: fewer sizes)' : ''}` }),
-            scalable(el('div', { innerHTML: res.plots.map(linePlot).join('') })),
-            el('div', { innerHTML: res.tables.map(htmlTable).join('') }),
+            el('p', { className: 'meta', textContent: took() + (partial ? ` — cancelled after ${meter.done()} of ${meter.total()} measurements: what was measured so far` : '') }),
+            ...(r.compare ? [el('div', { className: 'tables', innerHTML: htmlTable(r.compare(res.results, ctx.caps.renderer)) })] : []),
+            plotBox(res.plots, r.paperSeries),
+            el('div', { className: 'tables', innerHTML: res.tables.map(htmlTable).join('') }),
           );
-          status.textContent = problems.length ? '' : `numbers checked: every expected table present with its rows, all finite and non-negative.`;
+          status.textContent = partial ? 'Cancelled: the tables hold what was measured before.' : problems.length ? '' : 'numbers checked: every expected table present with its rows, all finite and non-negative.';
           if (problems.length) {
             window.__paperProblems.push(...problems.map((m) => `${r.title}: ${m}`));
             showError(new Error(`${r.title}: ${problems.join('; ')}`));
           }
           window.__reproduced++;
+        } catch (e) {
+          if (e.name !== 'Cancelled') throw e;
+          // a suite that cannot stop between measurements: keep the measurements it reported
+          mine.replaceChildren(
+            el('p', { className: 'meta', textContent: `${took()} — cancelled after ${meter.done()} of ${meter.total()} measurements; measured so far:` }),
+            el('ul', {}, ...meter.lines().map((m) => el('li', { textContent: m }))),
+          );
+          status.textContent = 'Cancelled.';
         } finally {
-          button.disabled = false;
+          button.disabled = setting.disabled = false;
         }
-      }).catch((e) => (e.name === 'Cancelled' ? (status.textContent = 'Cancelled.') : showError(e)));
+      }).catch(showError);
     content.append(
       el('section', { className: 'repro' },
         el('h3', { textContent: r.title }),
         el('div', { className: 'paperNumbers', innerHTML: `<h4>The paper</h4>${r.paper}` }),
-        el('p', {}, button, ' ', el('label', {}, quick, ' quick (fewer sizes)'), ' ', status),
-        el('div', { className: 'pair' }, el('div', {}, el('h4', { textContent: 'Yours' }), mine), el('div', {}, el('h4', { textContent: 'Recorded' }), recorded)),
+        el('p', {}, button, ' ', el('label', {}, 'setting ', setting), ' ', status),
+        el('h4', { textContent: 'Yours' }), mine,
+        el('h4', { textContent: 'Recorded' }), recorded,
       ),
     );
-    showRecorded(r.suite, recorded);
+    window.__demoBusy++;
+    showRecorded(r, recorded).finally(() => window.__demoBusy--);
   }
+  window.__layoutProblems = layoutProblems;
   window.__demoReady = true;
+}
+
+/** The reproduction settings: the options each page's `options` receives. */
+const SETTINGS = {
+  light: { label: 'light (smallest sizes)', quick: true, test: true },
+  quick: { label: 'quick (fewer sizes)', quick: true, test: false },
+  full: { label: 'full (the paper’s sizes)', quick: false, test: false },
+};
+
+/**
+ * Progress of a suite: "k of N measured, about T left — last measurement". A suite calls
+ * `plan(n)` (n equal steps) or `plan([w1, w2, …])` (a weight per step, e.g. its size) before
+ * measuring, then `log(text)` once per step; the time left is the time so far scaled by the
+ * weight left over the weight done. `log` throws Cancelled after Cancel unless the suite stops
+ * by itself (`stoppable`: it checks `stopped()` and returns what it has).
+ */
+function progressMeter(progress, stoppable) {
+  let weights = null;
+  const lines = [];
+  const t0 = performance.now();
+  const total = () => (weights ? Math.max(weights.length, lines.length) : '?');
+  return {
+    plan(w) {
+      weights = typeof w === 'number' ? Array(w).fill(1) : [...w];
+    },
+    log(m) {
+      lines.push(m);
+      let text = `${lines.length} of ${total()} measured`;
+      if (weights && lines.length < weights.length) {
+        const sum = (a) => a.reduce((x, y) => x + y, 0);
+        const done = sum(weights.slice(0, lines.length));
+        const left = ((performance.now() - t0) / 1000) * (sum(weights.slice(lines.length)) / Math.max(done, 1e-9));
+        text += `, about ${left < 90 ? `${Math.ceil(left)} s` : `${Math.ceil(left / 60)} min`} left`;
+      }
+      try {
+        progress(`${text} — ${m}`);
+      } catch (e) {
+        if (!stoppable) throw e;
+      }
+    },
+    done: () => lines.length,
+    total,
+    lines: () => [...lines],
+  };
+}
+
+/** The suite's plots (with the paper's values drawn under them, dashed, where the page has some) side by side. */
+function plotBox(plots = [], paperSeries) {
+  const withPaper = (p) => ({ ...p, series: [...p.series, ...(paperSeries?.(p) ?? [])] });
+  return el('div', { className: 'plots', innerHTML: plots.map((p) => linePlot(withPaper(p))).join('') });
+}
+
+/**
+ * What a reader could not read on the page after a reproduction: two of its boxes (headings,
+ * tables, plots, paragraphs) overlapping, or one reaching past its section or the window.
+ */
+function layoutProblems() {
+  const problems = [];
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1;
+  for (const section of document.querySelectorAll('section.repro')) {
+    const frame = section.getBoundingClientRect();
+    const boxes = [...section.querySelectorAll('h3, h4, p, li, table, svg, img.plot, summary')]
+      .filter((e) => !e.closest('svg') || e.tagName === 'svg')
+      .map((e) => ({ e, r: e.getBoundingClientRect() }))
+      .filter(({ r }) => r.width > 0 && r.height > 0);
+    const name = (e) => `${e.tagName.toLowerCase()} "${(e.textContent || e.getAttribute('alt') || '').trim().slice(0, 40)}"`;
+    for (const { e, r } of boxes) {
+      if (!inside(r, frame) || r.right > window.innerWidth + 1) problems.push(`${name(e)} reaches past its section (${r.left.toFixed(0)}–${r.right.toFixed(0)} px of ${frame.left.toFixed(0)}–${frame.right.toFixed(0)})`);
+      const scroller = e.closest('.tables');
+      if (e.tagName === 'TABLE' && scroller && scroller.scrollWidth > scroller.clientWidth + 1) problems.push(`${name(e)} is cut off (${scroller.scrollWidth} px in ${scroller.clientWidth})`);
+    }
+    for (let a = 0; a < boxes.length; a++)
+      for (let b = a + 1; b < boxes.length; b++) {
+        const [A, B] = [boxes[a], boxes[b]];
+        if (A.e.contains(B.e) || B.e.contains(A.e)) continue;
+        const w = Math.min(A.r.right, B.r.right) - Math.max(A.r.left, B.r.left);
+        const h = Math.min(A.r.bottom, B.r.bottom) - Math.max(A.r.top, B.r.top);
+        if (w > 1 && h > 1) problems.push(`${name(A.e)} and ${name(B.e)} overlap (${w.toFixed(0)} × ${h.toFixed(0)} px)`);
+      }
+  }
+  return problems;
 }
 
 /** Problems with a suite's result: expected tables, their row counts and a positive measurement per row; every number finite and >= 0 (null: not measured, e.g. no GPU timer). */
@@ -160,29 +266,25 @@ function check(r, res, opts) {
   return problems;
 }
 
-/** Gives the plots' SVGs a viewBox, so they scale to their column instead of being cut off. */
-function scalable(box) {
-  for (const svg of box.querySelectorAll('svg')) svg.setAttribute('viewBox', `0 0 ${svg.getAttribute('width')} ${svg.getAttribute('height')}`);
-  return box;
-}
-
 const RECORDED = [
   ['', 'SwiftShader (software, 2 CPU cores)'],
   ['-h100', 'NVIDIA H100 through ANGLE/Vulkan'],
 ];
 
-async function showRecorded(name, box) {
-  const index = await fetch('../../../bench-results/index.json', { cache: 'no-store' }).then((r) => (r.ok ? r.json() : []), () => []);
+/** The recorded results of the reproduction's suite (bench-results/), their plots drawn again from the JSON so colours and the paper's values match ours. */
+async function showRecorded(r, box) {
+  const name = r.suite;
+  const index = await fetch('../../../bench-results/index.json', { cache: 'no-store' }).then((x) => (x.ok ? x.json() : []), () => []);
   const parts = [];
   for (const [suffix, label] of RECORDED) {
     if (!index.includes(`${name}${suffix}.json`)) continue;
-    const rec = await fetch(`../../../bench-results/${name}${suffix}.json`).then((r) => (r.ok ? r.json() : null), () => null);
+    const rec = await fetch(`../../../bench-results/${name}${suffix}.json`).then((x) => (x.ok ? x.json() : null), () => null);
     if (!rec) continue;
-    const count = rec.plots?.length ?? 0;
-    const imgs = Array.from({ length: count }, (_, i) => `../../../bench-results/${name}${suffix}${count > 1 ? `-${i + 1}` : ''}.svg`)
-      .map((src) => `<a href="${src}"><img class="plot" src="${src}" alt="${src.split('/').pop()}" loading="lazy"></a>`)
-      .join('');
-    parts.push(`<details open><summary><b>${label}</b> — ${rec.renderer}, ${rec.date?.slice(0, 10) ?? ''}</summary>${imgs}${rec.tables.map(htmlTable).join('')}</details>`);
+    const compare = r.compare && rec.results ? htmlTable(r.compare(rec.results, rec.renderer)) : '';
+    const details = el('details', { open: true }, el('summary', { innerHTML: `<b>${label}</b> — ${rec.renderer}, ${rec.date?.slice(0, 10) ?? ''} (<a href="../../../bench-results/${name}${suffix}.json">JSON</a>)` }));
+    details.append(el('div', { className: 'tables', innerHTML: compare }), plotBox(rec.plots ?? [], r.paperSeries), el('div', { className: 'tables', innerHTML: rec.tables.map(htmlTable).join('') }));
+    parts.push(details);
   }
-  box.innerHTML = parts.length ? parts.join('') : `<p>No recording of '${name}' in bench-results/ yet.</p>`;
+  if (parts.length) box.replaceChildren(...parts);
+  else box.textContent = `No recording of '${name}' in bench-results/ yet.`;
 }

@@ -3,9 +3,10 @@
  * text, so the benchmark page shows it, the headless driver writes the same file, and a
  * notebook cell displays it.
  *
- * A series' colour follows its name (or its `key`), not its place in the list, so the same
- * method has the same colour in every plot that shows it (a paper page's plot beside the
- * recorded ones, the three grid sizes of one suite). Log axes are labelled at every decade
+ * A series' colour follows its name (or its `key`) alone, not its place in the list, so the
+ * same method has the same colour in every plot that shows it (a paper page's plot beside the
+ * recorded ones, the three grid sizes of one suite); two series of one plot that share a colour
+ * are told apart by dashes and square markers. Log axes are labelled at every decade
  * (with 2 and 5 between when fewer than two decades are in range); the title and the legend
  * wrap instead of being cut, and the picture grows to hold them.
  */
@@ -38,10 +39,10 @@ const CHAR_WIDTH = 6.6;
 const TITLE_CHAR_WIDTH = 7.8;
 const LINE = 15;
 
-/** Sixteen colours far enough apart to tell lines by; a name's hash picks its start in this list. */
+/** Twelve colours far enough apart to tell lines by; a name's hash picks its start in this list. */
 export const PLOT_COLORS = [
-  '#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf',
-  '#7f7f7f', '#bcbd22', '#393b79', '#ad494a', '#637939', '#8c6d31', '#7b4173', '#3182bd',
+  '#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b',
+  '#e377c2', '#17becf', '#7f7f7f', '#bcbd22', '#111111', '#f4b400',
 ];
 
 /** FNV-1a of a string: a stable hash, the same in every browser and in Node. */
@@ -51,22 +52,33 @@ function hash(s: string): number {
   return h;
 }
 
+/** The colour of a series' key: PLOT_COLORS[hash(key) % 12], the same in every plot whatever else it shows. */
+export function seriesColor(key: string): string {
+  return PLOT_COLORS[hash(key) % PLOT_COLORS.length];
+}
+
+/** Dash patterns that tell apart series of one plot whose keys share a colour: the first keeps a solid line. */
+const SHARED_DASH = ['', '2 3', '9 3 2 3', '1 2'];
+
 /**
- * The colour of each key, in the order given: a key's colour is PLOT_COLORS[hash(key) % 16]
- * unless a key earlier in sorted order took it, then the next free one. The colours depend
- * only on the set of keys, not on their order; one key keeps its colour across plots unless it
- * shares a hash slot with a key that is in one plot and not the other.
+ * Colour and dash of each series: the colour from its key alone, so one method keeps one colour
+ * across plots; where two keys of this plot share a colour, the later one in sorted order gets a
+ * dash pattern and square markers instead of another colour. A `dashed` series (a paper's values)
+ * is drawn dashed in any case.
  */
-export function seriesColors(keys: readonly string[]): string[] {
-  const taken = new Map<string, string>();
-  const used = new Set<string>();
+export function seriesStyles(series: readonly Pick<PlotSeries, 'name' | 'key' | 'dashed'>[]): { color: string; dash: string; square: boolean }[] {
+  const keys = series.map((s) => s.key ?? s.name);
+  const rank = new Map<string, number>();
+  const seen = new Map<string, number>();
   for (const k of [...new Set(keys)].sort()) {
-    let i = hash(k) % PLOT_COLORS.length;
-    for (let probe = 0; probe < PLOT_COLORS.length && used.has(PLOT_COLORS[i]); probe++) i = (i + 1) % PLOT_COLORS.length;
-    taken.set(k, PLOT_COLORS[i]);
-    used.add(PLOT_COLORS[i]);
+    const c = seriesColor(k);
+    rank.set(k, seen.get(c) ?? 0);
+    seen.set(c, (seen.get(c) ?? 0) + 1);
   }
-  return keys.map((k) => taken.get(k)!);
+  return series.map((s, i) => {
+    const r = rank.get(keys[i])!;
+    return { color: seriesColor(keys[i]), dash: s.dashed ? '6 4' : SHARED_DASH[r % SHARED_DASH.length], square: r > 0 };
+  });
 }
 
 /** Words of `text` in lines of at most `chars` characters (a longer word is split). */
@@ -136,14 +148,18 @@ export function linePlot({ title, xLabel, yLabel, series, logX = false, logY = f
   out.push(`<rect x="${pad.left}" y="${pad.top}" width="${W}" height="${H}" fill="none" stroke="#444"/>`);
   out.push(`<text x="${pad.left + W / 2}" y="${height - 12}" text-anchor="middle">${escapeHtml(xLabel)}</text>`);
   out.push(`<text transform="translate(16 ${pad.top + H / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(yLabel)}</text>`);
-  const colors = seriesColors(series.map((s) => s.key ?? s.name));
+  const styles = seriesStyles(series);
   let ly = pad.top + 10;
   series.forEach((s, i) => {
-    const c = colors[i];
+    const { color: c, dash: d, square } = styles[i];
     const good = s.points.filter(usable);
-    const dash = s.dashed ? ' stroke-dasharray="6 4"' : '';
+    const dash = d ? ` stroke-dasharray="${d}"` : '';
+    const mark = s.dashed ? `fill="white" stroke="${c}" stroke-width="1.5"` : `fill="${c}"`;
     if (good.length) out.push(`<polyline fill="none" stroke="${c}" stroke-width="2"${dash} points="${good.map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(' ')}"/>`);
-    for (const [x, y] of good) out.push(`<circle cx="${sx(x).toFixed(1)}" cy="${sy(y).toFixed(1)}" r="${s.dashed ? 4 : 3}" ${s.dashed ? `fill="white" stroke="${c}" stroke-width="1.5"` : `fill="${c}"`}/>`);
+    for (const [x, y] of good) {
+      const [X, Y, r] = [sx(x), sy(y), s.dashed ? 4 : 3];
+      out.push(square ? `<rect x="${(X - r).toFixed(1)}" y="${(Y - r).toFixed(1)}" width="${2 * r}" height="${2 * r}" ${mark}/>` : `<circle cx="${X.toFixed(1)}" cy="${Y.toFixed(1)}" r="${r}" ${mark}/>`);
+    }
     out.push(`<line x1="${pad.left + W + 10}" x2="${pad.left + W + 30}" y1="${ly}" y2="${ly}" stroke="${c}" stroke-width="2"${dash}/>`);
     const lines = legend[i];
     out.push(`<text class="legend" x="${pad.left + W + LEGEND_INSET}" y="${ly + 4}"><title>${escapeHtml(s.name)}</title>${lines.map((l, k) => `<tspan x="${pad.left + W + LEGEND_INSET}" dy="${k ? LINE : 0}">${escapeHtml(l)}</tspan>`).join('')}</text>`);

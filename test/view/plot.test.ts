@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { linePlot, logTicks, linearTicks, seriesColors, tickLabel, wrapText, PLOT_COLORS } from '../../src/index';
+import { linePlot, logTicks, linearTicks, seriesColor, seriesStyles, tickLabel, wrapText, PLOT_COLORS } from '../../src/index';
 
 /** Renders SVG text into the page, runs `fn` on the element, removes it. */
 function inPage(svgText: string, fn: (svg: SVGSVGElement) => void) {
@@ -16,26 +16,28 @@ function inPage(svgText: string, fn: (svg: SVGSVGElement) => void) {
 const decades = (ts: number[]) => ts.filter((t) => Math.abs(t - Math.round(t)) < 1e-9).map(Math.round);
 
 describe('plots', () => {
-  it('colour a series by its name: the same name keeps its colour whatever else is plotted, and in any order', () => {
-    const a = ['scan-loop', 'bitonic', 'pyramid', 'scatter', 'scan-multipass'];
-    const b = ['pyramid', 'naive', 'scan-loop', 'reduced'];
-    const ca = Object.fromEntries(a.map((k, i) => [k, seriesColors(a)[i]]));
-    const cb = Object.fromEntries(b.map((k, i) => [k, seriesColors(b)[i]]));
-    expect(cb.pyramid).to.equal(ca.pyramid);
-    expect(cb['scan-loop']).to.equal(ca['scan-loop']);
-    expect(seriesColors([...a].reverse())).to.deep.equal(seriesColors(a).reverse());
-    // within one plot every name gets its own colour, up to the size of the palette
-    const many = Array.from({ length: PLOT_COLORS.length }, (_, i) => `method ${i}`);
-    expect(new Set(seriesColors(many)).size).to.equal(PLOT_COLORS.length);
-    // the drawn lines carry them; a series' key overrides its name
+  it('colour a series by its name alone; series of one plot that share a colour differ in dashes and markers', () => {
+    const a = ['naive', 'predicated', 'reduced', 'delayed', 'stencil', 'stencil-predicated', 'one-draw routing'];
+    const b = ['reduced', 'predicated'];
+    const colorsOf = (names: string[]) => Object.fromEntries(names.map((k, i) => [k, seriesStyles(names.map((name) => ({ name })))[i].color]));
+    const ca = colorsOf(a);
+    expect(colorsOf(b)).to.deep.equal({ reduced: ca.reduced, predicated: ca.predicated });
+    expect(colorsOf([...a].reverse())).to.deep.equal(ca);
+    for (const k of a) expect(ca[k]).to.equal(seriesColor(k)).and.be.oneOf(PLOT_COLORS);
+    // within one plot no two series look the same: a shared colour gets another dash pattern
+    const many = Array.from({ length: 2 * PLOT_COLORS.length }, (_, i) => ({ name: `method ${i}` }));
+    const looks = seriesStyles(many).map((st) => `${st.color} ${st.dash} ${st.square}`);
+    expect(new Set(looks).size).to.equal(many.length);
+    // the drawn lines carry them; a series' key overrides its name, `dashed` draws dashes
     const svg = linePlot({
       title: 't', xLabel: 'x', yLabel: 'y',
       series: [{ name: 'bitonic', points: [[1, 1], [2, 2]] }, { name: 'the paper: bitonic', key: 'bitonic', dashed: true, points: [[1, 2], [2, 3]] }],
     });
     inPage(svg, (el) => {
-      const strokes = [...el.querySelectorAll('polyline')].map((p) => p.getAttribute('stroke'));
-      expect(strokes).to.deep.equal([ca.bitonic, ca.bitonic]);
-      expect(el.querySelectorAll('polyline')[1].getAttribute('stroke-dasharray')).to.be.a('string');
+      const lines = [...el.querySelectorAll('polyline')];
+      expect(lines.map((p) => p.getAttribute('stroke'))).to.deep.equal([seriesColor('bitonic'), seriesColor('bitonic')]);
+      expect(lines[0].getAttribute('stroke-dasharray')).to.equal(null);
+      expect(lines[1].getAttribute('stroke-dasharray')).to.be.a('string');
     });
   });
 

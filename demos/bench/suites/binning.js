@@ -40,25 +40,45 @@ async function timed(ctx, fn, reps) {
   return { ms: median(samples), min: Math.min(...samples), max: Math.max(...samples), last };
 }
 
-export async function run(ctx, { log = () => {}, quick = false } = {}) {
+/** Cancel stops the suite between measurements; it returns the tables of what it measured. */
+export const stoppable = true;
+
+export async function run(ctx, { log = () => {}, plan = () => {}, stopped = () => false, quick = false } = {}) {
   const soft = ctx.caps.software;
   const grids = quick ? [32] : [32, 64, 128];
   const sizes = quick ? [2 ** 12, 2 ** 14] : soft ? [2 ** 12, 2 ** 14, 2 ** 16, 2 ** 18] : [2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20, 2 ** 21];
   const reps = quick ? 1 : 5;
+  const reductionSizes = quick ? [2 ** 14] : soft ? [2 ** 14, 2 ** 16] : [2 ** 16, 2 ** 18, 2 ** 20];
+  const inFlightSizes = quick ? [2 ** 14] : soft ? [2 ** 14, 2 ** 16] : [2 ** 18, 2 ** 20];
+  const demCounts = quick ? [4096] : soft ? [4096, 16384] : [32768, 131072, 262144, 524288];
+  const methodCount = BINNING_METHODS.length + ROUTING_METHODS.length;
+  // steps weighted by the points each handles (a larger grid takes more passes over them)
+  plan([
+    ...grids.flatMap((g) => sizes.flatMap((n) => Array(methodCount).fill(n * (1 + g / 64)))),
+    ...reductionSizes.map((n) => 4 * n),
+    ...inFlightSizes.map((n) => 8 * n),
+    ...demCounts.map((n) => (quick ? 25 : 90) * n),
+  ]);
   const tables = [];
   const plots = [];
   const results = [];
   for (const g of grids) {
+    if (stopped()) break;
     const grid = { cells: [g, g, g], origin: [0, 0, 0], cellSize: 1 / g };
     const rows = [];
     const methods = [...BINNING_METHODS, ...ROUTING_METHODS];
     const series = Object.fromEntries([...methods, 'one-draw routing'].map((m) => [m, []]));
     for (const n of sizes) {
+      if (stopped()) break;
       const pos = ctx.stream('float4', n, cloud(n));
       const load = n / g ** 3;
       const capacity = Math.ceil(load + 5 * Math.sqrt(load) + 6);
       const row = [n, load, capacity];
       for (const method of methods) {
+        if (stopped()) {
+          row.push(null);
+          continue;
+        }
         const t = await timed(ctx, () => binPoints(ctx, pos, grid, { capacity, method }), reps);
         const { ms, last } = t;
         const st = last.stats;
@@ -67,6 +87,11 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
         series[method].push([n, ms]);
         results.push({ grid: g, n, method, ms, min: t.min, max: t.max, passes: st.passes, reductions: st.reductions, overflows: st.overflows, capacity });
         log(`binning ${g}³ n=${n} ${method}: ${ms.toFixed(1)} ms`);
+      }
+      if (stopped()) {
+        rows.push([...row, null, 'cancelled']);
+        pos.dispose();
+        break;
       }
       const route = await timed(ctx, async () => {
         const r = await stencilRoute(ctx, pos, grid, { capacity });
@@ -79,6 +104,7 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       rows.push(row);
       pos.dispose();
     }
+    if (!rows.length) break;
     tables.push({
       title: `${g}³ grid: ms to bin n uniform points (Figures 5 and 6), median (min-max) of ${reps} builds`,
       columns: ['points', 'mean load', 'capacity', ...methods, 'one-draw routing', 'one-draw'],
@@ -98,7 +124,8 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
   {
     const rows = [];
     const grid = { cells: [32, 32, 32], origin: [0, 0, 0], cellSize: 1 / 32 };
-    for (const n of quick ? [2 ** 14] : soft ? [2 ** 14, 2 ** 16] : [2 ** 16, 2 ** 18, 2 ** 20]) {
+    for (const n of reductionSizes) {
+      if (stopped()) break;
       const pos = ctx.stream('float4', n, cloud(n));
       const load = n / 32 ** 3;
       const capacity = Math.ceil(load + 5 * Math.sqrt(load) + 6);
@@ -115,7 +142,7 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       pos.dispose();
       log(`reduction comparison n=${n}`);
     }
-    tables.push({ title: `Working-set reduction in WebGL2, 32³ grid (ms to bin: median (min-max) of ${reps} builds)`, columns: ['points', 'reduced + pyramid', 'reduced + scatter', 'delayed + pyramid', 'delayed + scatter'], rows });
+    if (rows.length) tables.push({ title: `Working-set reduction in WebGL2, 32³ grid (ms to bin: median (min-max) of ${reps} builds)`, columns: ['points', 'reduced + pyramid', 'reduced + scatter', 'delayed + pyramid', 'delayed + scatter'], rows });
   }
 
   // Predicated iteration without D3D10 predication: every occlusion answer is a round trip to
@@ -124,7 +151,8 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
     const rows = [];
     const grid = { cells: [32, 32, 32], origin: [0, 0, 0], cellSize: 1 / 32 };
     const depths = [1, 2, 4, 8];
-    for (const n of quick ? [2 ** 14] : soft ? [2 ** 14, 2 ** 16] : [2 ** 18, 2 ** 20]) {
+    for (const n of inFlightSizes) {
+      if (stopped()) break;
       const pos = ctx.stream('float4', n, cloud(n));
       const load = n / 32 ** 3;
       const capacity = Math.ceil(load + 5 * Math.sqrt(load) + 6);
@@ -141,14 +169,14 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       pos.dispose();
       log(`queries in flight n=${n}`);
     }
-    tables.push({ title: `Occlusion queries in flight, 32³ grid: ms to bin, median (min-max) of ${reps} builds, and the passes drawn`, columns: ['points', 'method', ...depths.map((d) => `${d} in flight`)], rows });
+    if (rows.length) tables.push({ title: `Occlusion queries in flight, 32³ grid: ms to bin, median (min-max) of ${reps} builds, and the passes drawn`, columns: ['points', 'method', ...depths.map((d) => `${d} in flight`)], rows });
   }
 
   // The DEM demo's step (binning + forces over the 27-neighbourhood + integration) vs particles.
   {
     const rows = [];
-    const counts = quick ? [4096] : soft ? [4096, 16384] : [32768, 131072, 262144, 524288];
-    for (const n of counts) {
+    for (const n of demCounts) {
+      if (stopped()) break;
       const cells = Math.min(128, Math.max(16, Math.round(Math.cbrt(n) * 1.6)));
       const dem = createDem(ctx, { count: n, diameter: 1 / cells });
       for (let s = 0; s < 20; s++) await dem.step(1 / 600, { push: [0, -40, 0] }); // fall and touch the floor
@@ -170,7 +198,7 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       log(`dem ${n}: ${ms.toFixed(1)} ms per step`);
       dem.dispose();
     }
-    tables.push({ title: `DEM step (bin, forces over 27 bins, integrate), wall clock: median (min-max) of ${quick ? 1 : 7} batches of ${quick ? 3 : 10} steps`, columns: ['particles', 'grid', 'ms per step', 'steps/s', 'binning passes', 'reductions', 'capacity doublings'], rows });
+    if (rows.length) tables.push({ title: `DEM step (bin, forces over 27 bins, integrate), wall clock: median (min-max) of ${quick ? 1 : 7} batches of ${quick ? 3 : 10} steps`, columns: ['particles', 'grid', 'ms per step', 'steps/s', 'binning passes', 'reductions', 'capacity doublings'], rows });
   }
   return { tables, plots, results };
 }

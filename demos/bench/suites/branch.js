@@ -53,10 +53,13 @@ async function timeIt(ctx, fn, reps) {
   return { wall: median(walls), gpu: gpus.length ? median(gpus) : null, wallRange: range(walls), gpuRange: range(gpus) };
 }
 
-export async function run(ctx, { log = () => {}, quick = false } = {}) {
+export async function run(ctx, { log = () => {}, plan = () => {}, quick = false } = {}) {
   const side = quick ? 256 : ctx.caps.software ? 512 : 2048;
   const reps = quick ? 1 : 5;
   const probs = quick ? [0, 0.5, 1] : [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
+  const fluidSizes = quick ? [128] : ctx.caps.software ? [128, 256] : [256, 512, 1024];
+  // steps: each probability of each condition (4 timings of side² records), then 5 fluid steps per size (40 sweeps of n²)
+  plan([...probs, ...probs].map(() => 4 * side * side).concat(fluidSizes.flatMap((n) => Array(5).fill(n * n * 10))));
   const tables = [];
   const plots = [];
   const results = { side, steps: STEPS, kinds: {} };
@@ -112,7 +115,7 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
   // a disc of radius 0.16 n, whose inside is landlocked, and a thin wall).
   {
     const rows = [];
-    const sizes = quick ? [128] : ctx.caps.software ? [128, 256] : [256, 512, 1024];
+    const sizes = fluidSizes;
     const variants = [
       ['all idioms', { zcull: true, staticBranches: true, precomputed: true }],
       ['no z-cull', { zcull: false, staticBranches: true, precomputed: true }],

@@ -84,7 +84,7 @@ async function animate(ccd, scene, balance, lws, frames = scene.frames.length, l
   return { per, profiled, info: { triangles: ccd.triangles, orphans: ccd.orphanCount, nodes: ccd.bvh.count, pairs } };
 }
 
-export async function run(ctx, { log = () => {}, quick = false, test = false, maxK } = {}) {
+export async function run(ctx, { log = () => {}, plan = () => {}, quick = false, test = false, maxK } = {}) {
   const soft = ctx.caps.software;
   // threads per block: 256 on a GPU; on a software renderer 32 for small scenes (its cost is per
   // pass, and small fronts leave wide blocks idle), 256 from 2K triangles (fewer iterations)
@@ -99,7 +99,10 @@ export async function run(ctx, { log = () => {}, quick = false, test = false, ma
   const results = [];
   const t1 = [], t1gpu = [], t3 = [], t45 = [], t26 = [], tb = [], tk = [], tacc = [];
   const timeSeries = { static: [], lws: [], wide: [] };
-  for (const scene of await scenes(soft, { quick, test, maxK })) {
+  const list = await scenes(soft, { quick, test, maxK });
+  // the progress lines of each scene: 6 of its own, a line per frame of static, LWS 4 and the wide LWS, two of LWS 1
+  plan(list.reduce((k, s) => k + 8 + 3 * s.frames.length, 0));
+  for (const scene of list) {
     const p = PAPER[scene.paper];
     log(`ccd ${scene.name}: building the hierarchy and orphan sets`);
     const ccd = createCcd(ctx, scene.frames[0]()); // one build (CPU) for the three runs

@@ -41,8 +41,10 @@ function median(values) {
   return t.length % 2 ? t[mid] : (t[mid - 1] + t[mid]) / 2;
 }
 
-export async function run(ctx, { log = () => {}, quick = false, maxK = quick ? 512 : 4096, reps = quick ? 3 : 5 } = {}) {
+export async function run(ctx, { log = () => {}, plan = () => {}, quick = false, maxK = quick ? 512 : 4096, reps = quick ? 3 : 5 } = {}) {
   const sizes = SIZES_K.filter((k) => k <= maxK);
+  // one step per size and method, its weight the records (bitonic's log² n passes count extra)
+  plan(sizes.flatMap((k) => FILTER_METHODS.map((m) => k * (m === 'bitonic' ? Math.log2(k * 1024) ** 2 / 40 : 1))));
   const us = Object.fromEntries(FILTER_METHODS.map((m) => [m, []]));
   const spread = Object.fromEntries(FILTER_METHODS.map((m) => [m, []]));
   const gpuUs = Object.fromEntries(FILTER_METHODS.map((m) => [m, []]));
@@ -111,8 +113,8 @@ export async function run(ctx, { log = () => {}, quick = false, maxK = quick ? 5
       logY: true,
       series: [
         ...FILTER_METHODS.map((m) => ({ name: LABEL[m], points: sizes.map((k, i) => [k * 1024, us[m][i]]) })),
-        { name: 'book 6800U scan', points: sizes.map((k, i) => [k * 1024, BOOK['6800 Ultra scan/search (looping search)'][i]]) },
-        { name: 'book 6800U bitonic', points: sizes.map((k, i) => [k * 1024, BOOK['6800 Ultra bitonic sort'][i]]) },
+        { name: 'book 6800U scan', key: LABEL['scan-loop'], dashed: true, points: sizes.map((k, i) => [k * 1024, BOOK['6800 Ultra scan/search (looping search)'][i]]) },
+        { name: 'book 6800U bitonic', key: LABEL.bitonic, dashed: true, points: sizes.map((k, i) => [k * 1024, BOOK['6800 Ultra bitonic sort'][i]]) },
       ],
     },
   ];

@@ -39,7 +39,7 @@ async function measure(ctx, n, method) {
 
 const G = (x) => (x === null ? null : x / 1e9);
 
-export async function run(ctx, { log = () => {}, quick = false } = {}) {
+export async function run(ctx, { log = () => {}, plan = () => {}, quick = false } = {}) {
   const soft = ctx.caps.software;
   const all = [];
   const go = async (n, method) => {
@@ -58,6 +58,15 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
   const sizes = quick ? [1024, 4096] : soft ? [1024, 2048, 4096, 8192, 16384] : [1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072];
   const nxnMax = soft ? 4096 : 8192;
   const vsN = { default: [], points: [], naive: [], nxn: [] };
+  const big = quick ? 2048 : soft ? 4096 : 16384;
+  const sweeps = [
+    [quick ? [1, 4] : [1, 2, 4, 8, 16], [big]],
+    [quick ? [4, 64] : [4, 16, 64, 256], quick ? [1024] : soft ? [1024, 4096] : [1024, 4096, 16384]],
+    [quick ? [1, 4] : [1, 2, 4, 8], quick ? [1024] : [1024, 2048, 4096]],
+    [quick ? [1, 4] : [1, 2, 4, 8], [big]],
+  ];
+  // every measurement fills about 0.3 s (plus its set-up): equal steps
+  plan(sizes.reduce((k, n) => k + 1 + (!soft || n <= 4096 ? 1 : 0) + (!quick && (!soft || n <= 8192) ? 1 : 0) + (n <= nxnMax ? 1 : 0), 0) + sweeps.reduce((k, [v, ns]) => k + v.length * ns.length, 0));
   for (const n of sizes) {
     vsN.default.push(await go(n, DEFAULT_VARIANT));
     if (!soft || n <= 4096) vsN.points.push(await go(n, 'points'));
@@ -81,7 +90,6 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
   });
 
   // Figures 31-5 (u), 31-7 (p), 31-8 (q) and bodies per fragment (b)
-  const big = quick ? 2048 : soft ? 4096 : 16384;
   const sweep = async (title, fig, param, values, ns, base) => {
     const lines = [];
     for (const n of ns) {
@@ -99,10 +107,10 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
     });
   };
   const base = { p: 16, u: 4, q: 1, b: 1 };
-  await sweep(`Figure 31-5: unrolling (N = ${big})`, 'Figure 31-5', 'u', quick ? [1, 4] : [1, 2, 4, 8, 16], [big], base);
-  await sweep('Figure 31-7: tile size p', 'Figure 31-7', 'p', quick ? [4, 64] : [4, 16, 64, 256], quick ? [1024] : soft ? [1024, 4096] : [1024, 4096, 16384], base);
-  await sweep('Figure 31-8: fragments per body q', 'Figure 31-8', 'q', quick ? [1, 4] : [1, 2, 4, 8], quick ? [1024] : [1024, 2048, 4096], base);
-  await sweep(`Bodies per fragment b (N = ${big})`, 'Bodies per fragment', 'b', quick ? [1, 4] : [1, 2, 4, 8], [big], base);
+  await sweep(`Figure 31-5: unrolling (N = ${big})`, 'Figure 31-5', 'u', ...sweeps[0], base);
+  await sweep('Figure 31-7: tile size p', 'Figure 31-7', 'p', ...sweeps[1], base);
+  await sweep('Figure 31-8: fragments per body q', 'Figure 31-8', 'q', ...sweeps[2], base);
+  await sweep(`Bodies per fragment b (N = ${big})`, 'Bodies per fragment', 'b', ...sweeps[3], base);
 
   // the best point, and what fraction of the hardware it is
   const top = all.reduce((a, r) => (best(r) > best(a) ? r : a));
