@@ -87,7 +87,7 @@ await paperPage({
       paperSeries: (plot) => (plot.title.startsWith('Figure 31-6') ? [{ name: 'the paper: 8800 GTX, ≈ 10 G at N = 16,384 (text)', dashed: true, points: [[16384, 10]] }] : []),
       options: (ctx, { quick }) => ({ quick }),
       expect: [
-        { title: 'Figure 31-6', rows: quickRows(4) },
+        { title: 'Figure 31-6', rows: quickRows(6) },
         { title: 'Figure 31-5', rows: quickRows(2) },
         { title: 'Figure 31-7', rows: quickRows(2) },
         { title: 'Figure 31-8', rows: quickRows(2) },
