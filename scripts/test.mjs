@@ -131,6 +131,7 @@ const EXERCISE = {
     ['expect', "document.getElementById('readout').textContent.startsWith('12 triangles in')", 'the cube was loaded and subdivided'],
     ['select', 'model', 'iso'], ['check', 'adaptive', false],
     ...MESH_VIEW_CHECKS,
+    ['select', 'model', 'supercube'], ['check', 'adaptive', true], // the default again, for the thumbnail
   ],
   'fractal/index.html': [
     ['expect', "document.getElementById('view').value === 'whole' && document.getElementById('summary').textContent.includes('iteration cap')", 'the page opens on the whole set (which runs to the cap)'],
@@ -208,7 +209,9 @@ process.exit(exitCode);
  * Opens every page of the gallery in the test page (one page for the whole run: see
  * browser.mjs) with ?test=1 (reduced sizes), waits for window.__demoReady, then exercises its
  * controls (EXERCISE below: Restart, new counts, methods, examples) and waits for the frames or
- * runs they start. A page fails on any console error, page error or text in its .error box.
+ * runs they start, sweeps every control of the gallery's own pages (sweep below) and opens the
+ * page's "View source" listing. A page fails on any console error, page error or text in its
+ * .error box.
  * Each page is saved as screenshots/<page>.png (git-ignored); with --pictures the run also
  * writes the small JPEG thumbnails the gallery and README show (demos/img/<page>.jpg).
  */

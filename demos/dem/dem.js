@@ -61,7 +61,7 @@ async function frame() {
   clock.simTime += k * params.dt;
   const wall = (performance.now() - clock.started) / 1000;
   $('clock').textContent = `simulated ${clock.simTime.toFixed(2)} s in ${wall.toFixed(1)} s: ×${(clock.simTime / wall).toPrecision(2)} real time`;
-  renderer.draw(dem.positions, dem.count, camera.viewProjection(canvas.width / canvas.height), { pointSize: 6, blend: false, velocities: dem.velocities, maxSpeed: MAX_SPEED, color: [1, 1, 1, 1] });
+  renderer.draw(dem.positions, dem.count, camera.viewProjection(canvas.width / canvas.height), { pointSize: Math.max(6, 156 / dem.grid.cells[0]), blend: false, velocities: dem.velocities, maxSpeed: MAX_SPEED, color: [1, 1, 1, 1] });
   const secs = (performance.now() - stats.since) / 1000;
   if (secs > 1) {
     const b = dem.lastBinning;
