@@ -13,9 +13,10 @@
  *
  * Methods (`method`):
  * - `'pyramid'` (default, the fastest measured): a histogram pyramid (Ziegler et al. 2006) in
- *   its linear form: uint flags, then levels of 4-to-1 sums up to one root holding the count;
- *   each output record descends the levels to find its source. O(n) work, ceil(log4 n) + 2
- *   passes, exact uint counts at any length.
+ *   its linear form, packed: uvec4 flags of four records a texel, then levels holding each
+ *   node's four children's counts in one texel, up to a root whose sum is the count; each
+ *   output record descends the levels, one fetch a level, to find its source. O(n) work,
+ *   ceil(log4 n) + 1 passes, exact uint counts at any length.
  * - `'scatter'`: an exclusive scan of the kept flags, then one POINTS draw in which each kept
  *   record's vertex shader scatters it to its rank (scatter.ts). O(n log n) scan work, exact
  *   uint counts.
@@ -42,12 +43,12 @@
  */
 import HORN_36_1 from '../../glsl/idioms/horn-36-1.brook';
 import HORN_36_2 from '../../glsl/idioms/horn-36-2.brook';
-import { sumPyramid } from './scan';
 import { BrookContext, BrookError, ElementType, KernelSpec, Stream, iter } from '../core/index';
+import { typeInfo } from '../core/types';
 import { parseBrook } from '../brook/compile';
 import { checkContext, checkFunction, checkRequired, checkStream, checkString } from '../core/validate';
 import { bitonicOrder, gatherByIndex, orderIndex } from './sort';
-import { markKernel } from './predicate';
+import { FIRST_COMPONENT, markKernel } from './predicate';
 import { scatterFilter } from './scatter';
 
 export type FilterMethod = 'pyramid' | 'scatter' | 'scan-multipass' | 'scan-loop' | 'bitonic';
@@ -121,10 +122,6 @@ export async function filter(ctx: BrookContext, stream: Stream, options: FilterO
 
 // ---- shared pieces --------------------------------------------------------------------------
 
-async function readUint(s: Stream): Promise<number> {
-  return (await s.read())[0]!;
-}
-
 const pickLast: KernelSpec = {
   name: 'PickLast',
   gathers: { src: 'float' },
@@ -135,21 +132,49 @@ const pickLast: KernelSpec = {
 
 // ---- histogram pyramid ----------------------------------------------------------------------
 
-/** The descent kernel for `levels` stored levels (level 0 = flags), unrolled level by level. */
+/**
+ * The flag pass of the pyramid filter: for each group of four records, a uvec4 of their kept
+ * flags (0 past the end) — level 0 of the pyramid, four records to a texel.
+ */
+function flagKernel(type: ElementType, keep: string): KernelSpec {
+  return {
+    name: 'Mark<flag4>',
+    gathers: { src: type },
+    uniforms: { n: 'int' },
+    outputs: { flags: 'uint4' },
+    helpers: `${FIRST_COMPONENT}\nbool brook_keep(${typeInfo(type).glsl} x, int i) { return ${keep}; }`,
+    body: 'int first = brook_index * 4;\nfor (int c = 0; c < 4; c++) {\n  int m = first + c;\n  flags[c] = m < n && brook_keep(src(m), m) ? 1u : 0u;\n}',
+  };
+}
+
+/** A level of the packed pyramid: for each node, the totals of its four children (texels of the level below; 0 past its end). */
+const packedLevel: KernelSpec = {
+  name: 'PyramidLevel',
+  gathers: { below: 'uint4' },
+  uniforms: { lenBelow: 'int' },
+  outputs: { counts: 'uint4' },
+  body: 'for (int c = 0; c < 4; c++) {\n  int child = brook_index * 4 + c;\n  uvec4 v = child < lenBelow ? below(child) : uvec4(0u);\n  counts[c] = v.x + v.y + v.z + v.w;\n}',
+};
+
+/**
+ * The descent kernel for a packed pyramid of `levels` levels (lv0: flags of four records a
+ * texel; lv{levels-1}: the root, one texel). A node's four children's counts are one texel, so
+ * every level costs one fetch: output record k walks from the root to the record holding the
+ * k-th kept one.
+ */
 export function pyramidDescent(type: ElementType, levels: number, indices: boolean): KernelSpec {
   const gathers: Record<string, ElementType> = { value: type };
   const lines = ['uint k = uint(brook_index);', 'int j = 0;'];
   for (let l = levels - 1; l >= 0; l--) {
-    gathers[`lv${l}`] = 'uint';
+    gathers[`lv${l}`] = 'uint4';
     lines.push(
-      `{ // level ${l}`,
-      '  int b = j * 4;',
-      `  uint c = lv${l}(b);`,
-      '  if (k < c) j = b;',
-      `  else { k -= c; c = lv${l}(b + 1);`,
-      '    if (k < c) j = b + 1;',
-      `    else { k -= c; c = lv${l}(b + 2);`,
-      '      if (k < c) j = b + 2; else { k -= c; j = b + 3; } } }',
+      `{ // level ${l}: the counts of node j's four children`,
+      `  uvec4 c = lv${l}(j);`,
+      '  int child = 3;',
+      '  if (k < c.x) child = 0;',
+      '  else { k -= c.x; if (k < c.y) child = 1;',
+      '  else { k -= c.y; if (k < c.z) child = 2; else k -= c.z; } }',
+      '  j = j * 4 + child;',
       '}',
     );
   }
@@ -163,26 +188,50 @@ export function pyramidDescent(type: ElementType, levels: number, indices: boole
   };
 }
 
+/** Passes a pyramid filter of n records keeping `count` runs: the flags, the levels above them up to a root of one texel, and the descent when anything is kept. */
+export function pyramidFilterPasses(n: number, count: number): number {
+  let passes = 1;
+  for (let len = Math.ceil(n / 4); len > 1; len = Math.ceil(len / 4)) passes++;
+  return passes + (count > 0 ? 1 : 0);
+}
+
+/**
+ * The pyramid filter: flags four records to a texel, levels of four children's totals to a
+ * texel up to a root of one, the count read from the root, then one descent pass. At 2^22
+ * records: 11 levels, 12 passes; the descent fetches 11 texels and the record per output
+ * (the unpacked pyramid fetched up to four texels a level, 2.5 on average: ~28).
+ */
 async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, indices: boolean, watch: Watcher): Promise<FilterResult> {
   const n = stream.length;
-  const levels: Stream[] = [ctx.scratch('uint', n)];
+  const levels: Stream[] = [ctx.scratch('uint4', Math.ceil(n / 4))];
   try {
-    ctx.run(markKernel('flag', stream.type, keep, { flag: 'uint' }, 'flag = keep ? 1u : 0u;'), { x: stream, flag: levels[0]! });
-    watch('flags (1 = kept)', levels[0]!);
-    sumPyramid(ctx, levels, 1, 'PyramidLevel', undefined, (level) => watch(`pyramid level ${levels.length - 1} (sums of 4)`, level));
-    const count = await readUint(levels[levels.length - 1]!);
-    if (count === 0) return { stream: null, count, indices: null };
-    const stored = levels.length - 1 || 1; // n = 1: the flag itself is the root
-    if (stored + 1 > ctx.caps.maxTextureImageUnits) {
-      throw new BrookError(`the pyramid over ${n} records has ${stored} levels, more than this device's ${ctx.caps.maxTextureImageUnits - 1} texture units allow`);
+    ctx.run(flagKernel(stream.type, keep), { src: stream, n, flags: levels[0]! });
+    watch('flags (1 = kept), four records a texel', levels[0]!);
+    while (levels[levels.length - 1]!.length > 1) {
+      const below = levels[levels.length - 1]!;
+      const level = ctx.scratch('uint4', Math.ceil(below.length / 4));
+      levels.push(level);
+      ctx.run(packedLevel, { below, lenBelow: below.length, counts: level });
+      watch(`pyramid level ${levels.length - 1} (four children's counts a texel)`, level);
     }
-    const spec = pyramidDescent(stream.type, stored, indices);
+    const root = await levels[levels.length - 1]!.read();
+    const count = root[0]! + root[1]! + root[2]! + root[3]!;
+    if (count === 0) return { stream: null, count, indices: null };
+    if (levels.length + 1 > ctx.caps.maxTextureImageUnits) {
+      throw new BrookError(`the pyramid over ${n} records has ${levels.length} levels, more than this device's ${ctx.caps.maxTextureImageUnits - 1} texture units allow`);
+    }
+    const spec = pyramidDescent(stream.type, levels.length, indices);
     const kept = ctx.scratch(stream.type, count);
     const idx = indices ? ctx.scratch('uint', count) : null;
-    const args: Record<string, Stream> = { value: stream, kept };
-    for (let l = 0; l < stored; l++) args[`lv${l}`] = levels[l]!;
-    if (idx) args.idx = idx;
-    ctx.run(spec, args);
+    try {
+      const args: Record<string, Stream> = { value: stream, kept };
+      levels.forEach((s, l) => (args[`lv${l}`] = s));
+      if (idx) args.idx = idx;
+      ctx.run(spec, args);
+    } catch (e) {
+      [kept, idx].forEach((s) => s?.dispose());
+      throw e;
+    }
     watch('compacted', kept);
     return { stream: kept, count, indices: idx };
   } finally {

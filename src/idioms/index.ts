@@ -1,6 +1,6 @@
 export { scan, scanPasses, scanAdditions, SCAN_METHODS } from './scan';
 export type { ScanMethod, ScanOptions } from './scan';
-export { filter, FILTER_METHODS, FLOAT_EXACT_LIMIT, hornKernels, pyramidDescent, searchParameters } from './filter';
+export { filter, FILTER_METHODS, FLOAT_EXACT_LIMIT, hornKernels, pyramidDescent, pyramidFilterPasses, searchParameters } from './filter';
 export type { FilterMethod, FilterOptions, FilterResult, Watcher } from './filter';
 export { sortStream, bitonicOrder, bitonicPasses, radixOrder, radix16Order, radixPasses, radixDescent, RADIX_BITS, SORT_METHODS, gatherByIndex } from './sort';
 export { radix16Passes, radix16Levels, RADIX16_BITS } from './radix16';

@@ -17,7 +17,8 @@ export function markKernel(kind: string, type: ElementType, keep: string, output
   };
 }
 
-const FIRST_COMPONENT = [
+/** brook_first(v): the first component of a record of any width. */
+export const FIRST_COMPONENT = [
   'float brook_first(float v) { return v; }',
   'float brook_first(vec2 v) { return v.x; }',
   'float brook_first(vec3 v) { return v.x; }',

@@ -32,7 +32,7 @@ import { check } from '../../core/errors';
 import type { KernelArgs, KernelSpec } from '../../core/kernel';
 import { runPass, type PassDesc } from '../../core/pass';
 import type { Stream } from '../../core/stream';
-import { filter } from '../../idioms/filter';
+import { filter, pyramidFilterPasses } from '../../idioms/filter';
 import { CCD_FRONT_SLOT, CCD_GATHER8, CCD_ORPHAN_TESTS, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
 import { traverseLws, type LwsOptions, type LwsStats } from './lws';
 import { checkCcdArgs, checkLwsOptions, checkPositions, checkStepOptions } from './validate';
@@ -64,13 +64,6 @@ export interface StepResult {
   stats: CcdStats;
 }
 
-/** Passes of a pyramid filter (src/idioms/filter.ts) of n records keeping `count`: the flags, one
- * sum-of-4 level per ceil(log4 n), and the descent when anything is kept. */
-function filterPasses(n: number, count: number): number {
-  let levels = 0;
-  for (let m = n; m > 1; m = Math.ceil(m / 4)) levels++;
-  return 1 + levels + (count > 0 ? 1 : 0);
-}
 
 export class Ccd {
   readonly scene: CcdScene;
@@ -163,7 +156,7 @@ export class Ccd {
   async filter(s: Stream, keep: string): Promise<{ stream: Stream | null; count: number }> {
     this.roundTrips++;
     const r = await filter(this.ctx, s, { keep });
-    this.clock.count(filterPasses(s.length, r.count));
+    this.clock.count(pyramidFilterPasses(s.length, r.count));
     return { stream: r.stream, count: r.count };
   }
 
