@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, createCcd, parsePly, reference } from '../../src/index';
+import { BrookContext, BrookError, createCcd, parsePly, reference } from '../../src/index';
 
 type CcdScene = reference.CcdScene;
 import { expectNoGLError, newContext } from '../helpers';
@@ -136,6 +136,56 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
       expect(fromRoot.pairs).to.deep.equal(cpu.pairs);
     }
     expect(frames, 'frames that started from the saved front').to.be.greaterThan(0);
+    ccd.dispose();
+  });
+
+  it('a small memory budget splits the traversal, front compaction and elementary tests into chunks: same front and pairs', async function () {
+    this.timeout(120_000);
+    const c = new reference.ClothBall(12, 1);
+    for (let i = 0; i < 50; i++) c.advance();
+    const scene = c.scene();
+    const before = ctx.stats().textures - ctx.stats().pooledTextures;
+    const whole = createCcd(ctx, scene), split = createCcd(ctx, scene, { memoryBudget: 16384 });
+    for (const balance of ['static', 'lws'] as const) {
+      const a = await whole.step({ balance, fromRoot: true, lws: { blocks: 4, threads: 16 } });
+      const b = await split.step({ balance, fromRoot: true, lws: { blocks: 4, threads: 16 } });
+      expect(a.stats.chunks, `${balance}: the default budget splits nothing here`).to.equal(0);
+      expect(b.stats.chunks, `${balance}: chunks under a 16 KiB budget`).to.be.greaterThan(2);
+      expect(b.pairs, balance).to.deep.equal(a.pairs);
+      expect(reference.frontKeys(await split.readFront()), balance).to.deep.equal(reference.frontKeys(await whole.readFront()));
+      report(`${balance}, 16 KiB budget: ${b.stats.chunks} extra chunks, ${b.stats.passes} passes / ${b.stats.roundTrips} round trips (whole: ${a.stats.passes} / ${a.stats.roundTrips}); ${a.stats.candidates} candidates, ${a.pairs.length} pairs`);
+    }
+    const r = await split.step();
+    expect(r.stats.fromRoot).to.equal(false);
+    expect(r.pairs).to.deep.equal((await whole.step()).pairs);
+    whole.dispose();
+    split.dispose();
+    expect(ctx.stats().textures - ctx.stats().pooledTextures, 'no texture left behind').to.be.at.most(before);
+    expect(() => createCcd(ctx, scene, { memoryBudget: 100 })).to.throw(/memoryBudget \(bytes a chunk of a pass may use\)/);
+  });
+
+  it('a target the device cannot make names the pass, its size and memoryBudget', async function () {
+    this.timeout(60_000);
+    const ccd = createCcd(ctx, reference.bartScene(256, 40));
+    // the device refuses every int4 target of 64 records or more from here on (as SwiftShader refused 954 MB)
+    const scratch = ctx.scratch.bind(ctx);
+    const refuse = (type: string, n: number) => {
+      if (type === 'int4' && n >= 64) throw new BrookError('cannot render into these targets: FRAMEBUFFER_UNSUPPORTED');
+      return scratch(type as 'int4', n);
+    };
+    (ctx as { scratch: unknown }).scratch = refuse;
+    try {
+      await ccd.step({ fromRoot: true }).then(
+        () => expect.fail('the step should fail'),
+        (e: Error) => {
+          expect(e).to.be.instanceOf(BrookError);
+          report(e.message);
+          expect(e.message).to.match(/^(\(brookgl\) )?ccd (traversal|front|balancing|elementary) stage, .+ \((of )?\d+ int4 records, [\d.]+ [KM]iB\): cannot render into these targets: FRAMEBUFFER_UNSUPPORTED\. .*memoryBudget \(256 MiB now\): pass a smaller one, e\.g\. createCcd\(ctx, scene, \{ memoryBudget: 67108864 \}\)/);
+        },
+      );
+    } finally {
+      (ctx as { scratch: unknown }).scratch = scratch;
+    }
     ccd.dispose();
   });
 

@@ -124,18 +124,6 @@ const DEQUE_FRAGMENT: ShaderStage = {
 };
 const LWS_LIVE: KernelSpec = { name: 'LwsLive', gathers: STEAL_GATHERS, uniforms: U, outputs: { alive: 'int' }, helpers: THIEVES, body: LIVE };
 
-/** Eight chunks of `len` records one after another (the per-iteration front chunks). */
-const LWS_GATHER8: KernelSpec = {
-  name: 'LwsGatherChunks',
-  gathers: { c0: 'int4', c1: 'int4', c2: 'int4', c3: 'int4', c4: 'int4', c5: 'int4', c6: 'int4', c7: 'int4' },
-  uniforms: { len: 'int' },
-  outputs: { joined: 'int4' },
-  body: [
-    'int k = brook_index / len, i = brook_index - k * len;',
-    'joined = k == 0 ? c0(i) : k == 1 ? c1(i) : k == 2 ? c2(i) : k == 3 ? c3(i) : k == 4 ? c4(i) : k == 5 ? c5(i) : k == 6 ? c6(i) : c7(i);',
-  ].join('\n'),
-};
-
 export interface LwsResult {
   front: Stream | null;
   frontCount: number;
@@ -174,12 +162,12 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
   // every pass through ccd.run, counted in its stage: evalCollision and the termination pass
   // are traversal, the node management around them balancing (stages.ts)
   const run = (spec: KernelSpec, args: Parameters<typeof ctx.run>[1]) => {
-    ccd.stage(spec === LWS_EVAL || spec === LWS_LIVE ? 'traversal' : spec === LWS_GATHER8 ? 'front' : 'balancing');
+    ccd.stage(spec === LWS_EVAL || spec === LWS_LIVE ? 'traversal' : 'balancing');
     ccd.run(spec, args);
   };
   const streams: Stream[] = [];
   const make = (type: 'int4' | 'int2' | 'int', n: number, data?: Int32Array) => {
-    const s = ctx.scratch(type, n);
+    const s = ccd.scratch(type, n, 'lazy work stealing state');
     if (data) s.write(data);
     streams.push(s);
     return s;
@@ -209,7 +197,7 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
         run(LWS_PLAN, { bstate, claims, plan, fresh, ...u, stateOut: bstate1, planOut: plan1 });
         [claims, fresh] = [fresh, claims];
         [plan, plan1] = [plan1, plan];
-        const fr = ctx.scratch('int4', B * T);
+        const fr = ccd.scratch('int4', B * T, "an iteration's front slots");
         chunks.push(fr);
         run(LWS_EVAL, { plan, top: bstate1, stack, deque, start, ...ccd.bvttArgs(), ...u, stackCap: S, dequeCap: Q, kidsA, kidsB, fr });
         run(LWS_PREFIX, { kidsB, ...u, group, prefix });
@@ -240,29 +228,13 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
       stolen += cn[b * 4 + 2]!;
       steals += cn[b * 4 + 3]!;
     }
-    // the front: every iteration's chunk, gathered eight at a time, then compacted
+    // the front: every iteration's chunk, joined and compacted in batches the budget holds
     const tf = performance.now();
-    let level = chunks.splice(0);
-    let len = B * T;
-    while (level.length > 1) {
-      const next: Stream[] = [];
-      for (let i = 0; i < level.length; i += 8) {
-        const group = level.slice(i, i + 8);
-        const out = ctx.scratch('int4', len * group.length);
-        const args: Record<string, Stream | number> = { len, joined: out };
-        for (let k = 0; k < 8; k++) args[`c${k}`] = group[Math.min(k, group.length - 1)]!;
-        run(LWS_GATHER8, args);
-        group.forEach((s) => s.dispose());
-        next.push(out);
-      }
-      // a short last group reads zeros past its end: kind 0, dropped by the filter
-      level = next;
-      len *= 8;
-    }
-    const all = level[0]!;
     ccd.stage('front');
-    const kept = await ccd.filter(all, 'x.z >= 2');
-    all.dispose();
+    const kept = await ccd.compact(
+      chunks.splice(0).map((stream) => ({ stream, count: B * T })),
+      'x.z >= 2',
+    );
     return {
       frontMs: performance.now() - tf,
       front: kept.stream,

@@ -28,7 +28,7 @@
  * merged back, which is why it goes stale).
  */
 import type { BrookContext } from '../../core/context';
-import { check } from '../../core/errors';
+import { BrookError, check } from '../../core/errors';
 import type { KernelArgs, KernelSpec } from '../../core/kernel';
 import { runPass, type PassDesc } from '../../core/pass';
 import type { Stream } from '../../core/stream';
@@ -39,9 +39,25 @@ import { checkCcdArgs, checkLwsOptions, checkPositions, checkStepOptions } from 
 import { StageClock, type Balance, type CcdStats, type Stage } from './stages';
 import { buildBvh, orphanSets, triangleCount, type Bvh, type CcdScene } from '../../geometry/bvh';
 
+/** The default memoryBudget: 256 MiB. WebGL cannot ask how much memory a GPU has; a quarter of a
+ * 1 GiB GPU is what integrated and mobile GPUs give a page without trouble (the scene's own
+ * streams come on top), and on an 80 GB H100 it still runs the 92K-triangle cloth's frame in
+ * one or two chunks per pass. */
+export const CCD_MEMORY_BUDGET = 256 * 2 ** 20;
+
+/** Bytes per record of the chunked passes, their filters' working streams included: a static
+ * traversal step per work item (3 int4 children, the filter's flags and pyramid, the next list,
+ * the front slot), the elementary tests per candidate (15 int4 hits and their filter's streams),
+ * per orphan record, and the front compaction per record (gathered, flags, kept). */
+const BYTES = { traverse: 144, candidate: 15 * 24, orphan: 24, compact: 40 } as const;
+
 export interface CcdOptions {
   /** Rebuild the front from the root when it has grown past this factor. Default 1.5. */
   rebuildGrowth?: number;
+  /** Bytes one chunk of a large pass may use (its targets and its filter's streams): the
+   * traversal steps, the front compaction and the elementary tests run in as many chunks as
+   * this needs. Default CCD_MEMORY_BUDGET (256 MiB). At least 4096 bytes. */
+  memoryBudget?: number;
   /** Lazy work stealing parameters (blocks B, threads T, stack and deque sizes). */
   lws?: LwsOptions;
 }
@@ -89,6 +105,9 @@ export class Ccd {
   private disposed = false;
   readonly rebuildGrowth: number;
   readonly lwsOptions: LwsOptions;
+  readonly memoryBudget: number;
+  /** Chunks the last step's passes ran in (1 where nothing was split). */
+  private chunkCount = 0;
 
   constructor(
     readonly ctx: BrookContext,
@@ -98,6 +117,7 @@ export class Ccd {
     checkCcdArgs(ctx, scene, options);
     this.clock = new StageClock(ctx, false);
     this.rebuildGrowth = options.rebuildGrowth ?? 1.5;
+    this.memoryBudget = options.memoryBudget ?? CCD_MEMORY_BUDGET;
     this.lwsOptions = options.lws ?? {};
     const nv = scene.x0.length / 3;
     this.scene = { ...scene }; // setPositions replaces x0 and x1 in this copy, not in the caller's scene
@@ -135,16 +155,57 @@ export class Ccd {
     (this.scene as { x1: Float32Array }).x1 = x1;
   }
 
-  /** @internal Runs one pass and counts it. */
+  /** @internal Runs one pass and counts it; a target the device cannot allocate or render into
+   * is a BrookError naming the pass, its size and memoryBudget. */
   run(spec: KernelSpec, args: KernelArgs): void {
-    this.ctx.run(spec, args);
+    this.guarded(() => this.ctx.run(spec, args), `pass ${spec.name}`, Object.keys(spec.outputs).map((k) => args[k] as Stream));
     this.clock.count();
   }
 
   /** @internal Draws one runner pass (a scatter) and counts it. */
   pass(p: PassDesc): void {
-    runPass(this.ctx, p);
+    this.guarded(() => runPass(this.ctx, p), `pass ${p.name}`, (p.targets as Stream[]).filter((t) => t instanceof Object && 'length' in t));
     this.clock.count();
+  }
+
+  /** @internal A scratch stream of n records (its allocation guarded as run's targets are). */
+  scratch(type: 'int4' | 'int2' | 'int', n: number, what: string): Stream {
+    return this.guarded(() => this.ctx.scratch(type, n), what, [], [type, n]);
+  }
+
+  /** @internal Records per chunk of a pass using `bytes` a record (at least 1; within caps.maxRecords / per). */
+  chunk(bytes: number, per = 1): number {
+    return Math.max(1, Math.min(Math.floor(this.memoryBudget / bytes), Math.floor(this.ctx.caps.maxRecords / per)));
+  }
+
+  /** @internal Counts one more chunk of a split pass. */
+  split(): void {
+    this.chunkCount++;
+  }
+
+  private guarded<T>(f: () => T, what: string, targets: Stream[], alloc?: [string, number]): T {
+    try {
+      return f();
+    } catch (e) {
+      const mib = (b: number) => (b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(0)} MiB` : `${(b / 1024).toFixed(1)} KiB`);
+      const size = alloc
+        ? `${alloc[1]} ${alloc[0]} records, ${mib(alloc[1] * (alloc[0] === 'int4' ? 16 : alloc[0] === 'int2' ? 8 : 4))}`
+        : targets.map((t) => `${t.length} ${t.type} records, ${mib(t.length * t.info.texelBytes)}`).join(' + ');
+      throw this.renamed(e, what, size);
+    }
+  }
+
+  /** A failed allocation or framebuffer as a BrookError naming the pass, its size and the budget (other errors as they are). */
+  private renamed(e: unknown, what: string, size: string): unknown {
+    {
+      const m = (e instanceof Error ? e.message : String(e)).replace(/^\(brookgl\) /, '');
+      if (!/cannot render into these targets|out of GPU memory|GL_OUT_OF_MEMORY/i.test(m) || m.startsWith('ccd ')) return e;
+      const mib = (b: number) => (b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(0)} MiB` : `${(b / 1024).toFixed(1)} KiB`);
+      return new BrookError(
+        `ccd ${this.clock.stage} stage, ${what} (${size}): ${m}. The traversal steps, front compaction and elementary tests run in chunks of ` +
+          `createCcd's memoryBudget (${mib(this.memoryBudget)} now): pass a smaller one, e.g. createCcd(ctx, scene, { memoryBudget: ${Math.max(4096, Math.floor(this.memoryBudget / 4))} })`,
+      );
+    }
   }
 
   /** @internal The passes drawn from now on belong to `stage` (Table 1's breakdown). */
@@ -155,7 +216,12 @@ export class Ccd {
   /** @internal A filter (counted: its passes and the readback of its count). */
   async filter(s: Stream, keep: string): Promise<{ stream: Stream | null; count: number }> {
     this.roundTrips++;
-    const r = await filter(this.ctx, s, { keep });
+    let r;
+    try {
+      r = await filter(this.ctx, s, { keep });
+    } catch (e) {
+      throw this.renamed(e, `a filter (${keep})`, `of ${s.length} ${s.type} records, ${((s.length * s.info.texelBytes) / 2 ** 20).toFixed(1)} MiB`);
+    }
     this.clock.count(pyramidFilterPasses(s.length, r.count));
     return { stream: r.stream, count: r.count };
   }
@@ -210,40 +276,71 @@ export class Ccd {
   private async traverseStatic(start: Stream, count: number, timing: { balancing: number; front: number }): Promise<{ front: Stream | null; frontCount: number; iterations: number; nodes: number }> {
     const chunks: Array<{ stream: Stream; count: number }> = [];
     let work = start, w = count, iterations = 0, nodes = 0;
+    const nexts: Array<{ stream: Stream; count: number }> = [];
     try {
       while (w > 0) {
         iterations++;
         nodes += w;
-        const out = this.ctx.scratch('int4', 3 * w);
-        this.stage('traversal');
-        this.run(CCD_TRAVERSE, { work, ...this.bvttArgs(), child: out });
+        // a step over more work items than the budget holds runs in slices of the work list
+        const per = this.chunk(BYTES.traverse, 3);
+        for (let a = 0; a < w; a += per) {
+          const n = Math.min(per, w - a);
+          if (n < w) this.split();
+          this.stage('traversal');
+          const out = this.scratch('int4', 3 * n, 'CcdTraverse\'s children');
+          this.run(CCD_TRAVERSE, { work: n === w ? work : work.domain(a, a + n), ...this.bvttArgs(), child: out });
+          this.stage('front');
+          const fr = this.scratch('int4', n, "a step's front slots");
+          this.run(CCD_FRONT_SLOT, { child: out, fr });
+          chunks.push({ stream: fr, count: n });
+          const t0 = performance.now();
+          this.stage('balancing');
+          const next = await this.filter(out, 'x.z == 1');
+          timing.balancing += performance.now() - t0;
+          out.dispose();
+          if (next.stream) nexts.push({ stream: next.stream, count: next.count });
+        }
         if (work !== start) work.dispose();
         work = start;
-        this.stage('front');
-        const fr = this.ctx.scratch('int4', w);
-        this.run(CCD_FRONT_SLOT, { child: out, fr });
-        chunks.push({ stream: fr, count: w });
-        const t0 = performance.now();
         this.stage('balancing');
-        const next = await this.filter(out, 'x.z == 1');
-        timing.balancing += performance.now() - t0;
-        out.dispose();
-        if (!next.stream) break;
-        work = next.stream;
-        w = next.count;
+        const joined = this.concat(nexts.splice(0));
+        if (!joined.stream) break;
+        work = joined.stream;
+        w = joined.count;
       }
     } catch (e) {
       if (work !== start) work.dispose();
-      chunks.forEach((c) => c.stream.dispose());
+      [...chunks, ...nexts].forEach((c) => c.stream.dispose());
       throw e;
     }
     const t1 = performance.now();
     this.stage('front');
-    const all = this.concat(chunks.splice(0));
-    const f = all.stream ? await this.filter(all.stream, 'x.z >= 2') : { stream: null, count: 0 };
-    all.stream?.dispose();
+    const f = await this.compact(chunks, 'x.z >= 2');
     timing.front += performance.now() - t1;
     return { front: f.stream, frontCount: f.count, iterations, nodes };
+  }
+
+  /** @internal Joins int4 chunks and keeps the records where `keep` holds, in batches the
+   * memory budget holds (the chunks are disposed). */
+  async compact(chunks: Array<{ stream: Stream; count: number }>, keep: string): Promise<{ stream: Stream | null; count: number }> {
+    const per = this.chunk(BYTES.compact);
+    const kept: Array<{ stream: Stream; count: number }> = [];
+    try {
+      while (chunks.length > 0) {
+        const batch: Array<{ stream: Stream; count: number }> = [chunks.shift()!];
+        let n = batch[0]!.count;
+        while (chunks.length > 0 && n + chunks[0]!.count <= per) n += chunks[0]!.count, batch.push(chunks.shift()!);
+        if (chunks.length > 0 || kept.length > 0) this.split();
+        const all = this.concat(batch);
+        const k = await this.filter(all.stream!, keep);
+        all.stream!.dispose();
+        if (k.stream) kept.push({ stream: k.stream, count: k.count });
+      }
+      return this.concat(kept);
+    } catch (e) {
+      [...chunks, ...kept].forEach((c) => c.stream.dispose());
+      throw e;
+    }
   }
 
   /** One frame: refit, traversal from the front (or the root), elementary tests. */
@@ -265,6 +362,7 @@ export class Ccd {
   private async frame(balance: Balance, options: StepOptions): Promise<StepResult> {
     const ctx = this.ctx;
     this.roundTrips = 0;
+    this.chunkCount = 0;
     const fence = async () => {
       await ctx.queries.fence();
       this.roundTrips++;
@@ -327,16 +425,39 @@ export class Ccd {
       const cand = await this.filter(this.front, 'x.z == 3');
       if (cand.stream) {
         candidates = cand.count;
-        const hits = ctx.scratch('int4', 15 * cand.count);
-        this.run(CCD_PAIR_TESTS, { cand: cand.stream, nodes: this.nodes, tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits });
-        cand.stream.dispose();
-        await collect(hits);
+        try {
+          const per = this.chunk(BYTES.candidate, 15);
+          for (let a = 0; a < cand.count; a += per) {
+            const n = Math.min(per, cand.count - a);
+            if (n < cand.count) this.split();
+            const hits = this.scratch('int4', 15 * n, "CcdPairTests' hits");
+            try {
+              this.run(CCD_PAIR_TESTS, { cand: n === cand.count ? cand.stream : cand.stream.domain(a, a + n), nodes: this.nodes, tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits });
+            } catch (e) {
+              hits.dispose();
+              throw e;
+            }
+            await collect(hits);
+          }
+        } finally {
+          cand.stream.dispose();
+        }
       }
     }
     if (this.orphans) {
-      const hits = ctx.scratch('int4', this.orphanCount);
-      this.run(CCD_ORPHAN_TESTS, { rec: this.orphans, tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits });
-      await collect(hits);
+      const per = this.chunk(BYTES.orphan);
+      for (let a = 0; a < this.orphanCount; a += per) {
+        const n = Math.min(per, this.orphanCount - a);
+        if (n < this.orphanCount) this.split();
+        const hits = this.scratch('int4', n, "CcdOrphanTests' hits");
+        try {
+          this.run(CCD_ORPHAN_TESTS, { rec: n === this.orphanCount ? this.orphans : this.orphans.domain(a, a + n), tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits });
+        } catch (e) {
+          hits.dispose();
+          throw e;
+        }
+        await collect(hits);
+      }
     }
     const t4 = performance.now();
     const lanes = r.lanes ?? 0;
@@ -372,6 +493,7 @@ export class Ccd {
       orphans: this.orphanCount,
       tests: 15 * candidates + this.orphanCount,
       pairs: found.size,
+      chunks: this.chunkCount,
       ...(lwsStats ? { lws: lwsStats } : {}),
     };
     return { pairs: [...found].sort(), stats };

@@ -79,6 +79,9 @@ export interface CcdStats {
   /** Feature tests run (15 per candidate, plus the orphans). */
   tests: number;
   pairs: number;
+  /** Chunks the frame's split passes ran in, beyond one per pass (0: nothing was split by the
+   * memory budget). */
+  chunks: number;
   /** lws only: nodes pushed to deques, nodes stolen, steal rounds, extra iterations. */
   lws?: LwsStats;
 }

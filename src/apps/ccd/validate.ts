@@ -48,7 +48,8 @@ export function checkCcdArgs(ctx: unknown, scene: unknown, options: unknown): as
     check(s.objects instanceof Int32Array && s.objects.length === tris.length / 3, () => `createCcd: scene.objects must be an Int32Array of one object id per triangle (${tris.length / 3}), got ${describeValue(s.objects)}`);
   }
   if (s.self !== undefined) check(typeof s.self === 'boolean', () => `createCcd: scene.self must be true or false, got ${describeValue(s.self)}`);
-  const o = checkOptions(options as object | undefined, 'createCcd: options') as { rebuildGrowth?: unknown; lws?: unknown };
+  const o = checkOptions(options as object | undefined, 'createCcd: options') as { rebuildGrowth?: unknown; lws?: unknown; memoryBudget?: unknown };
+  if (o.memoryBudget !== undefined) checkInteger(o.memoryBudget, 'createCcd: options.memoryBudget (bytes a chunk of a pass may use)', 4096);
   if (o.rebuildGrowth !== undefined) checkNumber(o.rebuildGrowth, 'createCcd: options.rebuildGrowth', 1);
   if (o.lws !== undefined) checkLwsOptions(o.lws, 'createCcd: options.lws');
 }
