@@ -1,7 +1,7 @@
 // The filter page: runs brookgl's filter with every intermediate stream drawn (the `watch`
 // option) beside the code those passes run, checks the result against the CPU reference, and
 // times the CPU doing the same.
-import { createContext, filter, FILTER_METHODS, reference } from '../../dist/brookgl.js';
+import { createContext, filter, FILTER_METHODS, pyramidDescent, reference } from '../../dist/brookgl.js';
 import { drawStream } from '../lib/view.js';
 import { traceTable } from '../lib/trace.js';
 import { $, busyRunner, clearError, showError, testMode, paperBox } from '../lib/demo.js';
@@ -24,16 +24,32 @@ const CODE = {
     ['StartScan and Scan of Listing 36-1 (glsl/idioms/horn-36-1.brook)', '../../glsl/idioms/horn-36-1.brook'],
     ['Listing 36-2: the looping search (glsl/idioms/horn-36-2.brook)', '../../glsl/idioms/horn-36-2.brook'],
   ],
-  pyramid: [['one pyramid level: sums of 2×2 counts (glsl/idioms/pyramid-sum4.glsl)', '../../glsl/idioms/pyramid-sum4.glsl']],
+  pyramid: [
+    ["one pyramid level: each texel the counts of four children (glsl/idioms/pyramid-level4.glsl)", '../../glsl/idioms/pyramid-level4.glsl'],
+    ['the descent, one texel a level (generated for this n by pyramidDescent, src/idioms/filter.ts)', (n) => pyramidDescent('float4', pyramidLevels(n), true).body],
+  ],
   bitonic: [['one bitonic merge pass (glsl/idioms/bitonic-step.glsl)', '../../glsl/idioms/bitonic-step.glsl']],
   scatter: [
     ['one pass of the exclusive scan of the flags (glsl/idioms/scan-step.glsl)', '../../glsl/idioms/scan-step.glsl'],
     ['the scatter: each kept record drawn as a point at its rank (glsl/idioms/scatter.vert.glsl)', '../../glsl/idioms/scatter.vert.glsl'],
   ],
 };
-async function showCode(method) {
+/** Levels of the packed pyramid over n records: flags four to a texel, then four texels a node up to one. */
+function pyramidLevels(n) {
+  let levels = 1;
+  for (let len = Math.ceil(n / 4); len > 1; len = Math.ceil(len / 4)) levels++;
+  return levels;
+}
+/** Shows the code of `method`'s passes: files fetched (a failed fetch is an error), or code generated for `n`. */
+async function showCode(method, n) {
   if (!CODE[method]) throw new Error(`filter page: no code listed for the method '${method}' (add it to CODE in demos/filter/filter.js)`);
-  const parts = await Promise.all(CODE[method].map(async ([title, url]) => [title, await fetch(url).then((r) => (r.ok ? r.text() : `(${url}: ${r.status})`))]));
+  const text = async (src) => {
+    if (typeof src === 'function') return src(n);
+    const r = await fetch(src);
+    if (!r.ok) throw new Error(`filter page: ${src}: ${r.status} ${r.statusText}`);
+    return r.text();
+  };
+  const parts = await Promise.all(CODE[method].map(async ([title, src]) => [title, await text(src)]));
   $('code').replaceChildren(...parts.flatMap(([title, text]) => [Object.assign(document.createElement('h4'), { textContent: title }), Object.assign(document.createElement('pre'), { className: 'code', textContent: text })]));
 }
 
@@ -68,7 +84,8 @@ async function runGpu({ progress }) {
   const n = Number($('n').value);
   const density = Number($('density').value);
   const method = $('method').value;
-  const code = showCode(method);
+  const code = showCode(method, n);
+  code.catch(() => {}); // awaited below, after the run; an error then shows
   const { data, stream } = records(n);
   const draw = n <= MAX_DRAWN[method];
   const shown = [];

@@ -43,6 +43,7 @@
  */
 import HORN_36_1 from '../../glsl/idioms/horn-36-1.brook';
 import HORN_36_2 from '../../glsl/idioms/horn-36-2.brook';
+import PYRAMID_LEVEL4 from '../../glsl/idioms/pyramid-level4.glsl';
 import { BrookContext, BrookError, ElementType, KernelSpec, Stream, iter } from '../core/index';
 import { typeInfo } from '../core/types';
 import { parseBrook } from '../brook/compile';
@@ -153,7 +154,7 @@ const packedLevel: KernelSpec = {
   gathers: { below: 'uint4' },
   uniforms: { lenBelow: 'int' },
   outputs: { counts: 'uint4' },
-  body: 'for (int c = 0; c < 4; c++) {\n  int child = brook_index * 4 + c;\n  uvec4 v = child < lenBelow ? below(child) : uvec4(0u);\n  counts[c] = v.x + v.y + v.z + v.w;\n}',
+  body: PYRAMID_LEVEL4,
 };
 
 /**
