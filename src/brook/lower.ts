@@ -20,7 +20,8 @@
 import type { BrookContext } from '../core/context';
 import { BrookError } from '../core/errors';
 import { Iter, Kernel, type IterType, type KernelArgs, type KernelSpec, type RunOptions } from '../core/kernel';
-import { installLowering, runKernel } from '../core/run';
+import { installLowering } from '../core/context';
+import { runKernel } from '../core/run';
 import { runReduceKernel } from './reducekernel';
 import { activeWriteMask } from './writemask';
 import { Stream } from '../core/stream';

@@ -22,7 +22,7 @@ import { BrookError, check } from './errors';
 import { ElementType, TypeInfo, typeInfo } from './types';
 import { Stream, StreamShape, layoutFor } from './stream';
 import { Kernel, KernelSpec, KernelArgs, RunOptions, compileKernel } from './kernel';
-import { runKernel, runLowered } from './run';
+import { runKernel } from './run';
 import { ZMask } from './zmask';
 import { ReduceOp, reduceStream } from './reduce';
 import { Tracer } from './trace';
@@ -31,10 +31,30 @@ import { checkOptions, checkOwner, checkStream, describeValue } from './validate
 import { Resources } from './resources';
 import { PROGRAM_CACHE_SIZE, ProgramCache } from './programs';
 import { Capabilities, readCapabilities } from './caps';
+import type { Device } from './device';
 import { PoolFit, PoolFormat, TexturePool, heightClass } from './pool';
 
 export type { Capabilities } from './caps';
 export { POOL_PER_SHAPE, POOL_IDLE_TEXTURES, POOL_IDLE_BYTES } from './pool';
+
+/**
+ * A front end's kernel kinds, lowered onto run.ts's runKernel: src/brook/lower.ts installs Brook's (reduce
+ * kernels, runs counted by a write query). `ctx.run` offers every call to it first; it answers
+ * false for a plain kernel, which ctx.run then runs itself. runKernel never calls it.
+ */
+export type RunLowering = (ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions) => boolean;
+
+let lowering: RunLowering | null = null;
+
+/** Installs the front end's lowering (idempotent; the Brook front end calls it when used). */
+export function installLowering(lower: RunLowering): void {
+  lowering = lower;
+}
+
+/** True when the installed lowering ran `given` (a kernel kind of the front end). */
+export function runLowered(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions): boolean {
+  return lowering !== null && lowering(ctx, given, args, options);
+}
 
 export interface ContextOptions {
   /** Canvas to draw with; default: a new OffscreenCanvas (or a detached canvas element). */
@@ -88,7 +108,7 @@ export function createContext(options: ContextOptions = {}): BrookContext {
 export const MEMORY_CHECK_BYTES = 64 * 2 ** 20;
 
 
-export class BrookContext {
+export class BrookContext implements Device {
   readonly gl: WebGL2RenderingContext;
   readonly canvas: HTMLCanvasElement | OffscreenCanvas;
   readonly caps: Capabilities;

@@ -30,7 +30,7 @@
  * as in Brook, no pass reads and writes the same texture.
  */
 import PASS_VERT from '../../glsl/core/pass.vert.glsl';
-import type { BrookContext } from './context';
+import type { Device } from './device';
 import type { ProgramRecord } from './programs';
 import { KernelSpec, validateSpec } from './kernelspec';
 import { KernelVariant, PLAIN_VARIANT, describeCompileError, generateKernelSource, variantKey } from './kernelsource';
@@ -60,7 +60,7 @@ export class Kernel {
   constructor(
     readonly spec: KernelSpec,
     /** The context whose GL program this is: a kernel runs only there. */
-    readonly owner: BrookContext,
+    readonly owner: Device,
   ) {}
   get name(): string {
     return this.spec.name;
@@ -112,19 +112,19 @@ interface KernelCache {
   /** Kernels remembered by content, least recently used first. */
   order: Map<Kernel, true>;
 }
-const kernelCache = new WeakMap<BrookContext, KernelCache>();
+const kernelCache = new WeakMap<Device, KernelCache>();
 
 /** Descriptions remembered by content per context (least recently used forgotten first). */
 export const KERNEL_CONTENT_CACHE_SIZE = 256;
 
-function kernelsOf(ctx: BrookContext): KernelCache {
+function kernelsOf(ctx: Device): KernelCache {
   let kernels = kernelCache.get(ctx);
   if (!kernels) kernelCache.set(ctx, (kernels = { byObject: new WeakMap(), byName: new Map(), order: new Map() }));
   return kernels;
 }
 
 /** The kernel already compiled in `ctx` for this description (same object or same content), if any. */
-export function cachedKernel(ctx: BrookContext, spec: KernelSpec): Kernel | undefined {
+export function cachedKernel(ctx: Device, spec: KernelSpec): Kernel | undefined {
   const kernels = kernelsOf(ctx);
   const hit = kernels.byObject.get(spec);
   if (hit || !spec || typeof spec !== 'object' || typeof spec.name !== 'string') return hit;
@@ -137,7 +137,7 @@ export function cachedKernel(ctx: BrookContext, spec: KernelSpec): Kernel | unde
   return same;
 }
 
-function remember(ctx: BrookContext, spec: KernelSpec, kernel: Kernel): void {
+function remember(ctx: Device, spec: KernelSpec, kernel: Kernel): void {
   const kernels = kernelsOf(ctx);
   kernels.byObject.set(spec, kernel);
   const named = kernels.byName.get(spec.name);
@@ -174,7 +174,7 @@ function sameContent(a: unknown, b: unknown, depth: number): boolean {
  * their generated source (the program cache), so a generator may return a fresh description per
  * call; the same description, as the same object or with the same content, skips generation.
  */
-export function compileKernel(ctx: BrookContext, spec: KernelSpec, variant: KernelVariant = PLAIN_VARIANT): Kernel {
+export function compileKernel(ctx: Device, spec: KernelSpec, variant: KernelVariant = PLAIN_VARIANT): Kernel {
   const hit = cachedKernel(ctx, spec);
   if (hit) return hit;
   validateSpec(spec, ctx);

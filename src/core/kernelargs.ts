@@ -4,7 +4,7 @@
  * before any GL call. kernel.ts re-exports it.
  */
 import { check } from './errors';
-import type { BrookContext } from './context';
+import type { Device } from './device';
 import { Stream } from './stream';
 import { StreamDomain } from './domain';
 import { extentsXYZW } from './layout';
@@ -60,7 +60,7 @@ function viewed(s: Stream | StreamDomain): Viewed {
 }
 
 /** Checks every argument against the kernel's parameters before any GL call. */
-export function bindArguments(ctx: BrookContext, kernel: { spec: KernelSpec }, givenArgs: KernelArgs): Bound {
+export function bindArguments(ctx: Device, kernel: { spec: KernelSpec }, givenArgs: KernelArgs): Bound {
   const spec = kernel.spec;
   const args = expandStructArgs(spec.name, spec.structParams, givenArgs);
   const where = (name: string) => `kernel ${spec.name}, argument '${name}'`;

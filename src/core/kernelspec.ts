@@ -5,7 +5,7 @@
  */
 import type { ZMask } from './zmask';
 import { check } from './errors';
-import type { BrookContext } from './context';
+import type { Device } from './device';
 import type { Stream } from './stream';
 import type { StreamDomain } from './domain';
 import { ElementType, typeInfo } from './types';
@@ -136,7 +136,7 @@ const RESERVED_PREFIXES = ['brook_', 'gl_', 'webgl_', '_webgl'];
 const GLSL_IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Checks a kernel description (names, types, limits) before anything is compiled. */
-export function validateSpec(spec: KernelSpec, ctx: BrookContext): void {
+export function validateSpec(spec: KernelSpec, ctx: Device): void {
   check(spec && typeof spec.name === 'string' && spec.name.length > 0, 'a kernel needs a name');
   check(typeof spec.body === 'string', () => `kernel ${spec.name}: body must be a string of GLSL`);
   check(

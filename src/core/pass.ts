@@ -37,7 +37,7 @@ import HEADER from '../../glsl/core/header.glsl';
 import PASS_VERT from '../../glsl/core/pass.vert.glsl';
 import PRELUDE from '../../glsl/core/prelude.glsl';
 import SCATTER from '../../glsl/core/scatter.glsl';
-import type { BrookContext } from './context';
+import type { Device } from './device';
 import { BrookError } from './errors';
 import { gatherAccessors, gatherUniforms, dimsOf } from './kernel';
 import type { ProgramRecord } from './programs';
@@ -141,7 +141,7 @@ export function stageSource(stage: ShaderStage, vertex: boolean): string {
 }
 
 /** The program of a pass (from the context's cache). */
-export function passProgram(ctx: BrookContext, p: PassDesc): ProgramRecord {
+export function passProgram(ctx: Device, p: PassDesc): ProgramRecord {
   if (p.program) return p.program;
   if (!p.fragment) throw new BrookError(`pass ${p.name}: give a fragment stage or a program`);
   const v = p.vertex ?? 'fullscreen';
@@ -151,7 +151,7 @@ export function passProgram(ctx: BrookContext, p: PassDesc): ProgramRecord {
 }
 
 /** Draws one pass; see the module comment. Returns the occlusion answer when asked for one. */
-export function runPass(ctx: BrookContext, p: PassDesc): Promise<boolean> | null {
+export function runPass(ctx: Device, p: PassDesc): Promise<boolean> | null {
   const gl = ctx.gl;
   const count = p.count ?? (p.vertex === 'boundary' ? 8 : 3);
   const program = count > 0 ? passProgram(ctx, p) : null;
@@ -226,7 +226,7 @@ export function runPass(ctx: BrookContext, p: PassDesc): Promise<boolean> | null
 }
 
 /** Copies `from`'s texels into `to` (same texture size and format), traced as a 'copy' pass. */
-export function copyTexels(ctx: BrookContext, from: WebGLTexture, to: WebGLTexture, width: number, height: number, label: string): void {
+export function copyTexels(ctx: Device, from: WebGLTexture, to: WebGLTexture, width: number, height: number, label: string): void {
   const gl = ctx.gl;
   const read = ctx.resources.framebufferFor({ color: [{ texture: from }] });
   const draw = ctx.resources.framebufferFor({ color: [{ texture: to }] });

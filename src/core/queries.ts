@@ -14,7 +14,7 @@
  */
 import { BrookError } from './errors';
 import { checkFunction } from './validate';
-import type { BrookContext } from './context';
+import type { Device } from './device';
 
 const TIME_ELAPSED_EXT = 0x88bf;
 const GPU_DISJOINT_EXT = 0x8fbb;
@@ -34,7 +34,7 @@ export class Queries {
   private turns = 0;
   private channel: MessageChannel | null = null;
 
-  constructor(private readonly ctx: BrookContext) {}
+  constructor(private readonly ctx: Device) {}
 
   /** Resolves once the GPU has executed every command issued before this call. */
   fence(): Promise<void> {
@@ -188,7 +188,7 @@ export class Queries {
 }
 
 /** Occlusion queries left unanswered by default: 8 on a GPU, 2 on a software renderer (bench 'binning'). */
-export function defaultInFlight(ctx: BrookContext): number {
+export function defaultInFlight(ctx: Device): number {
   return ctx.caps.software ? 2 : 8;
 }
 
@@ -214,7 +214,7 @@ export class OcclusionWindow {
   firstEmpty = -1;
   readonly inFlight: number;
 
-  constructor(ctx: BrookContext, inFlight?: number) {
+  constructor(ctx: Device, inFlight?: number) {
     this.inFlight = inFlight ?? defaultInFlight(ctx);
     if (!Number.isInteger(this.inFlight) || this.inFlight < 1) throw new BrookError(`inFlight must be a positive integer, got ${this.inFlight}`);
   }

@@ -5,7 +5,7 @@
  * in Brook, no pass reads and writes the same texture); a pass that leaves texels unwritten (a
  * z mask, a region, an output domain) starts that texture from a copy of the old contents.
  */
-import type { BrookContext } from './context';
+import type { Device } from './device';
 import { check } from './errors';
 import { Kernel, KernelArgs, KernelSpec, RunOptions, bindArguments, cachedKernel, compileKernel, validateSpec } from './kernel';
 import { copyTexels, runPass, type ColorTarget, type PassDesc } from './pass';
@@ -13,29 +13,10 @@ import { checkOwner, describeValue as describeAny } from './validate';
 import { ZMask } from './zmask';
 
 /**
- * A front end's kernel kinds, lowered onto runKernel: src/brook/lower.ts installs Brook's (reduce
- * kernels, runs counted by a write query). `ctx.run` offers every call to it first; it answers
- * false for a plain kernel, which ctx.run then runs itself. runKernel never calls it.
- */
-export type RunLowering = (ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions) => boolean;
-
-let lowering: RunLowering | null = null;
-
-/** Installs the front end's lowering (idempotent; the Brook front end calls it when used). */
-export function installLowering(lower: RunLowering): void {
-  lowering = lower;
-}
-
-/** True when the installed lowering ran `given` (a kernel kind of the front end). */
-export function runLowered(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions): boolean {
-  return lowering !== null && lowering(ctx, given, args, options);
-}
-
-/**
  * Core's plain run: runs `given` once over its output domain with `args`: validated first, then drawn. A
  * description is compiled only once its arguments have passed, so a refused call compiles nothing.
  */
-export function runKernel(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions = {}): void {
+export function runKernel(ctx: Device, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions = {}): void {
   let compiled = given instanceof Kernel ? given : cachedKernel(ctx, given);
   if (given instanceof Kernel && given.owner !== ctx) checkOwner(ctx, given.owner, `kernel ${given.name}`, 'compiled kernel');
   if (!compiled) validateSpec(given as KernelSpec, ctx);

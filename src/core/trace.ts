@@ -9,7 +9,7 @@
  * console.table(passes);
  * ```
  */
-import type { BrookContext } from './context';
+import type { Device } from './device';
 
 export interface PassRecord {
   /** 0-based position in the trace. */
@@ -38,7 +38,7 @@ export class Tracer {
   private timings: Promise<unknown>[] = [];
   private timer: WebGLQuery | null = null;
 
-  constructor(private readonly ctx: BrookContext) {}
+  constructor(private readonly ctx: Device) {}
 
   get active(): boolean {
     return this.on;

@@ -52,7 +52,7 @@ export function checkStream(ctx: BrookContext, s: unknown, where: string, types?
 }
 
 /** `owner` (of a stream, kernel or mask) is `ctx`: GL objects cannot cross contexts. */
-export function checkOwner(ctx: BrookContext, owner: BrookContext, where: string, what: string): void {
+export function checkOwner(ctx: object, owner: object, where: string, what: string): void {
   check(
     owner === ctx,
     () => `${where}: the ${what} belongs to another brookgl context; a stream, kernel or mask works only in the context that made it (copy the data across with read() and write())`,

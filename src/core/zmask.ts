@@ -18,7 +18,7 @@
  * on tiles of several pixels (z-cull skips work only where a whole tile is masked).
  */
 import { BrookError } from './errors';
-import type { BrookContext } from './context';
+import type { Device } from './device';
 import { STORAGE_FORMAT } from './resources';
 
 export class ZMask {
@@ -31,7 +31,7 @@ export class ZMask {
   /** @internal Use ctx.zmask(stream). */
   constructor(
     /** @internal The context that owns the depth buffer. */
-    readonly ctx: BrookContext,
+    readonly ctx: Device,
     width: number,
     height: number,
   ) {
