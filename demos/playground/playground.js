@@ -78,7 +78,7 @@ const uniformValues = new Map();
 /** What the runtime adds to a reduce kernel's description (its fold passes): never shown or bound here. */
 const REDUCE_INTERNALS = new Set(['reduce_src', 'reduce_n', 'reduce_span', 'reduce_block', 'reduce_2d']);
 /** The parameters the user wrote: a reduce kernel's description also lists those of its fold passes. */
-const own = (spec, group) => Object.entries(spec[group] ?? {}).filter(([name]) => !(spec.reduceOf && REDUCE_INTERNALS.has(name)));
+const own = (spec, group) => Object.entries(spec[group] ?? {}).filter(([name]) => !(spec.brook?.reduce && REDUCE_INTERNALS.has(name)));
 
 /** The input image: a colour gradient with rings; with `nulls`, every 23rd record's x is +infinity (Horn's null records). */
 function inputData(side, components, nulls) {
@@ -107,7 +107,7 @@ async function run() {
     const args = {};
     const shown = [];
     const components = (t) => ({ 2: 2, 3: 3, 4: 4 })[t.at(-1)] ?? 1;
-    const reduced = spec.reduceOf ? [[spec.reduceOf.input, spec.reduceOf.type]] : [];
+    const reduced = spec.brook?.reduce ? [[spec.brook?.reduce.input, spec.brook?.reduce.type]] : [];
     for (const [name, type] of [...reduced, ...own(spec, 'inputs'), ...own(spec, 'gathers')]) {
       const s = ctx.stream(type, [side, side], inputData(side, components(type), $('input').value === 'nulls'));
       owned.push(s);
@@ -119,20 +119,20 @@ async function run() {
     $('glsl').textContent = generateKernelSource(spec).source;
     ctx.trace.start();
     let result = '';
-    if (spec.reduceOf) {
+    if (spec.brook?.reduce) {
       // a reduce kernel: to one value (Brook's reduce to a float), then to 8x8 blocks (a smaller stream)
       const value = await reduceValue(ctx, spec, args);
       result = `${spec.name} over all ${n} records = (${value.map((v) => v.toPrecision(6)).join(', ')})`;
-      const blocks = ctx.stream(spec.reduceOf.type, [side / 8, side / 8]);
+      const blocks = ctx.stream(spec.brook?.reduce.type, [side / 8, side / 8]);
       owned.push(blocks);
-      ctx.run(spec, { ...args, [spec.reduceOf.result]: blocks });
-      shown.push([`${spec.reduceOf.result} (each record reduces an 8×8 block)`, blocks]);
-    } else if (spec.voutOf) {
+      ctx.run(spec, { ...args, [spec.brook?.reduce.result]: blocks });
+      shown.push([`${spec.brook?.reduce.result} (each record reduces an 8×8 block)`, blocks]);
+    } else if (spec.brook?.vout) {
       // a vout kernel: every record pushes 0..N values; the pushed records come back in order
       const { stream, count } = await voutRun(ctx, spec, args);
       if (stream) owned.push(stream);
-      const first = stream ? Array.from((await stream.read()).slice(0, 8 * components(spec.voutOf.type)), (v) => v.toPrecision(4)) : [];
-      result = `${spec.name} pushed ${count} records (at most ${spec.voutOf.most} per input record)${first.length ? `; the first: ${first.join(', ')}` : ''}`;
+      const first = stream ? Array.from((await stream.read()).slice(0, 8 * components(spec.brook?.vout.type)), (v) => v.toPrecision(4)) : [];
+      result = `${spec.name} pushed ${count} records (at most ${spec.brook?.vout.most} per input record)${first.length ? `; the first: ${first.join(', ')}` : ''}`;
     } else {
       for (const [name, type] of Object.entries(spec.outputs)) {
         const s = ctx.stream(type, [side, side]);

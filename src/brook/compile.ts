@@ -42,6 +42,7 @@
 import BROOK_HELPERS from '../../glsl/brook/helpers.glsl';
 import { BrookError } from '../core/errors';
 import { IterType, KernelSpec, UniformType, glslName } from '../core/kernel';
+import type { BrookKinds } from '../core/kernelspec';
 import { StructParam, fieldParam } from '../core/struct';
 import { FunctionTemplate, extractGatherHelpers, kernelTemplate, specializeCalls } from './calls';
 import { ElementType } from '../core/types';
@@ -141,7 +142,7 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
     let reduceInput: { name: string; type: ElementType } | undefined;
     let extraHelpers = '';
     let bodyPrefix = '';
-    let voutOf: KernelSpec['voutOf'];
+    let voutOf: BrookKinds['vout'];
     let reduceResult: { name: string; type: ElementType } | undefined;
     const params = k.params.split(',').map((p) => p.trim().replace(/\s+/g, ' ').replace(/\bunsigned (char[234]?)\b/g, '$1').replace(/\bunsigned int\b|\bunsigned\b/g, 'uint'));
     for (const raw of params.filter((p, i) => p.length > 0 || i > 0 || params.length > 1)) {
@@ -216,7 +217,7 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
       spec.gathers[REDUCE_SOURCE] = reduceInput.type;
       Object.assign(spec.uniforms, REDUCE_UNIFORMS);
       spec.outputs[reduceResult.name] = reduceResult.type;
-      spec.reduceOf = { input: reduceInput.name, result: reduceResult.name, type: reduceInput.type };
+      spec.brook = { reduce: { input: reduceInput.name, result: reduceResult.name, type: reduceInput.type } };
       spec.prologue = fold.prologue;
       extraHelpers = fold.globals;
       bodyPrefix = fold.skip;
@@ -228,7 +229,7 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
       }
       const t = TYPE_MAP[voutOf.type] ?? voutOf.type;
       const o = glslName(voutOf.output);
-      spec.voutOf = voutOf;
+      spec.brook = { vout: voutOf };
       extraHelpers = [
         `int brook_vslot; int brook_vcount = 0; bool brook_vset = false; ${t} brook_vvalue;`,
         `void brook_push(${t} v) { if (brook_vcount == brook_vslot) { brook_vvalue = v; brook_vset = true; } brook_vcount++; }`,

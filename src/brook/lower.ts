@@ -85,7 +85,7 @@ function lowerBrook(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelA
       return true;
     }
   }
-  if (spec?.outputs && !spec.reduceOf && args && typeof args === 'object' && !options.build && !options.mask && !options.writeMask) {
+  if (spec?.outputs && !spec.brook?.reduce && args && typeof args === 'object' && !options.build && !options.mask && !options.writeMask) {
     const wm = activeWriteMask(ctx);
     const first = args[Object.keys(spec.outputs)[0]!];
     const out = first instanceof Stream ? first : first instanceof StreamDomain ? first.stream : undefined;
@@ -95,7 +95,7 @@ function lowerBrook(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelA
       return true;
     }
   }
-  if (spec?.reduceOf && args && typeof args === 'object' && !('reduce_src' in args)) {
+  if (spec?.brook?.reduce && args && typeof args === 'object' && !('reduce_src' in args)) {
     runReduceKernel(ctx, given, args, options, runCounted);
     return true;
   }

@@ -22,7 +22,7 @@ import { REDUCE_FACTOR } from '../core/reduce';
 /** Runs reduce kernel `kernel` as its fold passes, each by `run` (lower.ts: counted while a write query is open). */
 export function runReduceKernel(ctx: BrookContext, kernel: Kernel | KernelSpec, args: KernelArgs, options: RunOptions, run: (ctx: BrookContext, k: Kernel | KernelSpec, a: KernelArgs, o: RunOptions) => void): void {
   const spec = 'spec' in kernel ? kernel.spec : kernel;
-  const meta = spec.reduceOf!;
+  const meta = spec.brook!.reduce!;
   const where = (n: string) => `reduce kernel ${spec.name}, argument '${n}'`;
   check(!options.mask && !options.region, () => `reduce kernel ${spec.name}: masks and regions do not apply to reductions`);
   const src = args[meta.input];
@@ -81,10 +81,11 @@ export function runReduceKernel(ctx: BrookContext, kernel: Kernel | KernelSpec, 
 export async function reduceValue(ctx: BrookContext, kernel: Kernel | import('../core/kernel').KernelSpec, args: KernelArgs): Promise<number[]> {
   ctx.guard();
   const spec = 'spec' in kernel ? kernel.spec : kernel;
-  check(spec.reduceOf, () => `reduceValue: kernel ${spec.name} is not a reduce kernel (reduce void ${spec.name}(T a<>, reduce T r<>))`);
-  const r = ctx.scratch(spec.reduceOf.type, 1);
+  const reduce = spec.brook?.reduce;
+  check(reduce, () => `reduceValue: kernel ${spec.name} is not a reduce kernel (reduce void ${spec.name}(T a<>, reduce T r<>))`);
+  const r = ctx.scratch(reduce.type, 1);
   try {
-    ctx.run(kernel, { ...args, [spec.reduceOf.result]: r });
+    ctx.run(kernel, { ...args, [reduce.result]: r });
     return Array.from(await r.read());
   } finally {
     r.dispose();

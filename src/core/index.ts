@@ -19,6 +19,7 @@ export type { ProgramCache, ProgramRecord } from './programs';
 export type { PoolFormat, PoolFit } from './pool';
 export type { Attachment, Attachments, DescribeLinkError, ResourceCounts, Resources } from './resources';
 export type { KernelSpec, KernelArgs, KernelArg, StructValue, UniformType, RunOptions, IterType } from './kernel';
+export type { BrookKinds } from './kernelspec';
 export { ZMask } from './zmask';
 export { seededRandom } from './random';
 export { OcclusionWindow, defaultInFlight } from './queries';

@@ -48,15 +48,10 @@ export interface KernelSpec {
    */
   structParams?: Record<string, StructParam>;
   /**
-   * A Brook reduce kernel (`reduce void f(float a<>, reduce float r<>)`): the stream `input` is
-   * reduced into `result` (reducekernel.ts runs it); the spec itself is the fold pass.
+   * The Brook front end's kernel kinds, which core never reads: src/brook lowers them onto the
+   * plain run (reduce kernels, src/brook/lower.ts) or an idiom runs them (vout, idioms/vout.ts).
    */
-  reduceOf?: { input: string; result: string; type: ElementType };
-  /**
-   * A Brook kernel with a `vout[most] T o<>` parameter: run by `voutRun` (idioms/vout.ts) over
-   * `most` slots per input record, the slots then compacted by the filter.
-   */
-  voutOf?: { output: string; most: number; type: ElementType };
+  brook?: BrookKinds;
   /** Struct types declared in the kernel's source, by name (for `structStream(ctx, spec.structs.Tri, n)`). */
   structs?: Record<string, StructType>;
   /**
@@ -67,6 +62,20 @@ export interface KernelSpec {
   resample?: boolean;
   /** Where the body came from, for error messages: the user's text and the body's first line in it. */
   origin?: { text: string; bodyLine: number };
+}
+
+/** Brook's kernel kinds recorded on a description (KernelSpec.brook). */
+export interface BrookKinds {
+  /**
+   * A reduce kernel (`reduce void f(float a<>, reduce float r<>)`): the stream `input` is
+   * reduced into `result` (src/brook/reducekernel.ts runs it); the spec itself is the fold pass.
+   */
+  reduce?: { input: string; result: string; type: ElementType };
+  /**
+   * A kernel with a `vout[most] T o<>` parameter: run by `voutRun` (idioms/vout.ts) over `most`
+   * slots per input record, the slots then compacted by the filter.
+   */
+  vout?: { output: string; most: number; type: ElementType };
 }
 
 /** Element types of iterators. */

@@ -57,9 +57,9 @@ export function iterAsStream(ctx: BrookContext, it: Iter, like: Stream): Stream 
 
 const REDUCE_ONLY = ['reduce_n', 'reduce_span', 'reduce_block', 'reduce_2d'];
 
-function operator(what: string, op: KernelSpec | Kernel): { spec: KernelSpec; meta: NonNullable<KernelSpec['reduceOf']> } {
+function operator(what: string, op: KernelSpec | Kernel): { spec: KernelSpec; meta: NonNullable<NonNullable<KernelSpec['brook']>['reduce']> } {
   const spec = op instanceof Kernel ? op.spec : op;
-  const meta = spec?.reduceOf;
+  const meta = spec?.brook?.reduce;
   if (!meta) throw new BrookError(`${what}: the operator must be a reduce kernel (reduce void f(T a<>, reduce T r<>)), got ${spec?.name ?? typeof op}`);
   return { spec, meta };
 }
@@ -138,7 +138,7 @@ const RUN_SEARCH = (key: string) =>
 
 const gatherOps = new WeakMap<KernelSpec, { read: KernelSpec; update: KernelSpec }>();
 
-function gatherOpKernels(spec: KernelSpec, meta: NonNullable<KernelSpec['reduceOf']>): { read: KernelSpec; update: KernelSpec } {
+function gatherOpKernels(spec: KernelSpec, meta: NonNullable<NonNullable<KernelSpec['brook']>['reduce']>): { read: KernelSpec; update: KernelSpec } {
   let k = gatherOps.get(spec);
   if (k) return k;
   const { uniforms, gathers } = operatorParams(spec);
@@ -153,7 +153,7 @@ function gatherOpKernels(spec: KernelSpec, meta: NonNullable<KernelSpec['reduceO
       inputs: { gop_key: 'float' },
       gathers: { ...gathers, ...search, gop_src: meta.type },
       uniforms: { ...uniforms, gop_n: 'int' },
-      reduceOf: undefined,
+      brook: undefined,
       prologue: [
         '  brook_reduce_skip = true;',
         '  if (gop_key >= 0.0) {',
@@ -174,7 +174,7 @@ function gatherOpKernels(spec: KernelSpec, meta: NonNullable<KernelSpec['reduceO
       inputs: { gop_self: meta.type },
       gathers: { ...gathers, gop_sorted: 'float' },
       uniforms: { ...uniforms, gop_n: 'int' },
-      reduceOf: undefined,
+      brook: undefined,
       prologue: [
         `  ${r} = gop_self;`,
         RUN_SEARCH('float(brook_index)'),
@@ -268,7 +268,7 @@ export function streamScatterOp(ctx: BrookContext, a: Stream, b: Stream | Iter, 
       inputs: { sop_old: meta.type, sop_index: b.type },
       gathers: { ...gathers, sop_src: meta.type },
       uniforms,
-      reduceOf: undefined,
+      brook: undefined,
       prologue: `  ${glslName(meta.result)} = sop_old;\n  ${glslName(meta.input)} = sop_src(${roundedIndex(b.type, 'sop_index')});`,
     };
     perIndex.set(b.type, derived);

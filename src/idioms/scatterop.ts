@@ -21,7 +21,7 @@ const scatterOps = new WeakMap<KernelSpec, KernelSpec>();
 export function scatterReduce(ctx: BrookContext, s: Stream, index: Stream, t: Stream, op: KernelSpec | Kernel, args: KernelArgs = {}): void {
   ctx.guard();
   const spec = op instanceof Kernel ? op.spec : op;
-  const meta = spec?.reduceOf;
+  const meta = spec?.brook?.reduce;
   if (!meta) throw new BrookError(`scatterReduce: the operator must be a reduce kernel (reduce void f(T a<>, reduce T r<>)), got ${spec?.name ?? typeof op}`);
   for (const [what, x] of [['s', s], ['index', index], ['t', t]] as const) {
     if (!(x instanceof Stream) || x.disposed) throw new BrookError(`scatterReduce: '${what}' must be a live stream`);
@@ -44,7 +44,7 @@ export function scatterReduce(ctx: BrookContext, s: Stream, index: Stream, t: St
       inputs: { sop_old: meta.type },
       gathers: { ...gathers, sop_keys: 'float', sop_order: 'uint', sop_src: meta.type },
       uniforms,
-      reduceOf: undefined,
+      brook: undefined,
       // fold the run of sorted keys equal to this record's index; the last combine is main's call
       prologue: [
         `  ${r} = sop_old;`,

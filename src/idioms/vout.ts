@@ -26,7 +26,7 @@ export async function voutRun(
 ): Promise<{ stream: Stream | null; count: number }> {
   ctx.guard();
   const spec = kernel instanceof Kernel ? kernel.spec : kernel;
-  const vout = spec?.voutOf;
+  const vout = spec?.brook?.vout;
   if (!vout) throw new BrookError(`voutRun: kernel ${spec?.name} has no vout parameter (vout[4] float o<>)`);
   const inputs = Object.keys(spec.inputs ?? {});
   if (inputs.length === 0) throw new BrookError(`voutRun: kernel ${spec.name} needs an input stream (a<>) to say how many records push`);

@@ -34,7 +34,7 @@ describe('brook/reduce kernels', () => {
   after(() => ctx.dispose());
 
   it('parses reduce kernels into fold passes', () => {
-    expect(kernels.sum!.reduceOf).to.deep.equal({ input: 'a', result: 'r', type: 'float' });
+    expect(kernels.sum!.brook?.reduce).to.deep.equal({ input: 'a', result: 'r', type: 'float' });
     expect(kernels.floored!.uniforms).to.include({ lo: 'float' });
     expect(kernels.heaviest!.gathers).to.include({ w: 'float' });
   });
