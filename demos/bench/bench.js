@@ -15,6 +15,7 @@ export const SUITES = {
   ccd: () => import('./suites/ccd.js'),
   peers: () => import('./suites/peers.js'),
   sort: () => import('./suites/sort.js'),
+  memory: () => import('./suites/memory.js'),
 };
 
 const $ = (id) => document.getElementById(id);

@@ -125,6 +125,8 @@ export class BrookContext implements Device {
 
   private lost = false;
   private disposed = false;
+  /** The last allocation of at least MEMORY_CHECK_BYTES, named by errors that may come from it later. */
+  private lastLarge: { what: string; bytes: number } | null = null;
   /** The canvas was made here (not the user's): dispose() may give its GL context back. */
   private readonly ownCanvas: boolean;
   private readonly vao: WebGLVertexArrayObject;
@@ -198,8 +200,9 @@ export class BrookContext implements Device {
     if (this.lost || this.gl.isContextLost()) {
       this.lost = true;
       throw new BrookError(
-        'the WebGL context was lost (GPU reset, driver update or too many contexts): its streams are gone; ' +
-          'create a new context and upload the data again',
+        'the WebGL context was lost (GPU reset, driver update, too many contexts, or memory the driver could not back): its streams are gone; ' +
+          'create a new context and upload the data again.' +
+          this.lateMemoryNote(),
       );
     }
   }
@@ -345,7 +348,10 @@ export class BrookContext implements Device {
   /** @internal Allocates a texture of `width` x `height` texels for `info`'s records (or of a depth-stencil format). */
   createTexture(width: number, height: number, info: PoolFormat & { type?: string }): WebGLTexture {
     const tex = this.resources.texture(width, height, info.internalFormat, info.texelBytes);
-    this.checkAllocation(tex, width * height * info.texelBytes, `a ${width}x${height} ${info.type ?? `format 0x${info.internalFormat.toString(16)}`} texture`);
+    const bytes = width * height * info.texelBytes;
+    const what = `a ${width}x${height} ${info.type ?? `format 0x${info.internalFormat.toString(16)}`} texture`;
+    this.checkAllocation(tex, bytes, what);
+    if (bytes >= MEMORY_CHECK_BYTES && info.type !== undefined) this.checkRenderable(tex, bytes, what);
     return tex;
   }
 
@@ -356,6 +362,7 @@ export class BrookContext implements Device {
    */
   checkAllocation(object: WebGLTexture | WebGLBuffer | WebGLRenderbuffer, bytes: number, what: string): void {
     if (bytes < MEMORY_CHECK_BYTES) return;
+    this.lastLarge = { what, bytes };
     const gl = this.gl;
     let error = gl.getError();
     // drain older errors (getError reports one flag per call) looking for the allocation's
@@ -367,6 +374,41 @@ export class BrookContext implements Device {
       `out of GPU memory: allocating ${what} (${(bytes / 2 ** 20).toFixed(0)} MiB) ${gl.isContextLost() ? 'lost the WebGL context' : 'failed with GL_OUT_OF_MEMORY'}. ` +
         'caps.maxRecords and MAX_TEXTURE_SIZE bound a stream\'s shape, not the memory this device can give: use fewer or smaller streams, or dispose() others first' +
         (gl.isContextLost() ? '; then create a new context' : ''),
+    );
+  }
+
+  /**
+   * A large stream texture attached to a framebuffer and asked for completeness (one round trip,
+   * once per size and format: later ones are cached): where a driver accepted the storage
+   * without backing it, the answer is not COMPLETE, and the allocation fails here with its size.
+   */
+  private checkRenderable(tex: WebGLTexture, bytes: number, what: string): void {
+    try {
+      this.resources.framebufferFor({ color: [{ texture: tex }] });
+    } catch (e) {
+      if (this.resources.owns(tex)) this.resources.release(tex);
+      if (!(e instanceof BrookError)) throw e;
+      throw new BrookError(
+        `out of GPU memory: allocating ${what} (${(bytes / 2 ** 20).toFixed(0)} MiB) gave no GL_OUT_OF_MEMORY, but the texture cannot be drawn into (${e.message.replace(/^\(brookgl\) /, '')}). ` +
+          'caps.maxRecords and MAX_TEXTURE_SIZE bound a stream\'s shape, not the memory this device can give: use fewer or smaller streams, or dispose() others first. ' +
+          'On some drivers (SwiftShader) this context cannot draw into new targets afterwards: dispose() it and create a new one',
+      );
+    }
+  }
+
+  /**
+   * @internal What a failure with no message of its own (a lost context, a compile with an empty
+   * log) may owe to the last large allocation: some drivers, SwiftShader among them, accept an
+   * allocation they cannot back (no GL_OUT_OF_MEMORY when it is made) and fail when it is first
+   * drawn to or read. Empty when no allocation of MEMORY_CHECK_BYTES or more was made.
+   */
+  lateMemoryNote(): string {
+    const a = this.lastLarge;
+    if (!a) return '';
+    return (
+      ` The last large allocation was ${a.what} (${(a.bytes / 2 ** 20).toFixed(0)} MiB), accepted without GL_OUT_OF_MEMORY: ` +
+      'some drivers (SwiftShader among them) report memory they cannot back only when it is first used, by losing the context. ' +
+      'If this failure followed it, allocate less: fewer or smaller streams, dispose() others first'
     );
   }
 

@@ -83,7 +83,7 @@ export class Kernel {
   /** The linked program of pass `part` (0 unless the outputs exceed MAX_DRAW_BUFFERS) of `variant`. */
   program(part = 0, variant?: KernelVariant): ProgramRecord {
     const p = this.partsFor(variant)[part]!;
-    return this.owner.programs.get(PASS_VERT, p.source, (_stage, log) => describeCompileError(this.spec, p.source, p.bodyStart, log));
+    return this.owner.programs.get(PASS_VERT, p.source, (_stage, log) => describeCompileError(this.spec, p.source, p.bodyStart, log) + (log.trim() ? '' : this.owner.lateMemoryNote()));
   }
 }
 
