@@ -31,6 +31,8 @@ export interface Device {
   createTexture(width: number, height: number, info: PoolFormat & { type?: string }): WebGLTexture;
   /** After a large allocation: GL_OUT_OF_MEMORY or a lost context becomes a BrookError here. */
   checkAllocation(object: WebGLTexture | WebGLBuffer | WebGLRenderbuffer, bytes: number, what: string): void;
+  /** For a failure with no message of its own: the last large allocation, which a driver may have accepted without backing it ('' when none). */
+  lateMemoryNote(): string;
   /** Deletes a texture and every cached framebuffer that draws into it. */
   deleteTexture(tex: WebGLTexture): void;
   /** A texture of this size and format from the pool, or a new one; `'class'`: perhaps taller (1D streams). */
