@@ -43,7 +43,7 @@ import BROOK_HELPERS from '../../glsl/brook/helpers.glsl';
 import { BrookError } from '../core/errors';
 import { IterType, KernelSpec, UniformType, glslName } from '../core/kernel';
 import type { BrookKinds } from '../core/kernelspec';
-import { StructParam, fieldParam } from '../core/struct';
+import { StructParam, StructType, fieldParam } from '../core/struct';
 import { FunctionTemplate, extractGatherHelpers, kernelTemplate, specializeCalls } from './calls';
 import { ElementType } from '../core/types';
 import { TYPE_MAP, checkNesting, lineFinder, matching, normalizeType, stripComments } from './tokens';
@@ -77,6 +77,28 @@ export interface BrookOptions {
 
 /** Loop iterations one record may run in a kernel from the Brook front end, unless set otherwise. */
 export const DEFAULT_MAX_ITERATIONS = 1_000_000;
+/** A kernel found in the source: its header, body and where they are. */
+interface FoundKernel {
+  reduce: boolean;
+  name: string;
+  params: string;
+  paramsLine: number;
+  /** The body with comments and structs blanked, and as the user wrote it (for error messages). */
+  body: string;
+  shown: string;
+  bodyLine: number;
+}
+
+/** A kernel's parameters as read: the description's parameter maps and what Brook's kinds need. */
+interface KernelParams {
+  spec: Required<Pick<KernelSpec, 'inputs' | 'gathers' | 'iters' | 'uniforms'>> & KernelSpec;
+  intNames: Set<string>;
+  structParams: Record<string, StructParam>;
+  reduceInput?: { name: string; type: ElementType };
+  reduceResult?: { name: string; type: ElementType };
+  voutOf?: BrookKinds['vout'];
+}
+
 /** Parses Brook source into kernel descriptions, by name. */
 export function parseBrook(source: string, options: BrookOptions = {}): Record<string, KernelSpec> {
   useBrookKinds(); // ctx.run lowers the reduce kernels this makes (lower.ts)
@@ -88,12 +110,65 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
   const stripped = stripComments(source);
   checkNesting(stripped); // before any parser recurses into it
   const { text, structs } = extractStructs(stripped);
+  const { found, helpers } = findKernels(text, source);
+  const bound = maxIterations === Infinity ? undefined : maxIterations;
+  const sharedEnv: CgEnv = { types: new Map(), structs, used: new Set(), ambiguous: new Set(), functions: new Map() };
+  const { text: helperText, templates: gatherHelpers } = extractGatherHelpers(helpers.join('\n'));
+  collectFunctionTypes(helperText, sharedEnv.functions!);
+  const templates = new Map<string, FunctionTemplate>(gatherHelpers.map((t) => [t.name, t]));
+  for (const k of found) {
+    if (k.reduce) continue;
+    try {
+      templates.set(k.name, kernelTemplate(k.name, k.params, k.body));
+    } catch {
+      // a parameter list that cannot be read is reported, better worded, when the kernel is read
+    }
+  }
+  const shared = translateBody(helperText, new Set(), new Set(), bound !== undefined, sharedEnv).trim();
+  const decls = Object.values(structs).map(structDecl).join('\n');
+
   const kernels: Record<string, KernelSpec> = {};
+  for (const k of found) {
+    const where = `brook, kernel ${k.name} (line ${k.paramsLine})`;
+    if (kernels[k.name]) throw new BrookError(`${where}: a kernel named ${k.name} is already declared`);
+    const read = readParams(k, structs, where);
+    const { spec, intNames, structParams, reduceInput, voutOf } = read;
+    const { extraHelpers, bodyPrefix } = applyKinds(k, read, where);
+    const gathers = new Set([...Object.keys(spec.gathers), ...Object.entries(structParams).filter(([, p]) => p.role === 'gathers').map(([n]) => n)]);
+    const env: CgEnv = { types: new Map(), structs, used: new Set(sharedEnv.used), ambiguous: new Set(), functions: sharedEnv.functions };
+    for (const role of [spec.inputs, spec.gathers, spec.iters, spec.uniforms, spec.outputs] as Array<Record<string, string>>) {
+      for (const [n, ty] of Object.entries(role)) env.types.set(n, ty);
+    }
+    for (const [n, p] of Object.entries(structParams)) env.types.set(n, p.struct.name);
+    if (reduceInput) env.types.set(reduceInput.name, reduceInput.type);
+    checkBody(k, read, gathers);
+    if (voutOf) k.body = k.body.replace(/\bpush\s*\(\s*([A-Za-z_]\w*)\s*\)/g, (call, name: string) => (name === voutOf.output ? `brook_push(${name})` : call));
+    else if (/\bpush\s*\(/.test(k.body)) throw new BrookError(`${where}: push() needs a vout parameter (vout[4] float o<>)`);
+    const calls = specializeCalls(k.body, gathers, templates, where);
+    const called = calls.functions.length ? translateBody(calls.functions.join('\n'), gathers, intNames, bound !== undefined, env) : '';
+    // (the prefix goes on the body's first line, the line of its '{', so lines still match)
+    spec.body = bodyPrefix + translateBody(calls.body, gathers, intNames, bound !== undefined, env);
+    const glue = structGlue(structParams);
+    spec.helpers = [BROOK_HELPERS, conversionHelpers(env.used), decls, glue.helpers, extraHelpers, shared, called].filter(Boolean).join('\n');
+    if (glue.prologue) spec.prologue = glue.prologue;
+    if (glue.epilogue) spec.epilogue = glue.epilogue;
+    if (Object.keys(structParams).length) spec.structParams = structParams;
+    if (Object.keys(structs).length) spec.structs = structs;
+    spec.origin = { text: k.shown, bodyLine: k.bodyLine };
+    spec.resample = true;
+    if (bound !== undefined) spec.maxIterations = bound;
+    kernels[k.name] = spec;
+  }
+  return kernels;
+}
+
+/** The kernels of `text` (comments and structs blanked) and the text between them (helpers). */
+function findKernels(text: string, source: string): { found: FoundKernel[]; helpers: string[] } {
   const helpers: string[] = [];
   const re = /\b(kernel|reduce)\s+void\s+([A-Za-z_]\w*)\s*\(/g;
   let cursor = 0;
   let m: RegExpExecArray | null;
-  const found: Array<{ reduce: boolean; name: string; params: string; paramsLine: number; body: string; shown: string; bodyLine: number }> = [];
+  const found: FoundKernel[] = [];
   const lineAt = lineFinder(text);
   while ((m = re.exec(text))) {
     const line = lineAt(m.index);
@@ -115,176 +190,146 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
   }
   helpers.push(text.slice(cursor));
   if (found.length === 0) throw new BrookError('brook: no `kernel void Name(...) { ... }` found in the source');
-  const bound = maxIterations === Infinity ? undefined : maxIterations;
-  const sharedEnv: CgEnv = { types: new Map(), structs, used: new Set(), ambiguous: new Set(), functions: new Map() };
-  const { text: helperText, templates: gatherHelpers } = extractGatherHelpers(helpers.join('\n'));
-  collectFunctionTypes(helperText, sharedEnv.functions!);
-  const templates = new Map<string, FunctionTemplate>(gatherHelpers.map((t) => [t.name, t]));
-  for (const k of found) {
-    if (k.reduce) continue;
-    try {
-      templates.set(k.name, kernelTemplate(k.name, k.params, k.body));
-    } catch {
-      // a parameter list that cannot be read is reported, better worded, when the kernel is read
-    }
-  }
-  const shared = translateBody(helperText, new Set(), new Set(), bound !== undefined, sharedEnv).trim();
-  const decls = Object.values(structs).map(structDecl).join('\n');
+  return { found, helpers };
+}
 
-  for (const k of found) {
-    const where = `brook, kernel ${k.name} (line ${k.paramsLine})`;
-    if (kernels[k.name]) throw new BrookError(`${where}: a kernel named ${k.name} is already declared`);
-    const spec: Required<Pick<KernelSpec, 'inputs' | 'gathers' | 'iters' | 'uniforms'>> & KernelSpec = {
-      name: k.name, inputs: {}, gathers: {}, iters: {}, uniforms: {}, outputs: {}, body: '',
-    };
-    const intNames = new Set<string>();
-    const structParams: Record<string, StructParam> = {};
-    let reduceInput: { name: string; type: ElementType } | undefined;
-    let extraHelpers = '';
-    let bodyPrefix = '';
-    let voutOf: BrookKinds['vout'];
-    let reduceResult: { name: string; type: ElementType } | undefined;
-    const params = k.params.split(',').map((p) => p.trim().replace(/\s+/g, ' ').replace(/\bunsigned (char[234]?)\b/g, '$1').replace(/\bunsigned int\b|\bunsigned\b/g, 'uint'));
-    for (const raw of params.filter((p, i) => p.length > 0 || i > 0 || params.length > 1)) {
-      // vout[N] T o<>: up to N records pushed per input record (Brook's variable output)
-      const vm = /^vout ?\[ ?(\d*) ?\] ?(.*)$/.exec(raw);
-      const p = vm ? `out ${vm[2]}` : raw;
-      const pm = /^(?:(out|iter|const|reduce) )?([A-Za-z_]\w*) ?([A-Za-z_]\w*) ?(< ?>|(?:\[ ?\d* ?\] ?)+)?$/.exec(p);
-      if (!pm) {
-        throw new BrookError(`${where}: cannot read parameter '${p}': write e.g. 'float a<>', 'float4 v[]', 'float d[10][10]', 'iter float i<>', 'out float o<>' or 'float k'`);
-      }
-      const [, qualifier, rawType, rawName, suffix] = pm;
-      const name = rawName!;
-      const isStream = suffix?.startsWith('<');
-      const isGather = suffix?.startsWith('[');
-      const struct = structs[rawType!];
-      if (struct) {
-        const role =
-          qualifier === 'out' ? 'outputs'
-          : qualifier === 'iter' || qualifier === 'reduce' ? undefined
-          : isStream ? 'inputs' : isGather ? 'gathers' : 'uniforms';
-        if (!role || (role === 'outputs' && !isStream)) {
-          throw new BrookError(`${where}: struct parameter '${name}' must be a stream (${rawType} ${name}<>), a gather (${rawType} ${name}[]), a constant (${rawType} ${name}) or an output (out ${rawType} ${name}<>)`);
-        }
-        structParams[name] = { struct, role };
-        for (const f of struct.fields) spec[role][fieldParam(name, f.name)] = f.type;
-        continue;
-      }
-      const type = normalizeType(rawType!, `${where}, parameter '${rawName}'`);
-      if (/^(u?int)/.test(type)) intNames.add(rawName!);
-      const elementType = type as ElementType;
-      if (qualifier === 'reduce' || (k.reduce && isStream && !qualifier)) {
-        if (!k.reduce) throw new BrookError(`${where}: '${rawName}' is a reduce parameter: declare the kernel as reduce void ${k.name}(...)`);
-        if (qualifier === 'reduce' ? reduceResult : reduceInput) {
-          throw new BrookError(`${where}: a reduce kernel takes one stream to reduce (T a<>) and one reduce parameter (reduce T r<>); '${rawName}' is one too many`);
-        }
-        if (qualifier === 'reduce') reduceResult = { name, type: elementType };
-        else reduceInput = { name, type: elementType };
-        if (/^mat|^bool/.test(type)) throw new BrookError(`${where}: '${rawName}' must be a stream type (float..float4, int.., uint..)`);
-        continue;
-      }
-      if (vm) {
-        const most = Number(vm[1]);
-        if (!vm[1] || !(most >= 1 && most <= 64)) throw new BrookError(`${where}: say how many records one input may push at most: vout[4] ${rawType} ${rawName}<> (1 to 64)`);
-        if (!isStream || !/^float[234]?$/.test(type)) throw new BrookError(`${where}: vout parameter '${rawName}' must be a float..float4 stream: vout[${most}] float ${rawName}<>`);
-        if (voutOf) throw new BrookError(`${where}: one vout parameter per kernel`);
-        voutOf = { output: name, most, type: elementType };
-      }
-      if (qualifier === 'out') {
-        if (k.reduce) throw new BrookError(`${where}: a reduce kernel has no out parameters; its result is the reduce parameter`);
-        if (!isStream) throw new BrookError(`${where}: output '${rawName}' must be a stream: out ${rawType} ${rawName}<>`);
-        spec.outputs[name] = elementType;
-      } else if (qualifier === 'iter') {
-        if (!isStream) throw new BrookError(`${where}: iterator '${rawName}' must be declared as iter ${rawType} ${rawName}<>`);
-        if (!/^float[234]?$/.test(type)) throw new BrookError(`${where}: iterator '${rawName}' must be float, float2, float3 or float4`);
-        spec.iters[name] = type as IterType;
-      } else if (isStream) {
-        spec.inputs[name] = elementType;
-      } else if (isGather) {
-        spec.gathers[name] = elementType;
-      } else {
-        if (type.startsWith('char')) throw new BrookError(`${where}: constant '${rawName}' is ${rawType}; char types are 8-bit streams here: pass the constant as a float in [0, 1] (float ${rawName})`);
-        spec.uniforms[name] = type as UniformType;
-      }
+/** Reads a kernel's parameter list into a description's parameter maps (and its reduce and vout parameters). */
+function readParams(k: FoundKernel, structs: Record<string, StructType>, where: string): KernelParams {
+  const spec: KernelParams['spec'] = { name: k.name, inputs: {}, gathers: {}, iters: {}, uniforms: {}, outputs: {}, body: '' };
+  const intNames = new Set<string>();
+  const structParams: Record<string, StructParam> = {};
+  let reduceInput: KernelParams['reduceInput'];
+  let reduceResult: KernelParams['reduceResult'];
+  let voutOf: KernelParams['voutOf'];
+  const params = k.params.split(',').map((p) => p.trim().replace(/\s+/g, ' ').replace(/\bunsigned (char[234]?)\b/g, '$1').replace(/\bunsigned int\b|\bunsigned\b/g, 'uint'));
+  for (const raw of params.filter((p, i) => p.length > 0 || i > 0 || params.length > 1)) {
+    // vout[N] T o<>: up to N records pushed per input record (Brook's variable output)
+    const vm = /^vout ?\[ ?(\d*) ?\] ?(.*)$/.exec(raw);
+    const p = vm ? `out ${vm[2]}` : raw;
+    const pm = /^(?:(out|iter|const|reduce) )?([A-Za-z_]\w*) ?([A-Za-z_]\w*) ?(< ?>|(?:\[ ?\d* ?\] ?)+)?$/.exec(p);
+    if (!pm) {
+      throw new BrookError(`${where}: cannot read parameter '${p}': write e.g. 'float a<>', 'float4 v[]', 'float d[10][10]', 'iter float i<>', 'out float o<>' or 'float k'`);
     }
-    if (k.reduce) {
-      if (!reduceInput || !reduceResult) throw new BrookError(`${where}: a reduce kernel needs a stream to reduce (float a<>) and a reduce parameter (reduce float r<>)`);
-      if (reduceInput.type !== reduceResult.type) {
-        throw new BrookError(`${where}: the reduced stream '${reduceInput.name}' is ${reduceInput.type} but the reduce parameter '${reduceResult.name}' is ${reduceResult.type}; they must match`);
+    const [, qualifier, rawType, rawName, suffix] = pm;
+    const name = rawName!;
+    const isStream = suffix?.startsWith('<');
+    const isGather = suffix?.startsWith('[');
+    const struct = structs[rawType!];
+    if (struct) {
+      const role =
+        qualifier === 'out' ? 'outputs'
+        : qualifier === 'iter' || qualifier === 'reduce' ? undefined
+        : isStream ? 'inputs' : isGather ? 'gathers' : 'uniforms';
+      if (!role || (role === 'outputs' && !isStream)) {
+        throw new BrookError(`${where}: struct parameter '${name}' must be a stream (${rawType} ${name}<>), a gather (${rawType} ${name}[]), a constant (${rawType} ${name}) or an output (out ${rawType} ${name}<>)`);
       }
-      if (Object.keys(structParams).length || Object.keys(spec.iters).length) throw new BrookError(`${where}: reduce kernels take no struct or iterator parameters here`);
-      const fold = reduceFold(reduceInput.name, reduceResult.name, reduceInput.type);
-      spec.gathers[REDUCE_SOURCE] = reduceInput.type;
-      Object.assign(spec.uniforms, REDUCE_UNIFORMS);
-      spec.outputs[reduceResult.name] = reduceResult.type;
-      spec.brook = { reduce: { input: reduceInput.name, result: reduceResult.name, type: reduceInput.type } };
-      spec.prologue = fold.prologue;
-      extraHelpers = fold.globals;
-      bodyPrefix = fold.skip;
+      structParams[name] = { struct, role };
+      for (const f of struct.fields) spec[role][fieldParam(name, f.name)] = f.type;
+      continue;
     }
-    if (Object.keys(spec.outputs).length === 0) throw new BrookError(`${where}: a kernel needs at least one 'out' stream parameter`);
-    if (voutOf) {
-      if (Object.keys(spec.outputs).length > 1 || Object.keys(spec.iters).length || Object.keys(structParams).length) {
-        throw new BrookError(`${where}: a kernel with a vout parameter has no other outputs, iterators or struct parameters here`);
+    const type = normalizeType(rawType!, `${where}, parameter '${rawName}'`);
+    if (/^(u?int)/.test(type)) intNames.add(rawName!);
+    const elementType = type as ElementType;
+    if (qualifier === 'reduce' || (k.reduce && isStream && !qualifier)) {
+      if (!k.reduce) throw new BrookError(`${where}: '${rawName}' is a reduce parameter: declare the kernel as reduce void ${k.name}(...)`);
+      if (qualifier === 'reduce' ? reduceResult : reduceInput) {
+        throw new BrookError(`${where}: a reduce kernel takes one stream to reduce (T a<>) and one reduce parameter (reduce T r<>); '${rawName}' is one too many`);
       }
-      const t = TYPE_MAP[voutOf.type] ?? voutOf.type;
-      const o = glslName(voutOf.output);
-      spec.brook = { vout: voutOf };
-      extraHelpers = [
-        `int brook_vslot; int brook_vcount = 0; bool brook_vset = false; ${t} brook_vvalue;`,
-        `void brook_push(${t} v) { if (brook_vcount == brook_vslot) { brook_vvalue = v; brook_vset = true; } brook_vcount++; }`,
-      ].join('\n');
-      spec.prologue = `  brook_vslot = brook_index % ${voutOf.most};`;
-      // a slot nobody pushed into is null: +infinity in its first component (the filter's sentinel)
-      spec.epilogue = `  ${o} = brook_vset ? brook_vvalue : ${t}(uintBitsToFloat(0x7f800000u));`;
+      if (qualifier === 'reduce') reduceResult = { name, type: elementType };
+      else reduceInput = { name, type: elementType };
+      if (/^mat|^bool/.test(type)) throw new BrookError(`${where}: '${rawName}' must be a stream type (float..float4, int.., uint..)`);
+      continue;
     }
-    const gathers = new Set([...Object.keys(spec.gathers), ...Object.entries(structParams).filter(([, p]) => p.role === 'gathers').map(([n]) => n)]);
-    const env: CgEnv = { types: new Map(), structs, used: new Set(sharedEnv.used), ambiguous: new Set(), functions: sharedEnv.functions };
-    for (const role of [spec.inputs, spec.gathers, spec.iters, spec.uniforms, spec.outputs] as Array<Record<string, string>>) {
-      for (const [n, ty] of Object.entries(role)) env.types.set(n, ty);
+    if (vm) {
+      const most = Number(vm[1]);
+      if (!vm[1] || !(most >= 1 && most <= 64)) throw new BrookError(`${where}: say how many records one input may push at most: vout[4] ${rawType} ${rawName}<> (1 to 64)`);
+      if (!isStream || !/^float[234]?$/.test(type)) throw new BrookError(`${where}: vout parameter '${rawName}' must be a float..float4 stream: vout[${most}] float ${rawName}<>`);
+      if (voutOf) throw new BrookError(`${where}: one vout parameter per kernel`);
+      voutOf = { output: name, most, type: elementType };
     }
-    for (const [n, p] of Object.entries(structParams)) env.types.set(n, p.struct.name);
-    if (reduceInput) env.types.set(reduceInput.name, reduceInput.type);
-    // (the prefix goes on the body's first line, the line of its '{', so lines still match)
-    // What Brook rejects: writing a stream input, an iterator or a gather inside the kernel.
-    const readOnly: Array<[string, string]> = [
-      ...Object.keys(spec.inputs).filter((n) => !n.startsWith(REDUCE_SOURCE)).map((n): [string, string] => [n, 'an input stream']),
-      ...Object.keys(spec.iters).map((n): [string, string] => [n, 'an iterator']),
-      ...[...gathers].map((n): [string, string] => [n, 'a gather']),
-      ...Object.entries(structParams).filter(([, p]) => p.role === 'inputs').map(([n]): [string, string] => [n, 'an input stream']),
-      ...(reduceInput ? [[reduceInput.name, 'the stream being reduced'] as [string, string]] : []),
-    ];
-    const site = { kernel: k.name, body: k.body, bodyLine: k.bodyLine };
-    checkReadOnly(site, readOnly);
-    const scalar = (ty: string) => !/[234]$/.test(ty);
-    checkStreamIndexing(site, [
-      ...Object.entries(spec.inputs).filter(([n, ty]) => !n.startsWith(REDUCE_SOURCE) && scalar(ty)).map(([n, ty]): [string, string, string] => [n, ty, 'an input stream']),
-      ...Object.entries(spec.iters).filter(([, ty]) => scalar(ty)).map(([n, ty]): [string, string, string] => [n, ty, 'an iterator']),
-      ...(reduceInput && scalar(reduceInput.type) ? [[reduceInput.name, reduceInput.type, 'the stream being reduced'] as [string, string, string]] : []),
-    ]);
-    // ... and reading an output before writing it (a reduce kernel's result is its accumulator)
-    const outputNames = [
-      ...Object.keys(spec.outputs).filter((n) => n !== reduceResult?.name),
-      ...Object.entries(structParams).filter(([, p]) => p.role === 'outputs').map(([n]) => n),
-    ];
-    checkOutputReads(site, outputNames);
-    if (voutOf) k.body = k.body.replace(/\bpush\s*\(\s*([A-Za-z_]\w*)\s*\)/g, (call, name: string) => (name === voutOf.output ? `brook_push(${name})` : call));
-    else if (/\bpush\s*\(/.test(k.body)) throw new BrookError(`${where}: push() needs a vout parameter (vout[4] float o<>)`);
-    const calls = specializeCalls(k.body, gathers, templates, where);
-    const called = calls.functions.length ? translateBody(calls.functions.join('\n'), gathers, intNames, bound !== undefined, env) : '';
-    spec.body = bodyPrefix + translateBody(calls.body, gathers, intNames, bound !== undefined, env);
-    const glue = structGlue(structParams);
-    spec.helpers = [BROOK_HELPERS, conversionHelpers(env.used), decls, glue.helpers, extraHelpers, shared, called].filter(Boolean).join('\n');
-    if (glue.prologue) spec.prologue = glue.prologue;
-    if (glue.epilogue) spec.epilogue = glue.epilogue;
-    if (Object.keys(structParams).length) spec.structParams = structParams;
-    if (Object.keys(structs).length) spec.structs = structs;
-    spec.origin = { text: k.shown, bodyLine: k.bodyLine };
-    spec.resample = true;
-    if (bound !== undefined) spec.maxIterations = bound;
-    kernels[k.name] = spec;
+    if (qualifier === 'out') {
+      if (k.reduce) throw new BrookError(`${where}: a reduce kernel has no out parameters; its result is the reduce parameter`);
+      if (!isStream) throw new BrookError(`${where}: output '${rawName}' must be a stream: out ${rawType} ${rawName}<>`);
+      spec.outputs[name] = elementType;
+    } else if (qualifier === 'iter') {
+      if (!isStream) throw new BrookError(`${where}: iterator '${rawName}' must be declared as iter ${rawType} ${rawName}<>`);
+      if (!/^float[234]?$/.test(type)) throw new BrookError(`${where}: iterator '${rawName}' must be float, float2, float3 or float4`);
+      spec.iters[name] = type as IterType;
+    } else if (isStream) {
+      spec.inputs[name] = elementType;
+    } else if (isGather) {
+      spec.gathers[name] = elementType;
+    } else {
+      if (type.startsWith('char')) throw new BrookError(`${where}: constant '${rawName}' is ${rawType}; char types are 8-bit streams here: pass the constant as a float in [0, 1] (float ${rawName})`);
+      spec.uniforms[name] = type as UniformType;
+    }
   }
-  return kernels;
+  return { spec, intNames, structParams, reduceInput, reduceResult, voutOf };
+}
+
+/** Reduce and vout kernels: their extra parameters, prologue and epilogue; returns their GLSL globals and body prefix. */
+function applyKinds(k: FoundKernel, read: KernelParams, where: string): { extraHelpers: string; bodyPrefix: string } {
+  const { spec, structParams, reduceInput, reduceResult, voutOf } = read;
+  let extraHelpers = '';
+  let bodyPrefix = '';
+  if (k.reduce) {
+    if (!reduceInput || !reduceResult) throw new BrookError(`${where}: a reduce kernel needs a stream to reduce (float a<>) and a reduce parameter (reduce float r<>)`);
+    if (reduceInput.type !== reduceResult.type) {
+      throw new BrookError(`${where}: the reduced stream '${reduceInput.name}' is ${reduceInput.type} but the reduce parameter '${reduceResult.name}' is ${reduceResult.type}; they must match`);
+    }
+    if (Object.keys(structParams).length || Object.keys(spec.iters).length) throw new BrookError(`${where}: reduce kernels take no struct or iterator parameters here`);
+    const fold = reduceFold(reduceInput.name, reduceResult.name, reduceInput.type);
+    spec.gathers[REDUCE_SOURCE] = reduceInput.type;
+    Object.assign(spec.uniforms, REDUCE_UNIFORMS);
+    spec.outputs[reduceResult.name] = reduceResult.type;
+    spec.brook = { reduce: { input: reduceInput.name, result: reduceResult.name, type: reduceInput.type } };
+    spec.prologue = fold.prologue;
+    extraHelpers = fold.globals;
+    bodyPrefix = fold.skip;
+  }
+  if (Object.keys(spec.outputs).length === 0) throw new BrookError(`${where}: a kernel needs at least one 'out' stream parameter`);
+  if (voutOf) {
+    if (Object.keys(spec.outputs).length > 1 || Object.keys(spec.iters).length || Object.keys(structParams).length) {
+      throw new BrookError(`${where}: a kernel with a vout parameter has no other outputs, iterators or struct parameters here`);
+    }
+    const t = TYPE_MAP[voutOf.type] ?? voutOf.type;
+    const o = glslName(voutOf.output);
+    spec.brook = { vout: voutOf };
+    extraHelpers = [
+      `int brook_vslot; int brook_vcount = 0; bool brook_vset = false; ${t} brook_vvalue;`,
+      `void brook_push(${t} v) { if (brook_vcount == brook_vslot) { brook_vvalue = v; brook_vset = true; } brook_vcount++; }`,
+    ].join('\n');
+    spec.prologue = `  brook_vslot = brook_index % ${voutOf.most};`;
+    // a slot nobody pushed into is null: +infinity in its first component (the filter's sentinel)
+    spec.epilogue = `  ${o} = brook_vset ? brook_vvalue : ${t}(uintBitsToFloat(0x7f800000u));`;
+  }
+  return { extraHelpers, bodyPrefix };
+}
+
+/** What Brook rejects in a body: writing a stream input, an iterator or a gather; indexing a scalar stream; reading an output before writing it. */
+function checkBody(k: FoundKernel, read: KernelParams, gathers: ReadonlySet<string>): void {
+  const { spec, structParams, reduceInput, reduceResult } = read;
+  const readOnly: Array<[string, string]> = [
+    ...Object.keys(spec.inputs).filter((n) => !n.startsWith(REDUCE_SOURCE)).map((n): [string, string] => [n, 'an input stream']),
+    ...Object.keys(spec.iters).map((n): [string, string] => [n, 'an iterator']),
+    ...[...gathers].map((n): [string, string] => [n, 'a gather']),
+    ...Object.entries(structParams).filter(([, p]) => p.role === 'inputs').map(([n]): [string, string] => [n, 'an input stream']),
+    ...(reduceInput ? [[reduceInput.name, 'the stream being reduced'] as [string, string]] : []),
+  ];
+  const site = { kernel: k.name, body: k.body, bodyLine: k.bodyLine };
+  checkReadOnly(site, readOnly);
+  const scalar = (ty: string) => !/[234]$/.test(ty);
+  checkStreamIndexing(site, [
+    ...Object.entries(spec.inputs).filter(([n, ty]) => !n.startsWith(REDUCE_SOURCE) && scalar(ty)).map(([n, ty]): [string, string, string] => [n, ty, 'an input stream']),
+    ...Object.entries(spec.iters).filter(([, ty]) => scalar(ty)).map(([n, ty]): [string, string, string] => [n, ty, 'an iterator']),
+    ...(reduceInput && scalar(reduceInput.type) ? [[reduceInput.name, reduceInput.type, 'the stream being reduced'] as [string, string, string]] : []),
+  ]);
+  // ... and reading an output before writing it (a reduce kernel's result is its accumulator)
+  const outputNames = [
+    ...Object.keys(spec.outputs).filter((n) => n !== reduceResult?.name),
+    ...Object.entries(structParams).filter(([, p]) => p.role === 'outputs').map(([n]) => n),
+  ];
+  checkOutputReads(site, outputNames);
 }
 
 /**
