@@ -10,7 +10,7 @@ import { serve, root } from './serve.mjs';
 import { launch, checkRenderer } from './browser.mjs';
 import { textTable } from '../demos/lib/table.js';
 
-const SUITES = ['core', 'filter', 'nbody', 'branch', 'binning', 'horn-apps', 'ccd', 'peers', 'sort', 'memory'];
+const SUITES = ['core', 'filter', 'nbody', 'branch', 'binning', 'horn-apps', 'ccd', 'peers', 'sort', 'memory', 'readback'];
 const args = process.argv.slice(2);
 const valued = ['--out', '--max-k', '--label'];
 const suite = args.find((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));

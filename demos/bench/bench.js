@@ -16,6 +16,7 @@ export const SUITES = {
   peers: () => import('./suites/peers.js'),
   sort: () => import('./suites/sort.js'),
   memory: () => import('./suites/memory.js'),
+  readback: () => import('./suites/readback.js'),
 };
 
 const $ = (id) => document.getElementById(id);
