@@ -4,6 +4,7 @@ import { createContext } from '../../dist/brookgl.js';
 import { htmlTable } from '../lib/table.js';
 import { linePlot } from '../lib/plot.js';
 import { busyRunner, showError } from '../lib/demo.js';
+import { progressMeter } from '../lib/progress.js';
 
 export const SUITES = {
   core: () => import('./suites/core.js'),
@@ -33,21 +34,27 @@ if (ctx.caps.software && params.get('auto') !== '1') {
   if (!params.get('quick')) $('quick').checked = true;
 }
 
-/** Runs a suite; `progress` (from busyRunner) shows each measurement and throws once cancelled. */
-async function runSuite(name, progress = () => {}) {
+/**
+ * Runs a suite; `progress` (from busyRunner) shows "k of N measured, about T left" and the last
+ * measurement, and throws once cancelled, unless the suite stops by itself (`stoppable`): then
+ * it returns what it measured and the page shows that.
+ */
+async function runSuite(name, progress = () => {}, cancelled = () => false) {
   const suite = await SUITES[name]();
   $('out').innerHTML = '';
   $('status').textContent = '';
   const started = performance.now();
   const maxK = Number(params.get('maxK') || $('maxK')?.value || 0) || undefined;
+  const meter = progressMeter(progress, suite.stoppable === true);
   const log = (m) => {
     window.__benchProgress?.(m); // the headless driver prints it
-    progress(m);
+    meter.log(m);
   };
-  const { tables, plots, results } = await suite.run(ctx, { quick: $('quick').checked, maxK, log });
+  const { tables, plots, results } = await suite.run(ctx, { quick: $('quick').checked, maxK, log, plan: meter.plan, stopped: cancelled });
   const svgs = plots.map(linePlot);
   $('out').innerHTML = tables.map(htmlTable).join('') + svgs.join('');
-  $('status').textContent = `done in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+  const secs = ((performance.now() - started) / 1000).toFixed(1);
+  $('status').textContent = cancelled() ? `cancelled after ${meter.done()} of ${meter.total()} measurements (${secs} s): the tables hold what was measured` : `done in ${secs} s`;
   return {
     suite: name,
     renderer: ctx.caps.renderer,
@@ -93,7 +100,7 @@ async function showRecorded(name) {
 
 const busy = busyRunner({ disable: ['run', 'suite', 'quick', 'maxK'], cancellable: true });
 $('run').onclick = () =>
-  busy(`running ${$('suite').value}`, ({ progress }) => runSuite($('suite').value, progress)).catch((e) =>
+  busy(`running ${$('suite').value}`, ({ progress, cancelled }) => runSuite($('suite').value, progress, cancelled)).catch((e) =>
     e.name === 'Cancelled' ? ($('status').textContent = 'Cancelled.') : showError(e),
   );
 $('suite').onchange = () => {

@@ -41,7 +41,7 @@ function compareNyland(results) {
   const q = (n, k) => pts.find((r) => r.n === n && r.method === `p=16 u=4 q=${k} b=1`);
   const gain = (n) => {
     const [one, two] = [q(n, 1), q(n, 2)];
-    return one && two ? `${((rate(two) / rate(one) - 1) * 100).toFixed(0)} %` : 'not measured at this setting (needs q = 1 and 2)';
+    return one && two ? `${Math.round((rate(two) / rate(one) - 1) * 100) || 0} %` : 'not measured at this setting (needs q = 1 and 2)';
   };
   const qN = Math.max(0, ...pts.filter((r) => / q=2 /.test(r.method)).map((r) => r.n));
   return {
