@@ -76,20 +76,28 @@ function iteratorInputs(spec: KernelSpec, names: string[]): KernelSpec {
 }
 
 function lowerBrook(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions): boolean {
+  // every ctx.run comes here: the common case (no iterator for a stream, no write mask, no
+  // reduce kernel, no open query) costs a loop over the inputs and three lookups
   const spec = given instanceof Kernel ? given.spec : given;
   if (spec?.inputs && args && typeof args === 'object') {
-    const iterated = Object.keys(spec.inputs).filter((name) => args[name] instanceof Iter);
-    if (iterated.length) {
+    let iterated: string[] | undefined;
+    for (const name in spec.inputs) if (args[name] instanceof Iter) (iterated ??= []).push(name);
+    if (iterated) {
       const derived = iteratorInputs(spec, iterated);
       if (!lowerBrook(ctx, derived, args, options)) runKernel(ctx, derived, args, options);
       return true;
     }
   }
-  if (spec?.outputs && !spec.brook?.reduce && args && typeof args === 'object' && !options.build && !options.mask && !options.writeMask) {
-    const wm = activeWriteMask(ctx);
-    const first = args[Object.keys(spec.outputs)[0]!];
+  const wm = activeWriteMask(ctx);
+  if (wm && spec?.outputs && !spec.brook?.reduce && args && typeof args === 'object' && !options.build && !options.mask && !options.writeMask) {
+    let firstOutput: string | undefined;
+    for (const name in spec.outputs) {
+      firstOutput = name;
+      break;
+    }
+    const first = args[firstOutput!];
     const out = first instanceof Stream ? first : first instanceof StreamDomain ? first.stream : undefined;
-    if (wm && out && !out.disposed && out.layout.width === wm.mask.width && out.layout.height === wm.mask.height) {
+    if (out && !out.disposed && out.layout.width === wm.mask.width && out.layout.height === wm.mask.height) {
       const masked = { ...options, writeMask: wm };
       if (!lowerBrook(ctx, given, args, masked)) runKernel(ctx, given, args, masked);
       return true;
