@@ -14,6 +14,7 @@ import './brook/cg.test';
 import './brook/reduce.test';
 import './brook/gatherop.test';
 import './brook/brookgpu-tests.test';
+import './brook/brookgpu-features.test';
 import './brook/calls.test';
 import './brook/programs.test';
 import './brook/shapes.test';

@@ -145,9 +145,13 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
     if (voutOf) k.body = k.body.replace(/\bpush\s*\(\s*([A-Za-z_]\w*)\s*\)/g, (call, name: string) => (name === voutOf.output ? `brook_push(${name})` : call));
     else if (/\bpush\s*\(/.test(k.body)) throw new BrookError(`${where}: push() needs a vout parameter (vout[4] float o<>)`);
     const calls = specializeCalls(k.body, gathers, templates, where);
-    const called = calls.functions.length ? translateBody(calls.functions.join('\n'), gathers, intNames, bound !== undefined, env) : '';
+    let called = calls.functions.length ? translateBody(calls.functions.join('\n'), gathers, intNames, bound !== undefined, env) : '';
     // (the prefix goes on the body's first line, the line of its '{', so lines still match)
     spec.body = bodyPrefix + translateBody(calls.body, gathers, intNames, bound !== undefined, env);
+    if (voutOf) {
+      spec.body = spec.body.replaceAll('brook_indexof()', 'brook_vindexof()');
+      called = called.replaceAll('brook_indexof()', 'brook_vindexof()');
+    }
     const glue = structGlue(structParams);
     spec.helpers = [BROOK_HELPERS, conversionHelpers(env.used), decls, glue.helpers, extraHelpers, shared, called].filter(Boolean).join('\n');
     if (glue.prologue) spec.prologue = glue.prologue;
@@ -298,6 +302,8 @@ function applyKinds(k: FoundKernel, read: KernelParams, where: string): { extraH
     extraHelpers = [
       `int brook_vslot; int brook_vcount = 0; bool brook_vset = false; ${t} brook_vvalue;`,
       `void brook_push(${t} v) { if (brook_vcount == brook_vslot) { brook_vvalue = v; brook_vset = true; } brook_vcount++; }`,
+      // the N slots of input record (c, r) are columns c·N.. of row r (1D: records i·N..): indexof is the input's
+      `vec4 brook_vindexof() { return vec4(brook_coord.x / ${voutOf.most}, brook_coord.yzw); }`,
     ].join('\n');
     spec.prologue = `  brook_vslot = brook_index % ${voutOf.most};`;
     // a slot nobody pushed into is null: +infinity in its first component (the filter's sentinel)

@@ -10,7 +10,7 @@ import type { Stream } from './stream';
 import type { StreamDomain } from './domain';
 import { ElementType, typeInfo } from './types';
 import { describeValue as describeAny } from './validate';
-import type { StructParam, StructStream, StructType } from './struct';
+import type { StructDomain, StructParam, StructStream, StructType } from './struct';
 
 /** Uniform types: element types and the square float matrices. */
 export type UniformType = ElementType | 'mat2' | 'mat3' | 'mat4' | 'bool';
@@ -112,7 +112,7 @@ export function iter(start: number | readonly number[], end: number | readonly n
   return new Iter(start, end);
 }
 
-export type KernelArg = Stream | StreamDomain | StructStream | Iter | number | boolean | readonly number[] | Float32Array | Int32Array | Uint32Array | StructValue;
+export type KernelArg = Stream | StreamDomain | StructStream | StructDomain | Iter | number | boolean | readonly number[] | Float32Array | Int32Array | Uint32Array | StructValue;
 /** A struct constant by field name (`{ index: [1, 2, 3, 4], Translation: [0, 0, 1] }`). */
 export type StructValue = { readonly [field: string]: number | readonly number[] };
 export type KernelArgs = Record<string, KernelArg>;

@@ -150,3 +150,76 @@ export function brookScatterOpReference(
   }
   return out;
 }
+
+/**
+ * Brook's iterator values over a domain (what `iter(start, end)` passed for a stream parameter
+ * holds, prog/tests convert_iter_to_stream and iterator): over a 1D domain of n records every
+ * component steps by (end - start) / n; over a 2D [rows, columns] domain a 2-component iterator's
+ * x steps by column, its y by row. Interleaved, float32.
+ */
+export function brookIteratorReference(start: readonly number[], end: readonly number[], shape: readonly number[]): Float32Array {
+  const c = start.length;
+  const n = shape.reduce((a, b) => a * b, 1);
+  const out = new Float32Array(n * c);
+  for (let i = 0; i < n; i++) {
+    const at = shape.length === 1 ? Array<number>(c).fill(i) : [i % shape[1]!, Math.floor(i / shape[1]!)];
+    for (let k = 0; k < c; k++) out[i * c + k] = f(start[k]! + f((end[k]! - start[k]!) / (shape.length === 1 ? n : shape[shape.length - 1 - k]!)) * at[k]!);
+  }
+  return out;
+}
+
+/**
+ * The kernel `braces` of test/brook/brookgpu-features (Cg brace initialisers): per record a,
+ * ind = {2, 0}, w = {{1, 2, 3}, {4, 5, 6}}, k = {0.5, 1.5, 2.5};
+ * o = (ind * a, w[1].y + k[2] * a, w[0].z * k[0]).
+ */
+export function brookBracesReference(a: ArrayLike<number>): Float32Array {
+  const out = new Float32Array(a.length * 4);
+  for (let i = 0; i < a.length; i++) out.set([f(2 * a[i]!), 0 * a[i]!, f(5 + f(2.5 * a[i]!)), 1.5], i * 4);
+  return out;
+}
+
+/**
+ * BrookGPU's vout test kernel (prog/tests/vout, vout_brook.br `foo`) over a [rows, columns]
+ * input: record (r, c) pushes a + b; then 2 if round(fmod(c, 2)) != 1; then 3 and -3 if
+ * round(fmod(r, 3)) != 1. The pushed values in row-major order of the records.
+ */
+export function brookVoutReference(a: ArrayLike<number>, b: ArrayLike<number>, rows: number, columns: number): number[] {
+  const out: number[] = [];
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < columns; c++) {
+      const i = r * columns + c;
+      out.push(f(a[i]! + b[i]!));
+      if (c % 2 !== 1) out.push(2);
+      if (r % 3 !== 1) out.push(3, -3);
+    }
+  }
+  return out;
+}
+
+/**
+ * A sequence of kernel passes under a BrookGPU write mask (include/brook/brt.hpp write_mask;
+ * its DX9 form, runtime/gpu/dx9/dx9writemask.cpp): the mask starts clear; a pass writes record i
+ * unless it discards it (value >= kill) or, with `test`, the mask holds i; with `set`, each record
+ * written sets the mask. Each pass copies `values` (+ its `add`) into the output; returns the
+ * records each pass wrote and the output after the last pass.
+ */
+export function brookWriteMaskReference(
+  values: ArrayLike<number>, initial: ArrayLike<number>,
+  passes: readonly { kill?: number; add: number; test: boolean; set: boolean }[],
+): { counts: number[]; output: Float32Array } {
+  const mask = new Uint8Array(values.length);
+  const output = Float32Array.from(initial);
+  const counts = passes.map((p) => {
+    let n = 0;
+    for (let i = 0; i < values.length; i++) {
+      if (p.kill !== undefined && values[i]! >= p.kill) continue;
+      if (p.test && mask[i]) continue;
+      output[i] = f(values[i]! + p.add);
+      if (p.set) mask[i] = 1;
+      n++;
+    }
+    return n;
+  });
+  return { counts, output };
+}
