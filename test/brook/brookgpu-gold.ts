@@ -55,4 +55,12 @@ export const GOLD: Record<string, string> = {
   writeQuery: "160000 elements copied (expecting 160000)\n80000 elements copied (expecting 80000)\n80000 elements copied (expecting 80000)\n",
   rayBug: "initialize\ncore=<11.000000, 11.000000, 11.000000, 11.000000> isect=<22.000000, 22.000000, 22.000000, 22.000000>\nleaf\ncore=<0.000000, 1.000000, 2.000000, 3.000000> isect=<4.000000, 3.000000, 2.000000, 1.000000>\n",
   allocate: "",
+  at_gather_domain: "pass\n",
+  at_gather_fetch: "pass\n",
+  at_indexof_output: "pass\n",
+  at_indexof_stream: "pass\n",
+  at_iterator: "pass\n",
+  at_output_domain: "pass\n",
+  at_stream_domain: "pass\n",
+  at_stream_fetch: "pass\n",
 };

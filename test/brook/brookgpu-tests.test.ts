@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import {
   BrookContext, Stream, StructStream, brook, brookStructs, iter, reduceValue, streamDecl, streamGatherOp, streamRead, streamScatterOp, streamWrite,
-  writeMask, writeQuery,
+  parseBrook, voutRun, writeMask, writeQuery,
 } from '../../src/index';
 import { newContext } from '../helpers';
 import { GOLD } from './brookgpu-gold';
@@ -1415,4 +1415,620 @@ describe('brook/BrookGPU 0.5 prog/tests, ported: the printed output equals the g
     m.dispose();
     q.dispose();
   });
+  it('vout (a vout[4] kernel over 10x10 inputs: pushes that depend on indexof; the records printed as BrookGPU printed the stream)', async () => {
+    const { foo } = brook`
+      kernel void foo (float a<>, float b<>, float4 c,
+      		 float d[10][10], vout [4]float e<>) {
+        e = a+b;
+        push(e);
+        if (round(fmod( (indexof a).x,2))!=1) {
+          e = 2;
+          push (e);
+        }
+        if (round(fmod((indexof a).y,3))!=1) {
+           e=3;
+           push (e);
+           e=-3;
+           push (e);
+        }
+      }`;
+    const out = new Out();
+    const [WID, LEN] = [10, 10];
+    const a = decl(ctx, `float a<${WID}, ${LEN}>`), b = decl(ctx, `float b<${WID}, ${LEN}>`), d = decl(ctx, `float d<${WID}, ${LEN}>`);
+    const c = [1.0, 0.0, 3.2, 5.0];
+    const data_a = new Float32Array(WID * LEN), data_b = new Float32Array(WID * LEN), data_d = new Float32Array(WID * LEN);
+    for (let i = 0; i < WID; i++) {
+      for (let j = 0; j < LEN; j++) {
+        data_a[i * LEN + j] = i;
+        data_b[i * LEN + j] = f(j / 10);
+        data_d[i * LEN + j] = 0;
+      }
+    }
+    streamRead(a, data_a);
+    streamRead(b, data_b);
+    streamRead(d, data_d);
+    const { stream: e, count } = await voutRun(ctx, foo!, { a, b, c, d }); // foo(a,b,c,d,e);
+    // streamPrint(e): BrookGPU's e keeps its width of LEN records a row and grows to count / LEN rows
+    const values = e!.readSync();
+    for (let i = 0; i < count; i++) {
+      out.printf('%3.2f ', values[i]!);
+      if ((i + 1) % LEN === 0) out.printf('\n');
+    }
+    expect(out.text).to.equal(GOLD.vout);
+    [a, b, d, e!].forEach((s) => s.dispose());
+  });
+
+  it('reduce, in part (a reduce kernel with a constant and a gather to a value; its matrix part is listed at the end)', async () => {
+    const { foo } = brook`
+      reduce void foo (float4 a<>, float4 c,
+      		 float d[10][10], reduce float4 e<>) {
+        e.x = a.x+e.x+d[c.xy]+d[c.yx];
+        e.y = a.y+e.y+c.y;
+        e.z = a.z+e.z+c.w;
+        e.w = a.w+e.w+c.z;
+      }`;
+    const out = new Out();
+    const a = decl(ctx, 'float4 a<10, 10>'), d = decl(ctx, 'float d<10, 10>');
+    const data_a = new Float32Array(400), data_d = new Float32Array(100);
+    const c = [1.0, 0.0, 3.2, 5.0];
+    for (let i = 0; i < 10; i++) {
+      for (let j = 0; j < 10; j++) {
+        data_a.fill(f(0.0625 + i + f(j / 10.0)), 4 * (10 * i + j), 4 * (10 * i + j) + 4);
+        data_d[10 * i + j] = f(0.0625 + j / 8 + i / 64.0);
+      }
+    }
+    streamRead(a, data_a);
+    streamRead(d, data_d);
+    const output = await reduceValue(ctx, foo!, { a, c, d }); //   foo(a,c,d,output);
+    out.printf('begin adding float4 test ...\n');
+    out.printf('{%3.0f %3.0f %3.0f %3.0f}\n', ...output);
+    expect(out.text).to.equal(GOLD.reduce.split('\n').slice(0, 2).join('\n') + '\n');
+    [a, d].forEach((s) => s.dispose());
+  });
+
+  it('reduce_basic (float4 sums of 10x10, 9x9 and 11x10 streams to a value)', async () => {
+    const { SUM } = brook`
+      reduce void SUM( float4 a<>, reduce float4 b <>) {
+      	b = b + a;
+      }`;
+    const out = new Out();
+    for (const [h, w] of [[10, 10], [9, 9], [11, 10]] as const) {
+      const s = decl(ctx, `float4 a<${h}, ${w}>`);
+      const data = new Float32Array(h * w * 4);
+      for (let i = 0; i < h; i++) for (let j = 0; j < w; j++) data.set([i, j, 1, 2], 4 * (i * w + j));
+      streamRead(s, data);
+      const result = await reduceValue(ctx, SUM!, { a: s });
+      out.printf('{%3.2f %3.2f %3.2f %3.2f}\n', ...result);
+      s.dispose();
+    }
+    expect(out.text).to.equal(GOLD.reduce_basic);
+  });
+
+  for (const name of ['reduce_simplest', 'reduce_simplest_nocopy'] as const) {
+    it(`${name} (2x2, 4x4 and 8x8 sums ${name === 'reduce_simplest' ? 'into a 1x1 stream' : 'to a value'})`, async () => {
+      const { SUM } = brook`
+        reduce void SUM( float a<>, reduce float b <>) {
+        	b = b + a;
+        }`;
+      const out = new Out();
+      for (const side of [2, 4, 8]) {
+        const a = decl(ctx, `float a< ${side}, ${side} >`);
+        const input = Float32Array.from({ length: side * side }, (_, k) => (side === 2 ? k : k % side));
+        streamRead(a, input);
+        let output: number;
+        if (name === 'reduce_simplest') {
+          const b = decl(ctx, 'float b< 1, 1 >');
+          streamRead(b, [0]);
+          ctx.run(SUM!, { a, b }); //                                  SUM(a,b);
+          const o = new Float32Array(1);
+          streamWrite(b, o);
+          output = o[0]!;
+          b.dispose();
+        } else {
+          [output] = (await reduceValue(ctx, SUM!, { a })) as [number]; // SUM(a,output);
+        }
+        out.printf('{%3.2f}\n', output);
+        a.dispose();
+      }
+      expect(out.text).to.equal(GOLD[name]);
+    });
+  }
+
+  it('reducetostream (a reduce kernel with a constant and a gather, and a sum, from 10x10 to 2x5)', () => {
+    const { foo, SUM } = brook`
+      reduce void foo (float4 a<>, float4 c,
+      		 float d[10][10], reduce float4 e<>) {
+        e.x = a.x+e.x+d[c.xy]+d[c.yx];
+        e.y = a.y+e.y;
+        e.z = (a.z)*c.z*(e.z);
+        e.w = (a.w)*.0625*c.w*(e.w);
+      }
+      reduce void SUM( float4 a<>, reduce float4 b<> ) {
+      	b = b + a;
+      }`;
+    const out = new Out();
+    const bane = () => {
+      const a = decl(ctx, 'float4 a< 10, 10 >'), result = decl(ctx, 'float4 result<2,5>');
+      const data_a = new Float32Array(400), rez = new Float32Array(40);
+      for (let i = 0; i < 10; i++) for (let j = 0; j < 10; j++) data_a.set([i, j, 1, 2], 4 * (10 * i + j));
+      streamRead(a, data_a);
+      ctx.run(SUM!, { a, b: result });
+      streamWrite(result, rez);
+      for (let i = 0; i < 2; ++i) {
+        for (let j = 0; j < 5; ++j) out.printf('{%3.2f %3.2f %3.2f %3.2f}\n', ...rez.subarray(4 * (5 * i + j), 4 * (5 * i + j) + 4));
+        out.printf('\n');
+      }
+      [a, result].forEach((s) => s.dispose());
+    };
+    const a = decl(ctx, 'float4 a<10, 10>'), d = decl(ctx, 'float d<10, 10>'), output = decl(ctx, 'float4 output<2,5>');
+    const data_a = new Float32Array(400), data_d = new Float32Array(100), rez = new Float32Array(40);
+    const c = [1.0, 0.0, 3.2, 5.0];
+    for (let i = 0; i < 10; i++) {
+      for (let j = 0; j < 10; j++) {
+        const x = f(i + f(j / 10.0));
+        data_a.set([x, x, f(0.25 * (0.25 + i)), f(i + 0.25 + j)], 4 * (10 * i + j));
+        data_d[10 * i + j] = f(j / 8 + i / 64.0);
+      }
+    }
+    streamRead(a, data_a);
+    streamRead(d, data_d);
+    ctx.run(foo!, { a, c, d, e: output });
+    streamWrite(output, rez);
+    out.printf('{%3.2f %3.2f %3.2f %3.2f}\n', rez[0]!, rez[1]!, rez[2]!, rez[3]!);
+    bane();
+    expect(out.text).to.equal(GOLD.reducetostream);
+    [a, d, output].forEach((s) => s.dispose());
+  });
+
+  it('scan (a prefix count by log n gather passes, kernels calling kernels, streamPrint of every stage)', () => {
+    const { CountToRight } = brook`
+      kernel void valueAt (float value[][],
+                                   float2 index,
+                                   out float output<>,
+                                   float2 maxvalue,
+                                   float nothing) {
+         if (index.y>=maxvalue.y||index.y<-.125)
+            output = nothing;
+         else 
+            output = value[index];
+      }
+      kernel void getIndexAt(float4 inputindex<>,
+                             float shiftRight,
+                             float2 maxvalue,
+                             out float2 outputindex<>) {
+         float2 index;
+         index.x=inputindex.x+shiftRight;
+         index.y=inputindex.y+floor((.5+index.x)/maxvalue.x);
+         index.x=round(fmod(round(index.x),maxvalue.x));
+         if (index.x<=-.50)
+            index.x+=maxvalue.x;//only necessary if shiftRight<0
+         if (index.x+.25 >= maxvalue.x)
+           index.x = 0;//if fmod fails us
+         outputindex=index;
+      }
+      kernel void CountToRight (float value [][],
+                                out float output<>,
+                                float twotoi,
+                                float2 maxvalue) {
+         float2 nextPlaceToLook;
+         float neighbor;
+         getIndexAt(indexof(output),twotoi,maxvalue,nextPlaceToLook);
+         valueAt(value,nextPlaceToLook,neighbor,maxvalue,0);
+         output = value[indexof(output)]+neighbor;
+      }`;
+    const out = new Out();
+    const CountValues = (list_stream: Stream, output_stream: { s: Stream }, WIDTH: number, LENGTH: number, sign: number) => {
+      let tmp_stream = decl(ctx, `float tmp_stream<${WIDTH},${LENGTH}>`);
+      const maxvalue = [LENGTH, WIDTH];
+      const logN = Math.ceil(Math.log(f(LENGTH * WIDTH)) / Math.log(2.0));
+      ctx.run(CountToRight!, { value: list_stream, output: output_stream.s, twotoi: sign, maxvalue });
+      for (let i = 1; i < logN; ++i) {
+        out.printf('\nStage %d\n', i);
+        out.streamPrint(i % 2 ? output_stream.s : tmp_stream);
+        if (i % 2) ctx.run(CountToRight!, { value: output_stream.s, output: tmp_stream, twotoi: sign * (1 << i), maxvalue });
+        else ctx.run(CountToRight!, { value: tmp_stream, output: output_stream.s, twotoi: sign * (1 << i), maxvalue });
+      }
+      if (logN % 2 === 0) [tmp_stream, output_stream.s] = [output_stream.s, tmp_stream]; // streamSwap(tmp_stream,*output_stream);
+      tmp_stream.dispose();
+    };
+    const inputval = decl(ctx, 'float inputval<4,3>');
+    const outputval = { s: decl(ctx, 'float outputval<4,3>') };
+    const val = new Float32Array(12);
+    val[3] = 1;
+    val[9] = 1;
+    streamRead(inputval, val);
+    out.printf('input\n');
+    out.streamPrint(inputval);
+    CountValues(inputval, outputval, 4, 3, -1);
+    out.printf('\noutput\n');
+    out.streamPrint(outputval.s);
+    out.printf('\n');
+    expect(out.text).to.equal(GOLD.scan);
+    [inputval, outputval.s].forEach((s) => s.dispose());
+  });
+
+  // sum_char..sum_fixed4 and sum_uint: the minimal sum over 8-bit and 32-bit unsigned streams,
+  // each with its kernel and printf as written (sum_uchar and sum_int are listed at the end).
+  const SUMS: [name: string, type: string, a: number, format: string][] = [
+    ['sum_char', 'char', 120, '%hhd '],
+    ['sum_char2', 'char2', 120, '(%hhd,%hhd) '],
+    ['sum_char3', 'char3', 120, '(%hhd,%hhd,%hhd) '],
+    ['sum_char4', 'char4', 120, '(%hhd,%hhd,%hhd,%hhd) '],
+    ['sum_uchar2', 'uchar2', 120, '(%u,%u) '],
+    ['sum_fixed', 'fixed', 200, '%u '],
+    ['sum_fixed2', 'fixed2', 200, '(%u,%u) '],
+    ['sum_fixed3', 'fixed3', 200, '(%u,%u,%u) '],
+    ['sum_fixed4', 'fixed4', 200, '(%u,%u,%u,%u) '],
+    ['sum_uint', 'unsigned int', 1 << 23, '%d '],
+  ];
+  for (const [name, type, aValue, format] of SUMS) {
+    it(`${name} (c = a + b over ${type} streams, 1D and 2D)`, () => {
+      const { sum } = parseBrook(`kernel void sum( ${type} a<>, ${type} b<>, out ${type} c<> ) {\n\tc = a + b;\n}`);
+      const out = new Out();
+      const comps = /[234]$/.test(type) ? Number(type.at(-1)) : 1;
+      const bytes = type !== 'unsigned int';
+      const arr = (n: number) => (bytes ? new Uint8Array(n) : new Uint32Array(n));
+      const input_a1 = arr(100 * comps), input_b1 = arr(100 * comps), input_b2 = arr(100 * comps);
+      const output_c1 = arr(100 * comps), output_c2 = arr(100 * comps);
+      for (let i = 0; i < 10; i++) {
+        for (let j = 0; j < 10; j++) {
+          for (let k = 0; k < comps; k++) {
+            input_a1[(10 * i + j) * comps + k] = aValue;
+            input_b1[(10 * i + j) * comps + k] = (10 * i + j) & (bytes ? 0xff : 0xffffffff);
+            input_b2[(10 * i + j) * comps + k] = (10 * i + j) & (bytes ? 0xff : 0xffffffff);
+          }
+        }
+      }
+      const a1 = decl(ctx, `${type} a1< 100 >`), b1 = decl(ctx, `${type} b1< 100 >`), c1 = decl(ctx, `${type} c1< 100 >`);
+      const a2 = decl(ctx, `${type} a2< 10, 10 >`), b2 = decl(ctx, `${type} b2< 10, 10 >`), c2 = decl(ctx, `${type} c2< 10, 10 >`);
+      streamRead(a1, input_a1);
+      streamRead(b1, input_b1);
+      streamRead(a2, input_a1);
+      streamRead(b2, input_b2);
+      ctx.run(sum!, { a: a1, b: b1, c: c1 });
+      ctx.run(sum!, { a: a2, b: b2, c: c2 });
+      streamWrite(c1, output_c1);
+      streamWrite(c2, output_c2);
+      for (const o of [output_c1, output_c2]) {
+        for (let i = 0; i < 10; i++) {
+          for (let j = 0; j < 10; j++) out.printf(format, ...o.subarray((10 * i + j) * comps, (10 * i + j + 1) * comps));
+          out.printf('\n');
+        }
+      }
+      expect(out.text).to.equal(GOLD[name]);
+      [a1, b1, c1, a2, b2, c2].forEach((s) => s.dispose());
+    });
+  }
+  // prog/tests/address_translation: each program checks every record itself and prints the first
+  // FAIL (then exits) or "pass"; the checks are the programs' own, translated.
+  /** The C programs' check-and-exit: the first failure is printed and ends the checking. */
+  const checker = (out: Out) => {
+    let failed = false;
+    return {
+      check(ok: boolean, message: () => string): void {
+        if (ok || failed) return;
+        out.printf('%s\n', message());
+        failed = true;
+      },
+      pass(): void {
+        if (!failed) out.printf('pass\n');
+      },
+    };
+  };
+  const dims = (type: string) => (/[234]$/.test(type) ? Number(type.at(-1)) : 1);
+
+  it('address_translation/at_gather_domain (a gather through a 1D domain)', () => {
+    const { clear1, getIndexStream1, gather1 } = brook`
+      kernel void clear1( out float result<> ) { result = -1; }
+      kernel void getIndexStream1( out float result<> ) {
+      	result = (indexof result).x;
+      }
+      kernel void gather1( float g[], out float result<> )
+      {
+      	float i = (indexof result).x;
+      	result = g[i];
+      }`;
+    const out = new Out();
+    const c = checker(out);
+    const [RESULT_SIZE, GATHER_SIZE, GATHER_START, GATHER_END] = [1337, 10780, 8900, 10237];
+    const result = decl(ctx, `float result< ${RESULT_SIZE} >`), g = decl(ctx, `float g< ${GATHER_SIZE} >`);
+    const data_result = new Float32Array(RESULT_SIZE), data_g = new Float32Array(GATHER_SIZE);
+    ctx.run(getIndexStream1!, { result: g });
+    streamWrite(g, data_g);
+    for (let x = 0; x < GATHER_SIZE; x++) c.check(Math.trunc(data_g[x]!) === x, () => cprintf('FAIL: %s[%d].%s : expected %d got %f', 'gather', x, 'x', x, data_g[x]!));
+    ctx.run(clear1!, { result });
+    ctx.run(gather1!, { g: g.domain(GATHER_START, GATHER_END), result });
+    streamWrite(result, data_result);
+    for (let x = 0; x < RESULT_SIZE; x++) c.check(Math.trunc(data_result[x]!) === x + GATHER_START, () => cprintf('FAIL: %s[%d].%s : expected %d got %f', 'result', x, 'x', x + GATHER_START, data_result[x]!));
+    c.pass();
+    expect(out.text).to.equal(GOLD.at_gather_domain);
+    [result, g].forEach((s) => s.dispose());
+  });
+
+  it('address_translation/at_gather_fetch (a 4D gather at a swizzled 4D index)', () => {
+    const { clear4, getIndexStream4, gather4 } = brook`
+      kernel void clear4( out float4 result<> ) { result = -1; }
+      kernel void getIndexStream4( out float4 result<> ) {
+      	result = (indexof result).xyzw;
+      }
+      kernel void gather4( float4 g[][][][], out float4 result<> )
+      {
+      	float4 i = (indexof result).xyzw;
+      	i = i.zwxy;
+      	result = g[i];
+      }`;
+    const out = new Out();
+    const c = checker(out);
+    const [RX, RY, RZ, RW, GX, GY, GZ, GW] = [33, 13, 20, 9, 20, 9, 33, 13];
+    const result = decl(ctx, `float4 result< ${RW}, ${RZ}, ${RY}, ${RX} >`), g = decl(ctx, `float4 g< ${GW}, ${GZ}, ${GY}, ${GX} >`);
+    ctx.run(getIndexStream4!, { result: g });
+    const data_g = new Float32Array(GW * GZ * GY * GX * 4);
+    streamWrite(g, data_g);
+    let k = 0;
+    for (let w = 0; w < GW; w++) for (let z = 0; z < GZ; z++) for (let y = 0; y < GY; y++) for (let x = 0; x < GX; x++) {
+      for (const [e, n] of [[x, 'x'], [y, 'y'], [z, 'z'], [w, 'w']] as const) {
+        const v = data_g[k++]!;
+        c.check(Math.trunc(v) === e, () => cprintf('FAIL: %s[%d][%d][%d][%d].%s : expected %d got %f', 'gather', w, z, y, x, n, e, v));
+      }
+    }
+    ctx.run(clear4!, { result });
+    ctx.run(gather4!, { g, result });
+    const data_result = new Float32Array(RW * RZ * RY * RX * 4);
+    streamWrite(result, data_result);
+    k = 0;
+    for (let w = 0; w < RW; w++) for (let z = 0; z < RZ; z++) for (let y = 0; y < RY; y++) for (let x = 0; x < RX; x++) {
+      for (const [e, n] of [[z, 'x'], [w, 'y'], [x, 'z'], [y, 'w']] as const) {
+        const v = data_result[k++]!;
+        c.check(Math.trunc(v) === e, () => cprintf('FAIL: %s[%d][%d][%d][%d].%s : expected %d got %f', 'result', w, z, y, x, n, e, v));
+      }
+    }
+    c.pass();
+    expect(out.text).to.equal(GOLD.at_gather_fetch);
+    [result, g].forEach((s) => s.dispose());
+  });
+
+  it('address_translation/at_indexof_output (indexof of 1D to 4D outputs)', () => {
+    const kernels = brook`
+      kernel void getIndexStream1( out float result<> ) {
+      	result = (indexof result).x;
+      }
+      kernel void getIndexStream2( out float2 result<> ) {
+      	result = (indexof result).xy;
+      }
+      kernel void getIndexStream3( out float3 result<> ) {
+      	result = (indexof result).xyz;
+      }
+      kernel void getIndexStream4( out float4 result<> ) {
+      	result = indexof result;
+      }`;
+    const out = new Out();
+    const c = checker(out);
+    const shapes = [[10000], [4, 5000], [7, 10, 40], [5, 8, 6, 3]];
+    const data: Float32Array[] = [];
+    shapes.forEach((shape, d) => {
+      const t = d === 0 ? 'float' : `float${d + 1}`;
+      const st = decl(ctx, `${t} stream_${d + 1}d< ${shape.join(', ')} >`);
+      ctx.run(kernels[`getIndexStream${d + 1}`]!, { result: st });
+      const buf = new Float32Array(st.length * (d + 1));
+      streamWrite(st, buf);
+      data.push(buf);
+      st.dispose();
+    });
+    data.forEach((buf, d) => {
+      const ext = [...shapes[d]!].reverse(); // x first
+      for (let i = 0; i < buf.length / (d + 1); i++) {
+        let rest = i;
+        for (let k = 0; k <= d; k++) {
+          const e = rest % ext[k]!;
+          rest = Math.floor(rest / ext[k]!);
+          const v = buf[i * (d + 1) + k]!;
+          c.check(Math.trunc(v) === e, () => cprintf('FAIL: %dD.%s : expected %d got %f', d + 1, 'xyzw'[k]!, e, v));
+        }
+      }
+    });
+    c.pass();
+    expect(out.text).to.equal(GOLD.at_indexof_output);
+  });
+
+  for (const [name, kernelSrc] of [
+    ['at_indexof_stream', 'kernel void getIndexStream2( float input<>, out float2 result<> ) {\n\tresult = (indexof input).xy;\n}'],
+    ['at_stream_fetch', 'kernel void copy2( float2 input<>, out float2 result<> ) {\n\tresult = input;\n}\nkernel void getIndexStream2( out float2 result<> ) {\n\tresult = (indexof result).xy;\n}'],
+  ] as const) {
+    // at_indexof_stream does not pass: see NOT_PASSING below
+    (name === 'at_indexof_stream' ? it.skip : it)(`address_translation/${name} (${name === 'at_indexof_stream' ? 'indexof of an input resampled to the output' : 'inputs of other shapes fetched by resampling'}: 10x6, 500x48, 5000x24 into 5000x24)`, () => {
+      const kernels = parseBrook(`kernel void clear1( out float result<> ) { result = -1; }\nkernel void clear2( out float2 result<> ) { result = -1; }\n${kernelSrc}`);
+      const out = new Out();
+      const c = checker(out);
+      const [RX, RY] = [5000, 24];
+      const result = decl(ctx, `float2 result< ${RY}, ${RX} >`);
+      const data_result = new Float32Array(RX * RY * 2);
+      for (const [sname, IX, IY] of [['a', 10, 6], ['b', 500, 48], ['c', 5000, 24]] as const) {
+        const input = decl(ctx, `${name === 'at_indexof_stream' ? 'float' : 'float2'} ${sname}< ${IY}, ${IX} >`);
+        if (name === 'at_indexof_stream') {
+          ctx.run(kernels.clear1!, { result: input });
+          ctx.run(kernels.clear2!, { result });
+          ctx.run(kernels.getIndexStream2!, { input, result });
+        } else {
+          ctx.run(kernels.getIndexStream2!, { result: input });
+          ctx.run(kernels.clear2!, { result });
+          ctx.run(kernels.copy2!, { input, result });
+        }
+        streamWrite(result, data_result);
+        for (let y = 0; y < RY; y++) for (let x = 0; x < RX; x++) {
+          const xi = Math.floor((x * IX) / RX), yi = Math.floor((y * IY) / RY);
+          const [vx, vy] = [data_result[2 * (y * RX + x)]!, data_result[2 * (y * RX + x) + 1]!];
+          c.check(Math.trunc(vx) === xi, () => cprintf('FAIL: %s[%d][%d].%s : expected %d got %f', sname, y, x, 'x', xi, vx));
+          c.check(Math.trunc(vy) === yi, () => cprintf('FAIL: %s[%d][%d].%s : expected %d got %f', sname, y, x, 'y', yi, vy));
+        }
+        input.dispose();
+      }
+      c.pass();
+      expect(out.text).to.equal(GOLD[name]);
+      result.dispose();
+    });
+  }
+
+  it('address_translation/at_iterator (a float4 iterator over 1D and 4D domains)', () => {
+    const { clear4, copyIterator4 } = brook`
+      kernel void clear4( out float4 result<> ) { result = -1; }
+      kernel void copyIterator4( iter float4 iterator<>, out float4 result<> ) {
+      	result = iterator;
+      }`;
+    const out = new Out();
+    const c = checker(out);
+    const lerp = (start: number, end: number, amount: number, total: number) => f(start + f(f(f(end - start) * amount) / total));
+    const match = (a: number, b: number) => Math.abs(a - b) < 0.01;
+    const X_1D = 10000;
+    const [s1, e1] = [[0, 0, 0, 0], [10000, 5000, 1000, 20000]];
+    const [X4, Y4, Z4, W4] = [3, 6, 8, 5];
+    const [s4, e4] = [[0, 1, 0, 10], [3, 7, 24, 0]];
+    const stream_1d = decl(ctx, `float4 stream_1d< ${X_1D} >`), stream_4d = decl(ctx, `float4 stream_4d< ${W4}, ${Z4}, ${Y4}, ${X4} >`);
+    ctx.run(clear4!, { result: stream_1d });
+    ctx.run(copyIterator4!, { iterator: iter(s1, e1), result: stream_1d });
+    const data_1d = new Float32Array(X_1D * 4);
+    streamWrite(stream_1d, data_1d);
+    for (let x = 0; x < X_1D; x++) for (let k = 0; k < 4; k++) {
+      const want = lerp(s1[k]!, e1[k]!, x, X_1D), got = data_1d[4 * x + k]!;
+      c.check(match(got, want), () => cprintf('FAIL: 1D[%d].%s : expected %f got %f', x, 'xyzw'[k]!, want, got));
+    }
+    ctx.run(clear4!, { result: stream_4d });
+    ctx.run(copyIterator4!, { iterator: iter(s4, e4), result: stream_4d });
+    const data_4d = new Float32Array(W4 * Z4 * Y4 * X4 * 4);
+    streamWrite(stream_4d, data_4d);
+    let i = 0;
+    for (let w = 0; w < W4; w++) for (let z = 0; z < Z4; z++) for (let y = 0; y < Y4; y++) for (let x = 0; x < X4; x++) {
+      const at = [x, y, z, w], n = [X4, Y4, Z4, W4];
+      for (let k = 0; k < 4; k++) {
+        const want = lerp(s4[k]!, e4[k]!, at[k]!, n[k]!), got = data_4d[i++]!;
+        c.check(match(got, want), () => cprintf('FAIL: 1D[%d][%d][%d][%d].%s : expected %f got %f', w, z, y, x, 'xyzw'[k]!, want, got));
+      }
+    }
+    c.pass();
+    expect(out.text).to.equal(GOLD.at_iterator);
+    [stream_1d, stream_4d].forEach((s) => s.dispose());
+  });
+
+  it('address_translation/at_output_domain (domains of 1D to 4D outputs; indexof counts from the domain)', () => {
+    const kernels = brook`
+      kernel void clear1( out float result<> ) { result = -1; }
+      kernel void clear2( out float2 result<> ) { result = -1; }
+      kernel void clear3( out float3 result<> ) { result = -1; }
+      kernel void clear4( out float4 result<> ) { result = -1; }
+      kernel void getIndexStream1( out float result<> ) {
+      	result = (indexof result).x;
+      }
+      kernel void getIndexStream2( out float2 result<> ) {
+      	result = (indexof result).xy;
+      }
+      kernel void getIndexStream3( out float3 result<> ) {
+      	result = (indexof result).xyz;
+      }
+      kernel void getIndexStream4( out float4 result<> ) {
+      	result = indexof result;
+      }`;
+    const out = new Out();
+    const c = checker(out);
+    // extents, domain start and end, x first
+    const cases = [
+      { ext: [10000], start: [347], end: [7123] },
+      { ext: [5000, 4], start: [3997, 1], end: [4128, 4] },
+      { ext: [40, 10, 7], start: [11, 3, 0], end: [25, 5, 7] },
+      { ext: [3, 6, 8, 5], start: [1, 2, 0, 0], end: [3, 5, 7, 5] },
+    ];
+    const results = cases.map(({ ext, start, end }, d) => {
+      const t = d === 0 ? 'float' : `float${d + 1}`;
+      const st = decl(ctx, `${t} stream_${d + 1}d< ${[...ext].reverse().join(', ')} >`);
+      ctx.run(kernels[`clear${d + 1}`]!, { result: st });
+      ctx.run(kernels[`getIndexStream${d + 1}`]!, { result: d === 0 ? st.domain(start[0]!, end[0]!) : st.domain(start, end) });
+      const buf = new Float32Array(st.length * (d + 1));
+      streamWrite(st, buf);
+      st.dispose();
+      return buf;
+    });
+    results.forEach((buf, d) => {
+      const { ext, start, end } = cases[d]!;
+      for (let i = 0; i < buf.length / (d + 1); i++) {
+        let rest = i;
+        const at = ext.map((e) => {
+          const v = rest % e;
+          rest = Math.floor(rest / e);
+          return v;
+        });
+        const inDomain = at.every((v, k) => v >= start[k]! && v < end[k]!);
+        for (let k = 0; k <= d; k++) {
+          const want = inDomain ? at[k]! - start[k]! : -1, got = buf[i * (d + 1) + k]!;
+          c.check(Math.trunc(got) === want, () => cprintf('FAIL: %dD.%s : expected %d got %f', d + 1, 'xyzw'[k]!, want, got));
+        }
+      }
+    });
+    c.pass();
+    expect(out.text).to.equal(GOLD.at_output_domain);
+  });
+
+  it('address_translation/at_stream_domain (a 3D domain of a 3D input)', () => {
+    const { clear3, getIndexStream3, copy3 } = brook`
+      kernel void clear3( out float3 result<> ) { result = -1; }
+      kernel void getIndexStream3( out float3 result<> ) {
+      	result = (indexof result).xyz;
+      }
+      kernel void copy3( float3 input<>, out float3 result<> ) {
+      	result = input;
+      }`;
+    const out = new Out();
+    const c = checker(out);
+    const [RX, RY, RZ, IX, IY, IZ] = [50, 24, 13, 51, 40, 19];
+    const [XS, XE, YS, YE, ZS, ZE] = [1, 51, 5, 29, 0, 13];
+    const result = decl(ctx, `float3 result< ${RZ}, ${RY}, ${RX} >`), input = decl(ctx, `float3 input< ${IZ}, ${IY}, ${IX} >`);
+    ctx.run(getIndexStream3!, { result: input });
+    const data_input = new Float32Array(IX * IY * IZ * 3);
+    streamWrite(input, data_input);
+    let i = 0;
+    for (let z = 0; z < IZ; z++) for (let y = 0; y < IY; y++) for (let x = 0; x < IX; x++) {
+      for (const [e, n] of [[x, 'x'], [y, 'y'], [z, 'z']] as const) {
+        const v = data_input[i++]!;
+        c.check(Math.trunc(v) === e, () => cprintf('FAIL: input[%d][%d][%d].%s : expected %d got %f', z, y, x, n, e, v));
+      }
+    }
+    ctx.run(clear3!, { result });
+    ctx.run(copy3!, { input: input.domain([XS, YS, ZS], [XE, YE, ZE]), result });
+    const data_result = new Float32Array(RX * RY * RZ * 3);
+    streamWrite(result, data_result);
+    i = 0;
+    for (let z = 0; z < RZ; z++) for (let y = 0; y < RY; y++) for (let x = 0; x < RX; x++) {
+      for (const [e, n] of [[x + XS, 'x'], [y + YS, 'y'], [z + ZS, 'z']] as const) {
+        const v = data_result[i++]!;
+        c.check(Math.trunc(v) === e, () => cprintf('FAIL: result[%d][%d][%d].%s : expected %d got %f', z, y, x, n, e, v));
+      }
+    }
+    c.pass();
+    expect(out.text).to.equal(GOLD.at_stream_domain);
+    [result, input].forEach((s) => s.dispose());
+  });
+  it('allocate (streams of 1024x512 float4, 1024x1 and 1x512 float2 allocated, nothing printed)', () => {
+    const out = new Out();
+    const streams = ['float4 a< 1024,512 >', 'float4 b< 1024,512 >', 'float2 c <1024,1>', 'float2 d <1024,1>', 'float2 e <1,512>', 'float2 f <1,512>'].map((d) => decl(ctx, d));
+    expect(out.text).to.equal(GOLD.allocate);
+    streams.forEach((s) => s.dispose());
+  });
+});
+
+/**
+ * The programs of prog/tests (lkosmid/brook, BrookGPU 0.5 with its GL/GLES backends) that are not
+ * compared with their gold output here, and why. The *GLES directories repeat programs above for
+ * the GLES backend with the same kernels.
+ */
+export const NOT_PASSING: Record<string, string> = {
+  at_indexof_stream: '`(indexof input).xy` of an input resampled to a larger output: BrookGPU gives the input record\'s position (x * 10 / 5000), brookgl the output record\'s (indexof names no stream in the generated GLSL); ported above and skipped',
+  'reduce (matrix part)': 'its gold\'s matrix products cannot come from its source: the seed literal 06294306 is not a C constant (an octal with a 9), and neither reading it as decimal nor digit by digit as octal gives the gold\'s matrices; the float4 part is compared above',
+  sum_uchar3: 'BrookGPU\'s uchar wraps modulo 256 (its gold: 200 + 56 = 0); brookgl\'s 8-bit types are normalized [0, 1] with saturating stores, as BrookGPU\'s fixed (sum_fixed* pass: 255); a wrapping 8-bit integer type is not implemented',
+  sum_uchar4: 'as sum_uchar3',
+  sum_uchar: 'its gold is sum_char\'s output (120 ... -128) while its source adds 250 and prints %d: the gold does not belong to its source',
+  sum_int: 'its gold (8388608 + k) is sum_uint\'s while its source adds -(1<<8): the gold does not belong to its source',
+  multibackend: 'runs the CPU and a GPU backend at once from two threads; brookgl has one backend (WebGL2) and no threads',
+  pack_vout: '1,100 lines of Brook that pack vout streams by hand (BrookGPU\'s own vout library written in Brook), not a language feature; vout itself passes above',
+  'big, fractal, gflops, streamcopy, tessellate, realloc, split_testing, toy/toomuchcode': 'no gold files (benchmarks, compiler stress tests and drivers with their own C++ harness)',
+};
+
+describe('brook/BrookGPU 0.5 prog/tests not compared with their gold output', () => {
+  for (const [name, why] of Object.entries(NOT_PASSING)) it.skip(`${name}: ${why}`, () => undefined);
 });
