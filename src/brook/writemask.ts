@@ -23,7 +23,7 @@
 import type { BrookContext } from '../core/context';
 import { check } from '../core/errors';
 import { runPass } from '../core/pass';
-import type { ZMask } from '../core/zmask';
+import { ZMask } from '../core/zmask';
 
 const bound = new WeakMap<BrookContext, WriteMask>();
 
@@ -48,7 +48,7 @@ export class WriteMask {
     readonly rows: number,
     readonly columns: number,
   ) {
-    this.depth = ctx.zmask({ width: columns, height: rows });
+    this.depth = new ZMask(ctx, columns, rows); // disposed by dispose() (its renderbuffer is the context's, counted in ctx.stats())
     this.clear();
   }
 

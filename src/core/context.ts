@@ -258,13 +258,11 @@ export class BrookContext implements Device {
     if (!runLowered(this, kernel, args, checked)) runKernel(this, kernel, args, checked);
   }
 
-  /** A z mask (see zmask.ts) for streams laid out like `like` (same texture size), or of a texture size. */
-  zmask(like: Stream | { width: number; height: number }): ZMask {
+  /** A z mask (see zmask.ts) for streams laid out like `like` (same texture size). */
+  zmask(like: Stream): ZMask {
     this.guard();
-    if (like instanceof Stream) checkStream(this, like, 'zmask: like');
-    else check(like !== null && typeof like === 'object' && [like.width, like.height].every((x) => Number.isInteger(x) && x >= 1), () => `zmask: pass a stream or { width, height } (positive integers), got ${describeValue(like)}`);
-    const size = like instanceof Stream ? like.layout : like;
-    const m = new ZMask(this, size.width, size.height);
+    checkStream(this, like, 'zmask: like');
+    const m = new ZMask(this, like.layout.width, like.layout.height);
     this.masks.add(m);
     return m;
   }
