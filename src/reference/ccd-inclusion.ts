@@ -47,6 +47,10 @@
 
 /** Depth of the bisection in t: surviving intervals are 2^-MAX_DEPTH wide. */
 export const CCD_MAX_DEPTH = 16;
+/** The separation certificate's margin in units of the working precision's roundoff u, times the
+ * largest coordinate: 2^8 u (2^-16 in float32), four times what the corners, dot products and
+ * normalisation need when correctly rounded. */
+export const CCD_SEP_MARGIN_ULPS = 256;
 /** Intervals visited before a query gives up and reports a (conservative) collision. */
 export const CCD_MAX_VISITS = 2048;
 
@@ -188,6 +192,108 @@ function insidePossible(m: Arith, kind: CcdKind, A: Iv3, B: Iv3, C: Iv3): boolea
   return m.upper(sn) >= 0 && m.upper(m.sub(nn, sn)) >= 0 && m.upper(un) >= 0 && m.upper(m.sub(nn, un)) >= 0;
 }
 
+type V3 = [number, number, number];
+
+/** The separation certificate (glsl/apps/ccd/elementary.glsl ccdApart, operation for operation). */
+class Separation {
+  constructor(readonly rd: Round) {}
+  sub(a: V3, b: V3): V3 {
+    const rd = this.rd;
+    return [rd(a[0] - b[0]), rd(a[1] - b[1]), rd(a[2] - b[2])];
+  }
+  add(a: V3, b: V3): V3 {
+    const rd = this.rd;
+    return [rd(a[0] + b[0]), rd(a[1] + b[1]), rd(a[2] + b[2])];
+  }
+  scale(a: V3, t: number): V3 {
+    const rd = this.rd;
+    return [rd(a[0] * t), rd(a[1] * t), rd(a[2] * t)];
+  }
+  dot(a: V3, b: V3): number {
+    const rd = this.rd;
+    return rd(rd(rd(a[0] * b[0]) + rd(a[1] * b[1])) + rd(a[2] * b[2]));
+  }
+  cross(a: V3, b: V3): V3 {
+    const rd = this.rd;
+    return [rd(rd(a[1] * b[2]) - rd(a[2] * b[1])), rd(rd(a[2] * b[0]) - rd(a[0] * b[2])), rd(rd(a[0] * b[1]) - rd(a[1] * b[0]))];
+  }
+  /** p + (q - p) t */
+  at(p: V3, q: V3, t: number): V3 {
+    return this.add(p, this.scale(this.sub(q, p), t));
+  }
+  onSegment(p: V3, a: V3, b: V3): V3 {
+    const ab = this.sub(b, a);
+    const l = this.dot(ab, ab);
+    return l > 0 ? this.add(a, this.scale(ab, Math.min(Math.max(this.rd(this.dot(this.sub(p, a), ab) / l), 0), 1))) : a;
+  }
+  onTriangle(p: V3, a: V3, b: V3, c: V3): V3 {
+    const rd = this.rd;
+    const ab = this.sub(b, a), ac = this.sub(c, a), ap = this.sub(p, a);
+    const d1 = this.dot(ab, ap), d2 = this.dot(ac, ap);
+    if (d1 <= 0 && d2 <= 0) return a;
+    const bp = this.sub(p, b);
+    const d3 = this.dot(ab, bp), d4 = this.dot(ac, bp);
+    if (d3 >= 0 && d4 <= d3) return b;
+    const vc = rd(rd(d1 * d4) - rd(d3 * d2));
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) return this.onSegment(p, a, b);
+    const cp = this.sub(p, c);
+    const d5 = this.dot(ab, cp), d6 = this.dot(ac, cp);
+    if (d6 >= 0 && d5 <= d6) return c;
+    const vb = rd(rd(d5 * d2) - rd(d1 * d6));
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) return this.onSegment(p, a, c);
+    const va = rd(rd(d3 * d6) - rd(d5 * d4));
+    if (va <= 0 && rd(d4 - d3) >= 0 && rd(d5 - d6) >= 0) return this.onSegment(p, b, c);
+    const den = rd(rd(va + vb) + vc);
+    if (!(den > 0)) return this.onSegment(p, a, b);
+    return this.add(this.add(a, this.scale(ab, rd(vb / den))), this.scale(ac, rd(vc / den)));
+  }
+  gap(u: V3, ca: V3[], cb: V3[]): number {
+    const l = this.dot(u, u);
+    if (!(l > 0)) return -1;
+    const s = this.rd(Math.sqrt(l));
+    const n: V3 = [this.rd(u[0] / s), this.rd(u[1] / s), this.rd(u[2] / s)];
+    let lo = this.dot(n, ca[0]!), hi = this.dot(n, cb[0]!);
+    for (let k = 1; k < ca.length; k++) lo = Math.min(lo, this.dot(n, ca[k]!));
+    for (let k = 1; k < cb.length; k++) hi = Math.max(hi, this.dot(n, cb[k]!));
+    return this.rd(lo - hi);
+  }
+  /** Are the features (p: t = 0, q: t = 1) certainly apart throughout [ta, tb]? */
+  apart(kind: CcdKind, p: V3[], q: V3[], ta: number, tb: number, margin: number): boolean {
+    const tm = this.rd(this.rd(ta + tb) * 0.5);
+    const m = p.map((x, k) => this.at(x, q[k]!, tm)) as [V3, V3, V3, V3];
+    let u1: V3, u2: V3, ca: V3[], cb: V3[];
+    if (kind === 'vf') {
+      ca = [this.at(p[0]!, q[0]!, ta), this.at(p[0]!, q[0]!, tb)];
+      cb = [1, 2, 3].map((k) => this.at(p[k]!, q[k]!, ta)).concat([1, 2, 3].map((k) => this.at(p[k]!, q[k]!, tb)));
+      u1 = this.sub(m[0], this.onTriangle(m[0], m[1], m[2], m[3]));
+      u2 = this.cross(this.sub(m[2], m[1]), this.sub(m[3], m[1]));
+    } else {
+      ca = [this.at(p[0]!, q[0]!, ta), this.at(p[1]!, q[1]!, ta), this.at(p[0]!, q[0]!, tb), this.at(p[1]!, q[1]!, tb)];
+      cb = [this.at(p[2]!, q[2]!, ta), this.at(p[3]!, q[3]!, ta), this.at(p[2]!, q[2]!, tb), this.at(p[3]!, q[3]!, tb)];
+      const d1 = this.sub(m[1], m[0]), d2 = this.sub(m[3], m[2]), r = this.sub(m[0], m[2]);
+      u1 = this.sub(m[0], this.onSegment(m[0], m[2], m[3]));
+      const closer = (w: V3) => {
+        if (this.dot(w, w) < this.dot(u1, u1)) u1 = w;
+      };
+      closer(this.sub(m[1], this.onSegment(m[1], m[2], m[3])));
+      closer(this.sub(this.onSegment(m[2], m[0], m[1]), m[2]));
+      closer(this.sub(this.onSegment(m[3], m[0], m[1]), m[3]));
+      const rd = this.rd;
+      const a = this.dot(d1, d1), b = this.dot(d1, d2), e = this.dot(d2, d2), c = this.dot(d1, r), f = this.dot(d2, r);
+      const den = rd(rd(a * e) - rd(b * b));
+      if (den > 0) {
+        const s = rd(rd(rd(b * f) - rd(c * e)) / den), t = rd(rd(rd(a * f) - rd(b * c)) / den);
+        if (s >= 0 && s <= 1 && t >= 0 && t <= 1) closer(this.sub(this.add(m[0], this.scale(d1, s)), this.add(m[2], this.scale(d2, t))));
+      }
+      u2 = this.cross(d1, d2);
+    }
+    if (this.dot(u2, u1) < 0) u2 = [-u2[0], -u2[1], -u2[2]];
+    return Math.max(this.gap(u1, ca, cb), this.gap(u2, ca, cb)) > margin;
+  }
+}
+
+const SEPARATION = { float32: new Separation(Math.fround), float64: new Separation((x) => x) };
+
 /**
  * The conservative test of one query (24 coordinates, see the module header). Never reports
  * false for touching features; its `hit` may be a near miss.
@@ -197,6 +303,12 @@ export function ccdInclusion(kind: CcdKind, query: ArrayLike<number>, precision:
   // the features' swept boxes first (min/max and compares: exact), when the inputs are exact
   if (Array.prototype.every.call(query, (x: number) => m.rd(x) === x) && boxesApart(kind, query)) return { hit: false, visits: 0, capped: false, filtered: true };
   const { x0, dx } = vectors(m, kind, query);
+  // the certificate's points (rounded to the working precision) and margin
+  const sep = SEPARATION[precision];
+  const pts = Array.from({ length: 8 }, (_, k) => [m.rd(query[k * 3]!), m.rd(query[k * 3 + 1]!), m.rd(query[k * 3 + 2]!)] as V3);
+  const M = Math.max(...pts.flat().map(Math.abs));
+  const exact = Array.prototype.every.call(query, (x: number) => m.rd(x) === x);
+  const margin = m.rd(m.rd(m.rd(CCD_SEP_MARGIN_ULPS * m.u + (exact ? 0 : 4 * m.u)) * M) + m.tiny);
   const at = (t: number): Iv3[] => x0.map((v, k) => m.add3(v, m.scale3(dx[k]!, t)));
   const stack: Array<[number, number]> = [[0, 0]];
   let visits = 0;
@@ -219,8 +331,88 @@ export function ccdInclusion(kind: CcdKind, query: ArrayLike<number>, precision:
       continue;
     }
     if (!insidePossible(m, kind, m.hull3(a0, b0), m.hull3(a1, b1), m.hull3(a2, b2))) continue;
+    if (sep.apart(kind, pts.slice(0, 4), pts.slice(4), ta, tb, margin)) continue;
     if (d === CCD_MAX_DEPTH) return { hit: true, visits, capped: false, filtered: false };
     stack.push([d + 1, 2 * i + 1], [d + 1, 2 * i]);
   }
   return { hit: false, visits, capped: false, filtered: false };
+}
+
+/**
+ * The distance within which every reported collision's features come (ccdInclusion, float32, not
+ * capped; the GPU kernel likewise): D = 2^-16 V + 2^-11 l + 2^-15 M, with V the largest
+ * displacement of the query's four points over the step, l the longest edge of the features (at
+ * either end of the step), M the largest coordinate magnitude. The terms: a reported interval is
+ * 2^-16 of the step wide (the features move at most 2^-16 V in it); the certificate's direction
+ * is exact for closest points inside both features and off by at most ~2^-12 l where the lines
+ * are within 2^-12 of parallel or the triangle is a sliver (its closest points then come from the
+ * edges' endpoints); the float32 rounding of the certificate stays under its 2^-16 M margin.
+ * Queries whose features stay farther apart than D throughout the step are never reported.
+ */
+export function ccdReportBound(kind: CcdKind, q: ArrayLike<number>): number {
+  let V = 0, M = 0, l = 0;
+  const p = (k: number): V3 => [q[k * 3]!, q[k * 3 + 1]!, q[k * 3 + 2]!];
+  const len = (a: V3, b: V3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+  for (let k = 0; k < 4; k++) V = Math.max(V, len(p(k), p(k + 4)));
+  for (let i = 0; i < 24; i++) M = Math.max(M, Math.abs(q[i]!));
+  const edges = kind === 'vf' ? [[1, 2], [2, 3], [3, 1]] : [[0, 1], [2, 3]];
+  for (const o of [0, 4]) for (const [a, b] of edges) l = Math.max(l, len(p(a! + o), p(b! + o)));
+  return 2 ** -16 * V + 2 ** -11 * l + 2 ** -15 * M;
+}
+
+/** Double-precision distance between two segments (closest points, clamped). */
+function segmentDistance(a0: V3, a1: V3, b0: V3, b1: V3): number {
+  const d1 = [a1[0] - a0[0], a1[1] - a0[1], a1[2] - a0[2]], d2 = [b1[0] - b0[0], b1[1] - b0[1], b1[2] - b0[2]], r = [a0[0] - b0[0], a0[1] - b0[1], a0[2] - b0[2]];
+  const dot = (x: number[], y: number[]) => x[0]! * y[0]! + x[1]! * y[1]! + x[2]! * y[2]!;
+  const at = (p: V3, d: number[], s: number): V3 => [p[0] + d[0]! * s, p[1] + d[1]! * s, p[2] + d[2]! * s];
+  const dist = (x: V3, y: V3) => Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]);
+  const proj = (x: V3, p: V3, d: number[]) => {
+    const l = dot(d, d);
+    return l > 0 ? Math.min(1, Math.max(0, dot([x[0] - p[0], x[1] - p[1], x[2] - p[2]], d) / l)) : 0;
+  };
+  let best = Math.min(dist(a0, at(b0, d2, proj(a0, b0, d2))), dist(a1, at(b0, d2, proj(a1, b0, d2))), dist(b0, at(a0, d1, proj(b0, a0, d1))), dist(b1, at(a0, d1, proj(b1, a0, d1))));
+  const a = dot(d1, d1), b = dot(d1, d2), e = dot(d2, d2), c = dot(d1, r), f = dot(d2, r), den = a * e - b * b;
+  if (den > 1e-300) {
+    const s = (b * f - c * e) / den, t = (a * f - b * c) / den;
+    if (s >= 0 && s <= 1 && t >= 0 && t <= 1) best = Math.min(best, dist(at(a0, d1, s), at(b0, d2, t)));
+  }
+  return best;
+}
+
+/** Double-precision distance between a point and a triangle. */
+function pointTriangleDistance(p: V3, a: V3, b: V3, c: V3): number {
+  const sub = (x: V3, y: V3): V3 => [x[0] - y[0], x[1] - y[1], x[2] - y[2]];
+  const dot = (x: V3, y: V3) => x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+  const ab = sub(b, a), ac = sub(c, a), n: V3 = [ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2], ab[0] * ac[1] - ab[1] * ac[0]];
+  const nn = dot(n, n);
+  const edges = Math.min(segmentDistance(p, p, a, b), segmentDistance(p, p, b, c), segmentDistance(p, p, c, a));
+  if (!(nn > 0)) return edges;
+  // the projection inside the triangle: barycentric signs
+  const ap = sub(p, a), h = dot(ap, n) / nn;
+  const x = sub(p, [n[0] * h, n[1] * h, n[2] * h]);
+  const inside = [[a, b], [b, c], [c, a]].every(([u, v]) => {
+    const e = sub(v!, u!), w = sub(x, u!);
+    return dot([e[1] * w[2] - e[2] * w[1], e[2] * w[0] - e[0] * w[2], e[0] * w[1] - e[1] * w[0]], n) >= 0;
+  });
+  return inside ? Math.min(edges, Math.abs(h) * Math.sqrt(nn)) : edges;
+}
+
+/** The features' smallest distance over the step, in double: sampled at `samples` + 1 times, then
+ * 64 times finer around the three closest samples (an upper bound of the true minimum, within
+ * 1 / (64 samples) of the step times the largest relative speed where the minimum is near one
+ * of those samples). */
+export function ccdMinDistance(kind: CcdKind, q: ArrayLike<number>, samples = 4096): number {
+  const at = (t: number) => {
+    const x = (k: number): V3 => [0, 1, 2].map((c) => q[k * 3 + c]! + (q[(k + 4) * 3 + c]! - q[k * 3 + c]!) * t) as V3;
+    return kind === 'vf' ? pointTriangleDistance(x(0), x(1), x(2), x(3)) : segmentDistance(x(0), x(1), x(2), x(3));
+  };
+  const coarse = Array.from({ length: samples + 1 }, (_, i) => [at(i / samples), i] as [number, number]);
+  let best = Math.min(...coarse.map((c) => c[0]));
+  for (const [, i] of coarse.sort((x, y) => x[0] - y[0]).slice(0, 3)) {
+    for (let k = -64; k <= 64; k++) {
+      const t = (i + k / 64) / samples;
+      if (t >= 0 && t <= 1) best = Math.min(best, at(t));
+    }
+  }
+  return best;
 }

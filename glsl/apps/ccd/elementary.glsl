@@ -5,7 +5,9 @@
 // cannot hold anywhere on it, all in midpoint-radius interval arithmetic whose radii absorb
 // every rounding error. Never misses a collision; a surviving interval at CCD_MAX_DEPTH, or a
 // query over CCD_MAX_VISITS intervals, reports one. Features whose swept boxes are apart are
-// dropped first (0 intervals visited).
+// dropped first (0 intervals visited). An interval the two filters keep is still dropped when a
+// separation certificate (ccdApart) proves the features apart throughout it: a reported
+// collision is a contact or a near miss within the distance bound of ccd-inclusion.ts.
 // The kernel declares `uniform float inputUlp;` (0: the float32 coordinates are the geometry).
 
 #define CCD_MAX_DEPTH 16
@@ -58,6 +60,95 @@ bool ccdInsidePossible(bool vf, Iv3 A, Iv3 B, Iv3 C) {
   return ivUpper(sn) >= 0.0 && ivUpper(ivSub(nn, sn)) >= 0.0 && ivUpper(un) >= 0.0 && ivUpper(ivSub(nn, un)) >= 0.0;
 }
 
+// The separation certificate (mirrored by separated() in src/reference/ccd-inclusion.ts): over
+// T = [ta, tb] every point of a feature is a convex combination of its vertices at ta and tb
+// (the corners), so for any direction u, min over A's corners of u.x - max over B's of u.y is a
+// lower bound on the features' distance throughout T. u is tried from the features' closest
+// points at T's middle and from their normal (the face's, or the edges' cross product); T is
+// dropped when the bound exceeds the margin that covers the float32 rounding of corners, dots and
+// normalisation (CCD_SEP_MARGIN times the largest coordinate, plus 4 inputUlp of it).
+const float CCD_SEP_MARGIN = 1.52587890625e-5;   // 2^-16
+
+vec3 ccdClosestOnSegment(vec3 p, vec3 a, vec3 b) {
+  vec3 ab = b - a;
+  float l = dot(ab, ab);
+  return l > 0.0 ? a + ab * clamp(dot(p - a, ab) / l, 0.0, 1.0) : a;
+}
+
+// The point of triangle abc closest to p (by the Voronoi regions of its vertices and edges).
+vec3 ccdClosestOnTriangle(vec3 p, vec3 a, vec3 b, vec3 c) {
+  vec3 ab = b - a, ac = c - a, ap = p - a;
+  float d1 = dot(ab, ap), d2 = dot(ac, ap);
+  if (d1 <= 0.0 && d2 <= 0.0) return a;
+  vec3 bp = p - b;
+  float d3 = dot(ab, bp), d4 = dot(ac, bp);
+  if (d3 >= 0.0 && d4 <= d3) return b;
+  float vc = d1 * d4 - d3 * d2;
+  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return ccdClosestOnSegment(p, a, b);
+  vec3 cp = p - c;
+  float d5 = dot(ab, cp), d6 = dot(ac, cp);
+  if (d6 >= 0.0 && d5 <= d6) return c;
+  float vb = d5 * d2 - d1 * d6;
+  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return ccdClosestOnSegment(p, a, c);
+  float va = d3 * d6 - d5 * d4;
+  if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) return ccdClosestOnSegment(p, b, c);
+  float den = va + vb + vc;
+  if (!(den > 0.0)) return ccdClosestOnSegment(p, a, b);
+  return a + ab * (vb / den) + ac * (vc / den);
+}
+
+// min over A's corners of u.x - max over B's, u normalised (a zero u certifies nothing).
+float ccdGap(vec3 u, vec3 ca[4], int na, vec3 cb[6], int nb) {
+  float l = dot(u, u);
+  if (!(l > 0.0)) return -1.0;
+  u = u / sqrt(l);
+  float lo = dot(u, ca[0]), hi = dot(u, cb[0]);
+  for (int k = 1; k < 4; k++) if (k < na) lo = min(lo, dot(u, ca[k]));
+  for (int k = 1; k < 6; k++) if (k < nb) hi = max(hi, dot(u, cb[k]));
+  return lo - hi;
+}
+
+// Are the features certainly apart throughout [ta, tb]? (p: t = 0, q: t = 1; margin absolute)
+bool ccdApart(bool vf, vec3 p0, vec3 p1, vec3 p2, vec3 p3, vec3 q0, vec3 q1, vec3 q2, vec3 q3, float ta, float tb, float margin) {
+  vec3 ca[4], cb[6];
+  float tm = (ta + tb) * 0.5;
+  vec3 m0 = p0 + (q0 - p0) * tm, m1 = p1 + (q1 - p1) * tm, m2 = p2 + (q2 - p2) * tm, m3 = p3 + (q3 - p3) * tm;
+  vec3 u1, u2;
+  int na, nb;
+  if (vf) {
+    ca[0] = p0 + (q0 - p0) * ta; ca[1] = p0 + (q0 - p0) * tb; ca[2] = ca[0]; ca[3] = ca[0]; na = 2;
+    cb[0] = p1 + (q1 - p1) * ta; cb[1] = p2 + (q2 - p2) * ta; cb[2] = p3 + (q3 - p3) * ta;
+    cb[3] = p1 + (q1 - p1) * tb; cb[4] = p2 + (q2 - p2) * tb; cb[5] = p3 + (q3 - p3) * tb; nb = 6;
+    u1 = m0 - ccdClosestOnTriangle(m0, m1, m2, m3);
+    u2 = cross(m2 - m1, m3 - m1);
+  } else {
+    ca[0] = p0 + (q0 - p0) * ta; ca[1] = p1 + (q1 - p1) * ta; ca[2] = p0 + (q0 - p0) * tb; ca[3] = p1 + (q1 - p1) * tb; na = 4;
+    cb[0] = p2 + (q2 - p2) * ta; cb[1] = p3 + (q3 - p3) * ta; cb[2] = p2 + (q2 - p2) * tb; cb[3] = p3 + (q3 - p3) * tb;
+    cb[4] = cb[0]; cb[5] = cb[0]; nb = 4;
+    // the closest of: each endpoint against the other segment, the lines' interior solution
+    vec3 d1 = m1 - m0, d2 = m3 - m2, r = m0 - m2;
+    u1 = m0 - ccdClosestOnSegment(m0, m2, m3);
+    vec3 w = m1 - ccdClosestOnSegment(m1, m2, m3);
+    if (dot(w, w) < dot(u1, u1)) u1 = w;
+    w = ccdClosestOnSegment(m2, m0, m1) - m2;
+    if (dot(w, w) < dot(u1, u1)) u1 = w;
+    w = ccdClosestOnSegment(m3, m0, m1) - m3;
+    if (dot(w, w) < dot(u1, u1)) u1 = w;
+    float a = dot(d1, d1), b = dot(d1, d2), e = dot(d2, d2), c = dot(d1, r), f = dot(d2, r);
+    float den = a * e - b * b;
+    if (den > 0.0) {
+      float s = (b * f - c * e) / den, t = (a * f - b * c) / den;
+      if (s >= 0.0 && s <= 1.0 && t >= 0.0 && t <= 1.0) {
+        w = (m0 + d1 * s) - (m2 + d2 * t);
+        if (dot(w, w) < dot(u1, u1)) u1 = w;
+      }
+    }
+    u2 = cross(d1, d2);
+  }
+  if (dot(u2, u1) < 0.0) u2 = -u2;
+  return max(ccdGap(u1, ca, na, cb, nb), ccdGap(u2, ca, na, cb, nb)) > margin;
+}
+
 // The test of one query: p0..p3 at t = 0, q0..q3 at t = 1 (vertex-face: v, f0, f1, f2;
 // edge-edge: ea0, ea1, eb0, eb1). Returns (verdict: 0 none, 1 collision, 2 collision by the
 // visit cap; intervals visited).
@@ -85,6 +176,9 @@ ivec2 ccdTest(bool vf, vec3 p0, vec3 p1, vec3 p2, vec3 p3, vec3 q0, vec3 q1, vec
     ya = ivSub3(Q1, Q0); yb = ivSub3(Q3, Q2); yc = ivSub3(Q2, Q0);
   }
   Iv3 da = ivSub3(ya, xa), db = ivSub3(yb, xb), dc = ivSub3(yc, xc);
+  vec3 big = max(max(max(abs(p0), abs(p1)), max(abs(p2), abs(p3))), max(max(abs(q0), abs(q1)), max(abs(q2), abs(q3))));
+  float M = max(max(big.x, big.y), big.z);
+  float margin = (CCD_SEP_MARGIN + 4.0 * inputUlp) * M + CCD_TINY;
   int sd[CCD_MAX_DEPTH + 2];
   int si[CCD_MAX_DEPTH + 2];
   int top = 1;
@@ -108,6 +202,7 @@ ivec2 ccdTest(bool vf, vec3 p0, vec3 p1, vec3 p2, vec3 p3, vec3 q0, vec3 q1, vec
     bool negative = ivUpper(be0) < 0.0 && ivUpper(be1) < 0.0 && ivUpper(be2) < 0.0 && ivUpper(be3) < 0.0;
     if (positive || negative) continue;
     if (!ccdInsidePossible(vf, ivHull3(a0, b0), ivHull3(a1, b1), ivHull3(a2, b2))) continue;
+    if (ccdApart(vf, p0, p1, p2, p3, q0, q1, q2, q3, ta, tb, margin)) continue;
     if (d == CCD_MAX_DEPTH) return ivec2(1, visits);
     sd[top] = d + 1; si[top] = 2 * i + 1; top++;
     sd[top] = d + 1; si[top] = 2 * i; top++;
