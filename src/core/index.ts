@@ -6,6 +6,7 @@ export { Stream, layoutFor } from './stream';
 export { StreamDomain } from './domain';
 export type { DomainBound } from './domain';
 export type { Layout, ReadMethod, ReadOptions, StreamShape } from './stream';
+export { READ_BAND_BYTES, READ_BANDS } from './streamread';
 export { Kernel, Iter, iter, generateKernelSource, glslName } from './kernel';
 export { PLAIN_VARIANT, type KernelVariant } from './kernelsource';
 export type { KernelPart } from './kernel';

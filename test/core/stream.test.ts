@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, ELEMENT_TYPES, ElementType, typeInfo } from '../../src/index';
+import { BrookContext, ELEMENT_TYPES, ElementType, READ_BAND_BYTES, typeInfo } from '../../src/index';
 import { expectArrayEqual, expectNoGLError, newContext, rng } from '../helpers';
 
 function dataFor(type: ElementType, records: number, seed: number): ArrayLike<number> {
@@ -110,6 +110,22 @@ describe('core/stream', () => {
         const back = await s.read({ method });
         expectArrayEqual(new Uint32Array(back.buffer, back.byteOffset, back.length), new Uint32Array(all.buffer), `${type} bits (${method})`);
       }
+      s.dispose();
+    }
+  });
+
+  it('reads large streams (READ_BAND_BYTES and up) in row bands, each byte where it belongs', async () => {
+    // float4: whole RGBA texels; float: RED where offered, else packed; uint packed: every path
+    const cases: [ElementType, number, 'native' | 'pack'][] = [['float4', 1 << 19, 'native'], ['float', 1 << 21, 'native'], ['float', 1 << 21, 'pack'], ['uint2', 1 << 20, 'native']];
+    for (const [type, n, method] of cases) {
+      const c = typeInfo(type).components;
+      const bytes = n * c * 4;
+      expect(bytes).to.be.at.least(READ_BAND_BYTES);
+      const data = type.startsWith('uint') ? Uint32Array.from({ length: n * c }, (_, i) => (i * 2654435761) >>> 0) : Float32Array.from({ length: n * c }, (_, i) => i * 0.25 - 7);
+      const s = ctx.stream(type, n, data);
+      const before = ctx.stats();
+      expectArrayEqual(await s.read({ method }), data, `${type} x ${n} (${method})`);
+      expect(ctx.stats().buffers).to.equal(before.buffers);
       s.dispose();
     }
   });
