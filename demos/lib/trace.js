@@ -1,2 +1,2 @@
-// The pass-by-pass trace as an HTML table: the library's view module (src/view/trace-table.ts).
+// The pass-by-pass trace as an HTML table: the library's view module (src/view/tracetable.ts).
 export { traceTable } from '../../dist/brookgl.js';

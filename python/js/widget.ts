@@ -15,7 +15,7 @@
  * model stands in for anywidget's and results go back to Python through a Jupyter comm.
  */
 import { createContext, parseBrook, iter, embed, streamFigure, traceTable, typeInfo, type BrookContext, type KernelArgs, type Stream } from '../../src/index';
-import { releaseContext } from '../../src/view/embed-ui';
+import { releaseContext } from '../../src/view/embedui';
 
 /** The part of anywidget's model interface the widget uses. */
 export interface WidgetModel {

@@ -1,7 +1,7 @@
 /**
  * Bounding volume hierarchies of deforming triangle scenes (da Silva, Esperança & Marroquim 2014,
  * section 2) and the orphan sets of adjacent triangles (Tang et al. 2008): built once on the CPU
- * for the continuous collision detection of src/apps/ccd and its reference (src/reference/ccd-bvh.ts).
+ * for the continuous collision detection of src/apps/ccd and its reference (src/reference/ccdbvh.ts).
  *
  * Bounding volumes are axis-aligned boxes swept over the step: a triangle's box holds its three
  * vertices at t = 0 and t = 1, so (vertices moving linearly) it holds the triangle for all of

@@ -4,16 +4,16 @@
  * root checked (vertex-face: the vertex inside the triangle; edge-edge: the closest points of
  * the two lines inside both segments), preceded by the non-penetration filter of Tang et al.
  * (2010): when the cubic's four Bernstein coefficients share one strict sign, the features are
- * never coplanar and the cubic is not solved. A, B, C as in ./ccd-inclusion.ts.
+ * never coplanar and the cubic is not solved. A, B, C as in ./ccdinclusion.ts.
  *
  * This is the classic method, with its known weaknesses (a tolerance on the checks, and a cubic
  * that vanishes identically for features moving in one plane, where it checks t = 0 and t = 1
  * only); the tests report how often it disagrees with the exact ground truth. The conservative
  * form that never misses is `ccdInclusion`.
  */
-import type { CcdKind } from './ccd-inclusion';
+import type { CcdKind } from './ccdinclusion';
 
-export * from './ccd-inclusion';
+export * from './ccdinclusion';
 
 import type { Vec3 as V } from './collide';
 const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];

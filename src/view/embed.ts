@@ -24,10 +24,10 @@ import { createNBody, nbodyPreset, NBODY_FLOPS, type NBodySystem } from '../apps
 import { createDem, type Dem } from '../apps/dem/index';
 import { filterReference } from '../reference/filter';
 import { drawStream, describeRange } from './image';
-import { embedFrame, frames, type EmbedHandle } from './embed-ui';
-import { animated, contextFor, handle, pointView, viewContext } from './embed-loop';
+import { embedFrame, frames, type EmbedHandle } from './embedui';
+import { animated, contextFor, handle, pointView, viewContext } from './embedloop';
 
-export type { EmbedHandle } from './embed-ui';
+export type { EmbedHandle } from './embedui';
 
 /** The demos `embed` mounts. */
 export const EMBEDS = ['filter', 'fluid', 'nbody', 'dem'] as const;

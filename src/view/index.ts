@@ -6,7 +6,7 @@
 export * from './colormap';
 export * from './image';
 export * from './table';
-export * from './trace-table';
+export * from './tracetable';
 export * from './plot';
 export * from './embed';
 export { createPointRenderer } from './points';

@@ -3,7 +3,7 @@
  * vertex-face or edge-edge query (four vertex indices into the positions at t = 0 and t = 1),
  * tested by the conservative branch and bound of glsl/apps/ccd/elementary.glsl (Provot's
  * coplanarity cubic, Tang et al.'s Bernstein sign filter, interval inside checks; the error
- * bound is derived in src/reference/ccd-inclusion.ts, which computes the same verdicts on the
+ * bound is derived in src/reference/ccdinclusion.ts, which computes the same verdicts on the
  * CPU). It never misses a collision in float32; its false positives are near misses.
  *
  * ```ts
@@ -15,7 +15,7 @@ import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import type { KernelSpec } from '../../core/kernel';
 import type { Stream } from '../../core/stream';
-import type { CcdKind } from '../../reference/ccd-inclusion';
+import type { CcdKind } from '../../reference/ccdinclusion';
 
 /**
  * One query per record: `q` holds four vertex indices (vertex-face: v, f0, f1, f2; edge-edge:

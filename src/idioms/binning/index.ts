@@ -14,7 +14,7 @@
  * - build.ts: binItems / binPoints (methods, reuse with `into`, overflow and rebuild);
  * - peel.ts: depth peeling ('naive', 'predicated', 'reduced', 'delayed');
  * - routing.ts: stencil routing ('stencil', 'stencil-predicated', and one-draw stencilRoute);
- * - bucket-sort.ts: bucket sort by binning (section 4.3).
+ * - bucketsort.ts: bucket sort by binning (section 4.3).
  * Every pass goes through the pass runner (ctx.trace shows them: clear, peel, copy, route, ...);
  * the shaders are in glsl/idioms/binning/.
  */
@@ -22,6 +22,6 @@ export { Bins, BINNING_METHODS, ROUTING_METHODS, BIN_UNIFORMS, BIN_QUERY_GLSL, b
 export type { BinGrid, BinMapping, BinningMethod, BinningStats, SliceStorage } from './bins';
 export { binItems, binPoints } from './build';
 export type { BinningOptions } from './build';
-export { bucketSort } from './bucket-sort';
+export { bucketSort } from './bucketsort';
 export { stencilRoute } from './routing';
 export type { Routed } from './routing';

@@ -8,7 +8,7 @@ import { createContext, type BrookContext } from '../core/context';
 import type { PassRecord } from '../core/trace';
 import { OrbitCamera } from '../apps/nbody/index';
 import { createPointRenderer } from './points';
-import { releaseContext, type EmbedFrame, type EmbedHandle } from './embed-ui';
+import { releaseContext, type EmbedFrame, type EmbedHandle } from './embedui';
 
 /** The handle over a frame, a context and a state object; `ready` settles once. */
 export function handle<S extends Record<string, unknown>>(frame: EmbedFrame, ctx: BrookContext, state: S, start: () => Promise<void>): EmbedHandle<S> & { passes: PassRecord[] } {

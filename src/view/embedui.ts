@@ -5,7 +5,7 @@
  */
 import type { BrookContext } from '../core/context';
 import type { PassRecord } from '../core/trace';
-import { traceTable } from './trace-table';
+import { traceTable } from './tracetable';
 
 /** What `embed` returns. */
 export interface EmbedHandle<State = Record<string, unknown>> {
