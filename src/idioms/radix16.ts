@@ -1,5 +1,5 @@
 /**
- * The LSD radix sort with 4-bit digits (sortStream's default method 'radix'): 8 digit
+ * The LSD radix sort with 4-bit digits (sortStream's method 'radix', the default on a GPU): 8 digit
  * passes instead of the 2-bit form's 16, each placing every record with one gather whose
  * texel fetches are counted, not searched.
  *

@@ -162,7 +162,7 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
         await r.keys.read();
         [r.keys, r.payload, r.order].forEach((t) => t.dispose());
       };
-      add(`full sort with payload, keys read back (tfjs topk(x, n); brookgl default 'radix')`, n,
+      add(`full sort with payload, keys read back (tfjs topk(x, n); brookgl default '${software ? 'bitonic' : 'radix'}')`, n,
         await tfm(async () => { const { values, indices } = tf.topk(tx, n); await values.data(); values.dispose(); indices.dispose(); }),
         await brook(sortOnce(undefined)));
       add("full sort, brookgl 'radix' (4-bit digits)", n, null, await brook(sortOnce('radix')));

@@ -35,7 +35,7 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
   const gpuRows = [];
   const byKernel = [];
   const readRows = [];
-  const defaultMethod = 'radix';
+  const defaultMethod = soft ? 'bitonic' : 'radix';
   for (const n of sizes) {
     const keys = keysOf(n, n + 3);
     const expected = Float32Array.from(keys).sort();
