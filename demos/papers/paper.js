@@ -120,7 +120,7 @@ export async function paperPage({ paper, intro, listings = [], reproductions = [
         try {
           const opts = { ...r.options(ctx, { quick: chosen.quick, test: chosen.test }), log: meter.log, plan: meter.plan, stopped: cancelled };
           const res = await suite.run(ctx, opts);
-          const partial = cancelled();
+          const partial = cancelled() && suite.stoppable === true;
           const problems = partial ? [] : check(r, res, opts);
           mine.replaceChildren(
             el('p', { className: 'meta', textContent: took() + (partial ? ` — cancelled after ${meter.done()} of ${meter.total()} measurements: what was measured so far` : '') }),
