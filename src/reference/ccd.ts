@@ -138,6 +138,13 @@ export function segmentDistance(p0: V, p1: V, q0: V, q1: V): number {
   return Math.sqrt(dot(w, w));
 }
 
+/** The time of first contact in double precision (Provot's roots in order, the first whose
+ * check holds), or null when the features do not touch in [0, 1]. */
+export function ccdProvotTime(kind: CcdKind, query: ArrayLike<number>): number | null {
+  if (nonPenetrationFilter(kind, query)) return null;
+  return cubicRoots01(coplanarityBernstein(kind, query)).find((t) => checkAt(kind, query, t)) ?? null;
+}
+
 /** Provot's elementary test in double precision: true when the features touch in [0, 1]. */
 export function ccdProvot(kind: CcdKind, query: ArrayLike<number>): boolean {
   if (nonPenetrationFilter(kind, query)) return false;

@@ -65,6 +65,9 @@ export interface InclusionResult {
   capped: boolean;
   /** True when the features' swept boxes or the depth-0 non-penetration filter rejected the query. */
   filtered: boolean;
+  /** A conservative time of impact (a multiple of 2^-16, never after the first contact): the start
+   * of the first interval reported, or of the one the visit cap stopped at; 1 when none. */
+  toi: number;
 }
 
 type Round = (x: number) => number;
@@ -301,7 +304,7 @@ const SEPARATION = { float32: new Separation(Math.fround), float64: new Separati
 export function ccdInclusion(kind: CcdKind, query: ArrayLike<number>, precision: 'float32' | 'float64' = 'float32'): InclusionResult {
   const m = ARITH[precision];
   // the features' swept boxes first (min/max and compares: exact), when the inputs are exact
-  if (Array.prototype.every.call(query, (x: number) => m.rd(x) === x) && boxesApart(kind, query)) return { hit: false, visits: 0, capped: false, filtered: true };
+  if (Array.prototype.every.call(query, (x: number) => m.rd(x) === x) && boxesApart(kind, query)) return { hit: false, visits: 0, capped: false, filtered: true, toi: 1 };
   const { x0, dx } = vectors(m, kind, query);
   // the certificate's points (rounded to the working precision) and margin
   const sep = SEPARATION[precision];
@@ -314,8 +317,8 @@ export function ccdInclusion(kind: CcdKind, query: ArrayLike<number>, precision:
   let visits = 0;
   while (stack.length > 0) {
     const [d, i] = stack.pop()!;
-    if (++visits > CCD_MAX_VISITS) return { hit: true, visits, capped: true, filtered: false };
     const ta = i * 2 ** -d, tb = (i + 1) * 2 ** -d;
+    if (++visits > CCD_MAX_VISITS) return { hit: true, visits, capped: true, filtered: false, toi: ta };
     const [a0, a1, a2] = at(ta) as [Iv3, Iv3, Iv3];
     const [b0, b1, b2] = at(tb) as [Iv3, Iv3, Iv3];
     // Bernstein coefficients of f on [ta, tb], times 3
@@ -327,15 +330,15 @@ export function ccdInclusion(kind: CcdKind, query: ArrayLike<number>, precision:
       three(m.triple(b0, b1, b2)),
     ];
     if (beta.every((b) => m.lower(b) > 0) || beta.every((b) => m.upper(b) < 0)) {
-      if (d === 0) return { hit: false, visits, capped: false, filtered: true };
+      if (d === 0) return { hit: false, visits, capped: false, filtered: true, toi: 1 };
       continue;
     }
     if (!insidePossible(m, kind, m.hull3(a0, b0), m.hull3(a1, b1), m.hull3(a2, b2))) continue;
     if (sep.apart(kind, pts.slice(0, 4), pts.slice(4), ta, tb, margin)) continue;
-    if (d === CCD_MAX_DEPTH) return { hit: true, visits, capped: false, filtered: false };
+    if (d === CCD_MAX_DEPTH) return { hit: true, visits, capped: false, filtered: false, toi: ta };
     stack.push([d + 1, 2 * i + 1], [d + 1, 2 * i]);
   }
-  return { hit: false, visits, capped: false, filtered: false };
+  return { hit: false, visits, capped: false, filtered: false, toi: 1 };
 }
 
 /**

@@ -181,6 +181,41 @@ describe('apps/ccd elementary tests (Provot 1997, Tang et al. 2010)', () => {
     report(`${reported} reported queries checked: the farthest came within ${(worst * 100).toFixed(1)} % of ccdReportBound`);
   });
 
+  it('conservative time of impact: never after the double-precision first contact, and the features within ccdReportBound right after it (GPU and CPU float32)', async function () {
+    this.timeout(120_000);
+    let contacts = 0, lead = 0;
+    for (const s of sets) {
+      const { verdict, toi } = await testQueriesOnGpu(ctx, s.kind, s.coords, { toi: true });
+      for (let i = 0; i < s.count; i++) {
+        const q = s.coords.subarray(i * 24, i * 24 + 24);
+        const cpu = reference.ccdInclusion(s.kind, q, 'float32');
+        const t = toi[i]!;
+        if (verdict[i * 2] === 0) {
+          expect(t, `${s.name} query ${i}: no contact, toi 1`).to.equal(1);
+          continue;
+        }
+        expect(t * 65536, `${s.name} query ${i}: a multiple of 2^-16`).to.equal(Math.round(t * 65536));
+        if (s.exact) expect(t, `${s.name} query ${i}: GPU and CPU float32 agree`).to.equal(cpu.toi);
+        const first = reference.ccdProvotTime(s.kind, q);
+        if (s.truth[i] && first !== null) {
+          contacts++;
+          expect(t, `${s.name} query ${i}: toi ${t} after the first contact ${first}`).to.be.at.most(first);
+          lead = Math.max(lead, first - t);
+        }
+        if (verdict[i * 2] === 1) {
+          // the reported interval [t, t + 2^-16]: the features come within the bound in it
+          const window = Array.from({ length: 24 }, (_, k) => {
+            const a = q[k % 12]!, b = q[(k % 12) + 12]!, tt = k < 12 ? t : Math.min(1, t + 2 ** -16);
+            return a + (b - a) * tt;
+          });
+          expect(reference.ccdMinDistance(s.kind, window, 64), `${s.name} query ${i}: apart in its reported interval`).to.be.at.most(reference.ccdReportBound(s.kind, q));
+        }
+      }
+    }
+    expect(contacts).to.be.greaterThan(200);
+    report(`${contacts} true contacts: every GPU toi at or before the double first contact (at most ${lead.toExponential(2)} of the step before it)`);
+  });
+
   it('GPU verdicts follow the geometry: a miss moved into a hit and back', async () => {
     const hit = [0.2, 0.2, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0.2, 0.2, -1, 0, 0, 0, 1, 0, 0, 0, 1, 0];
     const miss = hit.map((x, k) => (k === 0 || k === 12 ? x + 2 : x));

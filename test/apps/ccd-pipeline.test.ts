@@ -139,6 +139,45 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
     ccd.dispose();
   });
 
+  it('times of impact and per-candidate verdicts (opt-in) against the CPU: times never after the double first contact, verdicts as the float32 tests', async function () {
+    this.timeout(120_000);
+    const scene = reference.bartScene(256, 40);
+    const ccd = createCcd(ctx, scene);
+    const plain = await ccd.step({ fromRoot: true });
+    const r = await ccd.step({ fromRoot: true, times: true, verdicts: true });
+    expect(plain.times).to.equal(undefined);
+    expect(r.pairs).to.deep.equal(plain.pairs);
+    expect(r.times!.length).to.equal(r.pairs.length);
+    let contacts = 0;
+    for (let k = 0; k < r.pairs.length; k++) {
+      const rec = r.pairs[k]!.split(' ').slice(1).map(Number);
+      const { kind, coords } = reference.featureQuery(scene, rec.length === 2 ? [rec[0]!, rec[1]!, -1, 0] : rec);
+      const t = r.times![k]!;
+      expect(t, r.pairs[k]).to.equal(reference.ccdInclusion(kind, coords, 'float32').toi);
+      const first = reference.ccdProvotTime(kind, coords);
+      if (first !== null) (contacts++, expect(t, `${r.pairs[k]}: after the first contact`).to.be.at.most(first));
+    }
+    expect(contacts, 'pairs in contact in double').to.be.greaterThan(5);
+    // verdicts: every candidate triangle pair, as its 15 float32 feature tests on the CPU say
+    const v = r.verdicts!;
+    expect(v.hit.length).to.equal(r.stats.candidates);
+    let hits = 0;
+    for (let k = 0; k < v.hit.length; k++) {
+      const feats = reference.pairFeatures(scene, v.tris[2 * k]!, v.tris[2 * k + 1]!);
+      const tests = feats.map((f) => {
+        const q = reference.featureQuery(scene, f);
+        return reference.ccdInclusion(q.kind, q.coords, 'float32');
+      });
+      const hit = tests.some((x) => x.hit);
+      expect(v.hit[k] === 1, `candidate ${v.tris[2 * k]} ${v.tris[2 * k + 1]}`).to.equal(hit);
+      expect(v.toi[k]).to.equal(Math.min(1, ...tests.filter((x) => x.hit).map((x) => x.toi)));
+      if (hit) hits++;
+    }
+    expect(hits).to.be.greaterThan(0);
+    report(`BART-like 256: ${r.pairs.length} pairs with times (${contacts} in contact in double, none timed after it); ${v.hit.length} candidate verdicts, ${hits} hit, all as the CPU's float32 tests`);
+    ccd.dispose();
+  });
+
   it('a small memory budget splits the traversal, front compaction and elementary tests into chunks: same front and pairs', async function () {
     this.timeout(120_000);
     const c = new reference.ClothBall(12, 1);

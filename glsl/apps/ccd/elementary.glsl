@@ -151,8 +151,12 @@ bool ccdApart(bool vf, vec3 p0, vec3 p1, vec3 p2, vec3 p3, vec3 q0, vec3 q1, vec
 
 // The test of one query: p0..p3 at t = 0, q0..q3 at t = 1 (vertex-face: v, f0, f1, f2;
 // edge-edge: ea0, ea1, eb0, eb1). Returns (verdict: 0 none, 1 collision, 2 collision by the
-// visit cap; intervals visited).
-ivec2 ccdTest(bool vf, vec3 p0, vec3 p1, vec3 p2, vec3 p3, vec3 q0, vec3 q1, vec3 q2, vec3 q3) {
+// visit cap; intervals visited). tick: a conservative time of impact in 2^-16 of the step (65536:
+// none) — the start of the first interval reported (intervals are visited earliest first, and
+// every earlier one was dropped: no contact before it), or of the interval the visit cap stopped at.
+const int CCD_TICKS = 65536;
+ivec2 ccdTest(bool vf, vec3 p0, vec3 p1, vec3 p2, vec3 p3, vec3 q0, vec3 q1, vec3 q2, vec3 q3, out int tick) {
+  tick = CCD_TICKS;
   // the features' swept boxes first (min/max and compares: exact), when the inputs are exact
   if (inputUlp == 0.0) {
     vec3 alo, ahi, blo, bhi;
@@ -188,7 +192,7 @@ ivec2 ccdTest(bool vf, vec3 p0, vec3 p1, vec3 p2, vec3 p3, vec3 q0, vec3 q1, vec
     top--;
     int d = sd[top], i = si[top];
     visits++;
-    if (visits > CCD_MAX_VISITS) return ivec2(2, visits);
+    if (visits > CCD_MAX_VISITS) { tick = i << (CCD_MAX_DEPTH - d); return ivec2(2, visits); }
     float w = exp2(-float(d));
     float ta = float(i) * w, tb = float(i + 1) * w;
     Iv3 a0 = ivAdd3(xa, ivScale3(da, ta)), a1 = ivAdd3(xb, ivScale3(db, ta)), a2 = ivAdd3(xc, ivScale3(dc, ta));
@@ -203,7 +207,7 @@ ivec2 ccdTest(bool vf, vec3 p0, vec3 p1, vec3 p2, vec3 p3, vec3 q0, vec3 q1, vec
     if (positive || negative) continue;
     if (!ccdInsidePossible(vf, ivHull3(a0, b0), ivHull3(a1, b1), ivHull3(a2, b2))) continue;
     if (ccdApart(vf, p0, p1, p2, p3, q0, q1, q2, q3, ta, tb, margin)) continue;
-    if (d == CCD_MAX_DEPTH) return ivec2(1, visits);
+    if (d == CCD_MAX_DEPTH) { tick = i; return ivec2(1, visits); }
     sd[top] = d + 1; si[top] = 2 * i + 1; top++;
     sd[top] = d + 1; si[top] = 2 * i; top++;
   }

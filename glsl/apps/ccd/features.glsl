@@ -20,10 +20,11 @@ ivec4 ccdPairFeature(int ta, int tb, int s) {
   return ccdEdgePair(ccdEdge(A, (s - 6) / 3), ccdEdge(B, (s - 6) - 3 * ((s - 6) / 3)));
 }
 
-// The record itself when its features may touch in the step, else (-1, -1, -1, -1).
-ivec4 ccdTestFeature(ivec4 r) {
+// The record itself when its features may touch in the step, else (-1, -1, -1, -1); tick: the
+// conservative time of impact in 2^-16 of the step (ccdTest; 65536 when none).
+ivec4 ccdTestFeature(ivec4 r, out int tick) {
   bool vf = r.z == -1;
   ivec4 q = vf ? ivec4(r.x, tris(r.y).xyz) : r;
-  ivec2 v = ccdTest(vf, x0(q.x).xyz, x0(q.y).xyz, x0(q.z).xyz, x0(q.w).xyz, x1(q.x).xyz, x1(q.y).xyz, x1(q.z).xyz, x1(q.w).xyz);
+  ivec2 v = ccdTest(vf, x0(q.x).xyz, x0(q.y).xyz, x0(q.z).xyz, x0(q.w).xyz, x1(q.x).xyz, x1(q.y).xyz, x1(q.z).xyz, x1(q.w).xyz, tick);
   return v.x > 0 ? r : ivec4(-1);
 }

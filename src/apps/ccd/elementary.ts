@@ -30,8 +30,23 @@ export const CCD_ELEMENTARY: KernelSpec = {
   outputs: { verdict: 'int2' },
   helpers: ELEMENTARY,
   body: [
+    'int tick;',
     'verdict = ccdTest(vf != 0, x0(q.x).xyz, x0(q.y).xyz, x0(q.z).xyz, x0(q.w).xyz,',
-    '                  x1(q.x).xyz, x1(q.y).xyz, x1(q.z).xyz, x1(q.w).xyz);',
+    '                  x1(q.x).xyz, x1(q.y).xyz, x1(q.z).xyz, x1(q.w).xyz, tick);',
+  ].join('\n'),
+};
+
+/** CCD_ELEMENTARY with a conservative time of impact per query: `toi` in [0, 1] (a multiple of
+ * 2^-16, never after the first contact), 1 when none is reported. */
+export const CCD_ELEMENTARY_TOI: KernelSpec = {
+  ...CCD_ELEMENTARY,
+  name: 'CcdElementaryToi',
+  outputs: { verdict: 'int2', toi: 'float' },
+  body: [
+    'int tick;',
+    'verdict = ccdTest(vf != 0, x0(q.x).xyz, x0(q.y).xyz, x0(q.z).xyz, x0(q.w).xyz,',
+    '                  x1(q.x).xyz, x1(q.y).xyz, x1(q.z).xyz, x1(q.w).xyz, tick);',
+    'toi = float(tick) / 65536.0;',
   ].join('\n'),
 };
 
@@ -50,6 +65,8 @@ export interface ElementaryArgs {
   inputUlp?: number;
   /** Where to write the verdicts (int2, one per query); a new stream by default. */
   into?: Stream;
+  /** A float stream (one per query) for the conservative times of impact (1 where none). */
+  toi?: Stream;
 }
 
 /** Runs the elementary tests of every query in one pass; returns the int2 verdicts. */
@@ -57,8 +74,11 @@ export function runElementary(ctx: BrookContext, args: ElementaryArgs): Stream {
   check(args.kind === 'vf' || args.kind === 'ee', () => `runElementary: kind must be 'vf' or 'ee', got ${String(args.kind)}`);
   check(args.queries.type === 'int4', () => `runElementary: queries must be an int4 stream, got ${args.queries.type}`);
   check(args.x0.type === 'float4' && args.x1.type === 'float4', 'runElementary: x0 and x1 must be float4 streams');
+  if (args.toi !== undefined) check(args.toi.type === 'float' && args.toi.length === args.queries.length, () => `runElementary: toi must be a float stream of ${args.queries.length} records (one per query)`);
   const verdict = args.into ?? ctx.stream('int2', args.queries.length);
-  ctx.run(CCD_ELEMENTARY, { q: args.queries, x0: args.x0, x1: args.x1, vf: args.kind === 'vf' ? 1 : 0, inputUlp: args.inputUlp ?? 0, verdict });
+  const common = { q: args.queries, x0: args.x0, x1: args.x1, vf: args.kind === 'vf' ? 1 : 0, inputUlp: args.inputUlp ?? 0, verdict };
+  if (args.toi) ctx.run(CCD_ELEMENTARY_TOI, { ...common, toi: args.toi });
+  else ctx.run(CCD_ELEMENTARY, common);
   return verdict;
 }
 
@@ -67,7 +87,10 @@ export function runElementary(ctx: BrookContext, args: ElementaryArgs): Stream {
  * t = 0, then the same four at t = 1) and tests them on the GPU. Returns the verdicts (int2 per
  * query). `inputUlp` is chosen per set: 2^-24 when any coordinate is not a float32.
  */
-export async function testQueriesOnGpu(ctx: BrookContext, kind: CcdKind, coords: ArrayLike<number>): Promise<Int32Array> {
+export async function testQueriesOnGpu(ctx: BrookContext, kind: CcdKind, coords: ArrayLike<number>): Promise<Int32Array>;
+/** With `{ toi: true }`: the verdicts and the conservative times of impact (1 where none). */
+export async function testQueriesOnGpu(ctx: BrookContext, kind: CcdKind, coords: ArrayLike<number>, options: { toi: true }): Promise<{ verdict: Int32Array; toi: Float32Array }>;
+export async function testQueriesOnGpu(ctx: BrookContext, kind: CcdKind, coords: ArrayLike<number>, options?: { toi?: boolean }): Promise<Int32Array | { verdict: Int32Array; toi: Float32Array }> {
   const n = Math.floor(coords.length / 24);
   check(n >= 1 && n * 24 === coords.length, () => `testQueriesOnGpu: coords must hold 24 numbers per query, got ${coords.length}`);
   const p0 = new Float32Array(n * 16), p1 = new Float32Array(n * 16), q = new Int32Array(n * 4);
@@ -85,10 +108,14 @@ export async function testQueriesOnGpu(ctx: BrookContext, kind: CcdKind, coords:
   }
   const x0 = ctx.stream('float4', n * 4, p0), x1 = ctx.stream('float4', n * 4, p1), queries = ctx.stream('int4', n, q);
   try {
-    const verdict = runElementary(ctx, { kind, x0, x1, queries, inputUlp: exact ? 0 : 2 ** -24 });
+    const toi = options?.toi ? ctx.stream('float', n) : undefined;
+    const verdict = runElementary(ctx, { kind, x0, x1, queries, inputUlp: exact ? 0 : 2 ** -24, toi });
     const out = (await verdict.read()) as Int32Array;
     verdict.dispose();
-    return out;
+    if (!toi) return out;
+    const times = (await toi.read()) as Float32Array;
+    toi.dispose();
+    return { verdict: out, toi: times };
   } finally {
     x0.dispose();
     x1.dispose();

@@ -81,7 +81,22 @@ export const CCD_PAIR_TESTS: KernelSpec = {
   body: [
     'int item = brook_index / 15, slot = brook_index - 15 * item;',
     'ivec4 c = cand(item);',
-    'hit = ccdTestFeature(ccdPairFeature(nodes(c.x).z, nodes(c.y).z, slot));',
+    'int tk;',
+    'hit = ccdTestFeature(ccdPairFeature(nodes(c.x).z, nodes(c.y).z, slot), tk);',
+  ].join('\n'),
+};
+
+/** CCD_PAIR_TESTS with each test's conservative time of impact in 2^-16 of the step (65536: none). */
+export const CCD_PAIR_TESTS_TOI: KernelSpec = {
+  ...CCD_PAIR_TESTS,
+  name: 'CcdPairTestsToi',
+  outputs: { hit: 'int4', tick: 'int' },
+  body: [
+    'int item = brook_index / 15, slot = brook_index - 15 * item;',
+    'ivec4 c = cand(item);',
+    'int tk;',
+    'hit = ccdTestFeature(ccdPairFeature(nodes(c.x).z, nodes(c.y).z, slot), tk);',
+    'tick = tk;',
   ].join('\n'),
 };
 
@@ -93,5 +108,38 @@ export const CCD_ORPHAN_TESTS: KernelSpec = {
   uniforms: { inputUlp: 'float' },
   outputs: { hit: 'int4' },
   helpers: `${ELEMENTARY}\n${FEATURES}`,
-  body: 'hit = ccdTestFeature(rec);',
+  body: 'int tk;\nhit = ccdTestFeature(rec, tk);',
+};
+
+/** CCD_ORPHAN_TESTS with the conservative time of impact (ticks, as CCD_PAIR_TESTS_TOI). */
+export const CCD_ORPHAN_TESTS_TOI: KernelSpec = {
+  ...CCD_ORPHAN_TESTS,
+  name: 'CcdOrphanTestsToi',
+  outputs: { hit: 'int4', tick: 'int' },
+  body: 'int tk;\nhit = ccdTestFeature(rec, tk);\ntick = tk;',
+};
+
+/** The tick of each kept hit (by its index in the hits, from the filter). */
+export const CCD_TICK_OF: KernelSpec = {
+  name: 'CcdTickOf',
+  inputs: { idx: 'uint' },
+  gathers: { tick: 'int' },
+  outputs: { t: 'int' },
+  body: 't = tick(int(idx));',
+};
+
+/** Candidate k's verdict: (triangle a, triangle b, 1 when any of its 15 features may touch, the
+ * earliest tick among those). */
+export const CCD_CANDIDATE_VERDICTS: KernelSpec = {
+  name: 'CcdCandidateVerdicts',
+  inputs: { cand: 'int4' },
+  gathers: { nodes: 'int4', hit: 'int4', tick: 'int' },
+  outputs: { v: 'int4' },
+  body: [
+    'int found = 0, first = 65536;',
+    'for (int s = 0; s < 15; s++) {',
+    '  if (hit(15 * brook_index + s).x >= 0) { found = 1; first = min(first, tick(15 * brook_index + s)); }',
+    '}',
+    'v = ivec4(nodes(cand.x).z, nodes(cand.y).z, found, first);',
+  ].join('\n'),
 };

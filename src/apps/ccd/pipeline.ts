@@ -33,7 +33,7 @@ import type { KernelArgs, KernelSpec } from '../../core/kernel';
 import { runPass, type PassDesc } from '../../core/pass';
 import type { Stream } from '../../core/stream';
 import { filter, pyramidFilterPasses } from '../../idioms/filter';
-import { CCD_FRONT_SLOT, CCD_GATHER8, CCD_ORPHAN_TESTS, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
+import { CCD_CANDIDATE_VERDICTS, CCD_FRONT_SLOT, CCD_GATHER8, CCD_ORPHAN_TESTS, CCD_ORPHAN_TESTS_TOI, CCD_PAIR_TESTS_TOI, CCD_TICK_OF, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
 import { traverseLws, type LwsOptions, type LwsStats } from './lws';
 import { checkCcdArgs, checkLwsOptions, checkPositions, checkStepOptions } from './validate';
 import { StageClock, type Balance, type CcdStats, type Stage } from './stages';
@@ -49,6 +49,9 @@ export const CCD_MEMORY_BUDGET = 256 * 2 ** 20;
  * traversal step per work item (3 int4 children, the filter's flags and pyramid, the next list,
  * the front slot), the elementary tests per candidate (15 int4 hits and their filter's streams),
  * per orphan record, and the front compaction per record (gathered, flags, kept). */
+/** Ticks of a time of impact: 2^16 a step (the elementary tests' deepest interval). */
+const TICKS = 65536;
+
 const BYTES = { traverse: 144, candidate: 15 * 24, orphan: 24, compact: 40 } as const;
 
 export interface CcdOptions {
@@ -68,6 +71,10 @@ export interface StepOptions {
   fromRoot?: boolean;
   /** Lazy work stealing parameters for this step (over the ones given at creation). */
   lws?: LwsOptions;
+  /** Report a conservative time of impact for each pair (`times`). Default false. */
+  times?: boolean;
+  /** Report every candidate triangle pair's verdict (`verdicts`). Default false. */
+  verdicts?: boolean;
   /** Time every pass on the GPU (under ctx.trace: the caller's if recording, else its own) and
    * report the GPU ms per stage and kernel in `stats.stages` / `stats.kernels`. Each pass then
    * carries a timer query, which adds to the wall times. */
@@ -77,6 +84,13 @@ export interface StepOptions {
 export interface StepResult {
   /** Colliding features, sorted: 'vf v f' and 'ee a0 a1 b0 b1' (featureKey). */
   pairs: string[];
+  /** With `times: true`: pair k's conservative time of impact in [0, 1] (a multiple of 2^-16,
+   * never after the features' first contact; the earliest over the candidates that found it). */
+  times?: number[];
+  /** With `verdicts: true`: every candidate triangle pair of the frame (triangles tris[2k],
+   * tris[2k + 1]), whether any of its 15 feature tests reported contact, and the earliest such
+   * time (1 where none). Orphan-set features are in pairs / times only. */
+  verdicts?: { tris: Int32Array; hit: Uint8Array; toi: Float32Array };
   stats: CcdStats;
 }
 
@@ -214,16 +228,16 @@ export class Ccd {
   }
 
   /** @internal A filter (counted: its passes and the readback of its count). */
-  async filter(s: Stream, keep: string): Promise<{ stream: Stream | null; count: number }> {
+  async filter(s: Stream, keep: string, indices = false): Promise<{ stream: Stream | null; count: number; indices?: Stream | null }> {
     this.roundTrips++;
     let r;
     try {
-      r = await filter(this.ctx, s, { keep });
+      r = await filter(this.ctx, s, { keep, ...(indices ? { indices } : {}) });
     } catch (e) {
       throw this.renamed(e, `a filter (${keep})`, `of ${s.length} ${s.type} records, ${((s.length * s.info.texelBytes) / 2 ** 20).toFixed(1)} MiB`);
     }
     this.clock.count(pyramidFilterPasses(s.length, r.count));
-    return { stream: r.stream, count: r.count };
+    return { stream: r.stream, count: r.count, ...(indices ? { indices: r.indices } : {}) };
   }
 
   /** @internal The BVTT gathers and uniforms every traversal kernel takes. */
@@ -407,18 +421,31 @@ export class Ccd {
 
     // elementary tests: the candidates' 15 feature pairs and the orphan sets
     this.stage('elementary');
-    const found = new Set<string>();
+    const found = new Map<string, number>();
     let candidates = 0;
-    const collect = async (hits: Stream) => {
-      const kept = await this.filter(hits, 'x.x >= 0');
-      hits.dispose();
+    const withToi = options.times === true || options.verdicts === true;
+    const verdicts: Int32Array[] = [];
+    // the kept hits (and, with times, their ticks: by the filter's indices) into `found`
+    const collect = async (hits: Stream, ticks: Stream | null) => {
+      const kept = await this.filter(hits, 'x.x >= 0', ticks !== null);
       if (!kept.stream) return;
+      let t: Int32Array | null = null;
+      if (ticks && kept.indices) {
+        const at = this.scratch('int', kept.count, 'the kept hits\' ticks');
+        this.run(CCD_TICK_OF, { idx: kept.indices, tick: ticks, t: at });
+        kept.indices.dispose();
+        t = (await at.read()) as Int32Array;
+        at.dispose();
+        this.roundTrips++;
+      }
       const recs = (await kept.stream.read()) as Int32Array;
       this.roundTrips++;
       kept.stream.dispose();
       for (let i = 0; i < kept.count; i++) {
         const x = recs.subarray(i * 4, i * 4 + 4);
-        found.add(x[2] === -1 ? `vf ${x[0]} ${x[1]}` : `ee ${x[0]} ${x[1]} ${x[2]} ${x[3]}`);
+        const key = x[2] === -1 ? `vf ${x[0]} ${x[1]}` : `ee ${x[0]} ${x[1]} ${x[2]} ${x[3]}`;
+        const tick = t ? t[i]! : TICKS;
+        found.set(key, Math.min(found.get(key) ?? TICKS, tick));
       }
     };
     if (this.front) {
@@ -426,18 +453,29 @@ export class Ccd {
       if (cand.stream) {
         candidates = cand.count;
         try {
-          const per = this.chunk(BYTES.candidate, 15);
+          const per = this.chunk(BYTES.candidate + (withToi ? 15 * 8 : 0), 15);
           for (let a = 0; a < cand.count; a += per) {
             const n = Math.min(per, cand.count - a);
             if (n < cand.count) this.split();
+            const slice = n === cand.count ? cand.stream : cand.stream.domain(a, a + n);
             const hits = this.scratch('int4', 15 * n, "CcdPairTests' hits");
+            const ticks = withToi ? this.scratch('int', 15 * n, "CcdPairTests' times") : null;
             try {
-              this.run(CCD_PAIR_TESTS, { cand: n === cand.count ? cand.stream : cand.stream.domain(a, a + n), nodes: this.nodes, tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits });
-            } catch (e) {
+              const args = { cand: slice, nodes: this.nodes, tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits };
+              if (ticks) this.run(CCD_PAIR_TESTS_TOI, { ...args, tick: ticks });
+              else this.run(CCD_PAIR_TESTS, args);
+              if (options.verdicts && ticks) {
+                const v = this.scratch('int4', n, 'the candidates\' verdicts');
+                this.run(CCD_CANDIDATE_VERDICTS, { cand: slice, nodes: this.nodes, hit: hits, tick: ticks, v });
+                verdicts.push((await v.read()) as Int32Array);
+                this.roundTrips++;
+                v.dispose();
+              }
+              await collect(hits, ticks);
+            } finally {
               hits.dispose();
-              throw e;
+              ticks?.dispose();
             }
-            await collect(hits);
           }
         } finally {
           cand.stream.dispose();
@@ -445,18 +483,21 @@ export class Ccd {
       }
     }
     if (this.orphans) {
-      const per = this.chunk(BYTES.orphan);
+      const per = this.chunk(BYTES.orphan + (withToi ? 8 : 0));
       for (let a = 0; a < this.orphanCount; a += per) {
         const n = Math.min(per, this.orphanCount - a);
         if (n < this.orphanCount) this.split();
         const hits = this.scratch('int4', n, "CcdOrphanTests' hits");
+        const ticks = withToi ? this.scratch('int', n, "CcdOrphanTests' times") : null;
         try {
-          this.run(CCD_ORPHAN_TESTS, { rec: n === this.orphanCount ? this.orphans : this.orphans.domain(a, a + n), tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits });
-        } catch (e) {
+          const args = { rec: n === this.orphanCount ? this.orphans : this.orphans.domain(a, a + n), tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits };
+          if (ticks) this.run(CCD_ORPHAN_TESTS_TOI, { ...args, tick: ticks });
+          else this.run(CCD_ORPHAN_TESTS, args);
+          await collect(hits, ticks);
+        } finally {
           hits.dispose();
-          throw e;
+          ticks?.dispose();
         }
-        await collect(hits);
       }
     }
     const t4 = performance.now();
@@ -496,7 +537,20 @@ export class Ccd {
       chunks: this.chunkCount,
       ...(lwsStats ? { lws: lwsStats } : {}),
     };
-    return { pairs: [...found].sort(), stats };
+    const pairs = [...found.keys()].sort();
+    const result: StepResult = { pairs, stats };
+    if (options.times) result.times = pairs.map((k) => found.get(k)! / TICKS);
+    if (options.verdicts) {
+      const tris = new Int32Array(2 * candidates), hit = new Uint8Array(candidates), toi = new Float32Array(candidates);
+      let k = 0;
+      for (const v of verdicts) {
+        for (let i = 0; i < v.length / 4; i++, k++) {
+          (tris[2 * k] = v[4 * i]!), (tris[2 * k + 1] = v[4 * i + 1]!), (hit[k] = v[4 * i + 2]!), (toi[k] = v[4 * i + 3]! / TICKS);
+        }
+      }
+      result.verdicts = { tris, hit, toi };
+    }
+    return result;
   }
 
   /** The saved front as (a, b, kind) triples (a readback, for tests and demos). */
