@@ -334,7 +334,9 @@ export function ccdInclusion(kind: CcdKind, query: ArrayLike<number>, precision:
       continue;
     }
     if (!insidePossible(m, kind, m.hull3(a0, b0), m.hull3(a1, b1), m.hull3(a2, b2))) continue;
-    if (sep.apart(kind, pts.slice(0, 4), pts.slice(4), ta, tb, margin)) continue;
+    // every fourth level (and the last), as the GPU: on a draped 40 x 40 cloth's 193K queries as many
+    // visits as at every level (51K), 54 near misses the test without it reported gone
+    if (d % 4 === 0 && sep.apart(kind, pts.slice(0, 4), pts.slice(4), ta, tb, margin)) continue;
     if (d === CCD_MAX_DEPTH) return { hit: true, visits, capped: false, filtered: false, toi: ta };
     stack.push([d + 1, 2 * i + 1], [d + 1, 2 * i]);
   }
