@@ -125,7 +125,8 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
   // the wide configuration: as many lanes as the checks allow (B <= 32, T <= 1024) on a GPU — an
   // H100 keeps about 270K threads resident, the paper's GTS 450 6K (4 SMs x 1536); every LWS
   // iteration is a sequence of grid-wide passes, so the iterations must be few
-  const wide = soft ? { blocks: 16, threads: 64 } : { blocks: 32, threads: 1024 };
+  // (eight occlusion queries in flight on a GPU: an iteration's passes take less than a query's answer)
+  const wide = soft ? { blocks: 16, threads: 64 } : { blocks: 32, threads: 1024, inFlight: 8 };
   const wideLabel = `LWS ${wide.blocks}×${wide.threads}`;
   const tables = [];
   const plots = [];
