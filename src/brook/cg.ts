@@ -17,6 +17,8 @@ export interface CgEnv {
   ambiguous: Set<string>;
   /** Return and parameter types of the source's functions, for int-to-float promotion (promote.ts). */
   functions?: Map<string, FunctionTypes>;
+  /** The kernel's elementwise inputs: `indexof(a)` of one is its own record's position (brook_indexof_in). */
+  inputs?: ReadonlySet<string>;
 }
 
 
@@ -31,7 +33,8 @@ export interface CgEnv {
  *   true), so numeric `||` works;
  * - swizzles of scalars: `f.x` -> `f`, `f.xx` -> `vec2(f)`;
  * - `indexof(s)` / `indexof s` -> `brook_indexof()`, the record's position as a float4
- *   ((index, 0, 0, 0) in 1D, (column, row, 0, 0) in 2D): `(indexof a).x`, `indexof(a).xy`.
+ *   ((index, 0, 0, 0) in 1D, (column, row, 0, 0) in 2D): `(indexof a).x`, `indexof(a).xy`; of an
+ *   elementwise input, `brook_indexof_in(...)`: its own record's, where it is resampled.
  * Arithmetic that mixes int and float inside one expression still needs an explicit float().
  */
 export function cgConversions(input: Token[], env: CgEnv): Token[] {
@@ -209,19 +212,20 @@ class CgRewriter {
     }
   }
 
-  /** `indexof(s)` / `indexof s` -> `brook_indexof()`. */
+  /** `indexof(s)` / `indexof s` -> `brook_indexof()`; of an elementwise input, `brook_indexof_in(its extents)`. */
   indexof(i: number): void {
     const x = this.t[i]!;
     const j = nextSolid(this.t, i);
     if (j === undefined) return;
     let end: number | undefined;
+    let named: string | undefined;
     if (this.isP(j, '(')) {
       const k = nextSolid(this.t, j);
       const l = k === undefined ? undefined : nextSolid(this.t, k);
-      if (k !== undefined && this.t[k]!.kind === 'id' && l !== undefined && this.isP(l, ')')) end = l;
-    } else if (this.t[j]!.kind === 'id') end = j;
+      if (k !== undefined && this.t[k]!.kind === 'id' && l !== undefined && this.isP(l, ')')) [end, named] = [l, this.t[k]!.text];
+    } else if (this.t[j]!.kind === 'id') [end, named] = [j, this.t[j]!.text];
     if (end === undefined) return;
-    x.text = 'brook_indexof()';
+    x.text = named && this.env.inputs?.has(named) ? `brook_indexof_in(brook_s_${named}_ext)` : 'brook_indexof()';
     for (let k = i + 1; k <= end; k++) this.t[k] = { kind: 'space', text: '' };
   }
 

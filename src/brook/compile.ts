@@ -147,6 +147,7 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
     const calls = specializeCalls(k.body, gathers, templates, where);
     let called = calls.functions.length ? translateBody(calls.functions.join('\n'), gathers, intNames, bound !== undefined, env) : '';
     // (the prefix goes on the body's first line, the line of its '{', so lines still match)
+    env.inputs = new Set(Object.keys(spec.inputs)); // indexof(a) of an input is its own position (not in called kernels: their names are their own)
     spec.body = bodyPrefix + translateBody(calls.body, gathers, intNames, bound !== undefined, env);
     if (voutOf) {
       spec.body = spec.body.replaceAll('brook_indexof()', 'brook_vindexof()');

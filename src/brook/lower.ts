@@ -70,7 +70,10 @@ function iteratorInputs(spec: KernelSpec, names: string[]): KernelSpec {
       delete inputs[name];
       iters[name] = type as IterType;
     }
-    perSet.set(key, (derived = { ...spec, inputs, iters }));
+    // indexof of a converted iterator is the output record's position (it has the output's domain)
+    let body = spec.body;
+    for (const name of names) body = body.replaceAll(`brook_indexof_in(brook_s_${name}_ext)`, 'brook_indexof()');
+    perSet.set(key, (derived = { ...spec, inputs, iters, body }));
   }
   return derived;
 }

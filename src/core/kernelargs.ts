@@ -117,6 +117,7 @@ export function bindArguments(ctx: Device, kernel: { spec: KernelSpec }, givenAr
     uniforms[`brook_s_${name}_map`] = map;
     uniforms[`brook_s_${name}_origin`] = s.origin;
     uniforms[`brook_s_${name}_full`] = s.full;
+    uniforms[`brook_s_${name}_ext`] = s.extents; // the input's own extents (its records' positions, for a front end's indexof)
   }
   for (const [name, type] of Object.entries(spec.gathers ?? {})) {
     const s = stream(name, type, 'gather []');

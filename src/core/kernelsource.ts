@@ -151,7 +151,7 @@ export function generateKernelSource(spec: KernelSpec, written?: readonly string
   for (const [name, type] of inputs) {
     const info = typeInfo(type);
     const u = `brook_s_${name}`;
-    head.push(`uniform highp ${info.sampler} ${u};`, `uniform ivec4 ${u}_dims;`, `uniform ivec4 ${u}_map;`, `uniform ivec4 ${u}_origin;`, `uniform ivec4 ${u}_full;`);
+    head.push(`uniform highp ${info.sampler} ${u};`, `uniform ivec4 ${u}_dims;`, `uniform ivec4 ${u}_map;`, `uniform ivec4 ${u}_origin;`, `uniform ivec4 ${u}_full;`, `uniform ivec4 ${u}_ext;`);
   }
   for (const [name, type] of iters) {
     const t = iterGlsl(type);

@@ -223,3 +223,30 @@ export function brookWriteMaskReference(
   });
   return { counts, output };
 }
+
+/**
+ * Brook's indexof of an elementwise input of shape `input` read over an output of shape `output`
+ * (BrookGPU, prog/tests at_indexof_stream): the input record each output record reads, x first
+ * (index in 1D; column, row in 2D; ...): the same index when the lengths match, else each
+ * dimension scaled as floor(i * in / out). Four numbers per output record.
+ */
+export function brookIndexofInputReference(input: readonly number[], output: readonly number[]): Float32Array {
+  const ext = (s: readonly number[]) => [...s].reverse().concat([1, 1, 1]).slice(0, 4);
+  const [e, o] = [ext(input), ext(output)];
+  const n = o.reduce((a, b) => a * b, 1);
+  const same = e.reduce((a, b) => a * b, 1) === n;
+  const out = new Float32Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    let rest = same ? i : 0;
+    let r = i;
+    for (let k = 0; k < 4; k++) {
+      const c = r % o[k]!;
+      r = Math.floor(r / o[k]!);
+      if (same) {
+        out[i * 4 + k] = rest % e[k]!;
+        rest = Math.floor(rest / e[k]!);
+      } else out[i * 4 + k] = Math.floor((c * e[k]!) / o[k]!);
+    }
+  }
+  return out;
+}

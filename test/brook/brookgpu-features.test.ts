@@ -166,4 +166,22 @@ describe('brook/BrookGPU 0.5 features against src/reference', () => {
     q.dispose();
     expectNoGLError(ctx);
   });
+
+  it('indexof of an input resampled to another shape is its own record position (1D, 2D, 3D; and the same length in another shape)', () => {
+    const { where, whereOut } = brook`
+      kernel void where(float a<>, out float4 o<>) { o = indexof(a); }
+      kernel void whereOut(float a<>, out float4 o<>) { o = indexof(o); }`;
+    for (const [inShape, outShape] of [[[7], [20]], [[20], [7]], [[6, 10], [24, 50]], [[48, 5], [24, 50]], [[3, 4, 5], [6, 2, 10]], [[100], [10, 10]]] as const) {
+      const a = ctx.stream('float', inShape.length === 1 ? inShape[0]! : [...inShape]);
+      const o = ctx.stream('float4', outShape.length === 1 ? outShape[0]! : [...outShape]);
+      ctx.run(where!, { a, o });
+      expectArrayEqual(o.readSync(), reference.brookIndexofInputReference(inShape, outShape), `indexof(a) of [${inShape}] over [${outShape}]`);
+      [a, o].forEach((s) => s.dispose());
+    }
+    const a = ctx.stream('float', 5);
+    const o = ctx.stream('float4', [4, 6]);
+    ctx.run(whereOut!, { a, o });
+    expectArrayEqual(o.readSync(), reference.brookIndexofInputReference([4, 6], [4, 6]), 'indexof(o): the output record');
+    [a, o].forEach((s) => s.dispose());
+  });
 });
