@@ -3,8 +3,13 @@
  * `brook_to_T`, conditions and logical operands through `brook_bool`, scalar swizzles, indexof.
  */
 import { StructType } from '../core/struct';
-import type { FunctionTypes } from './promote';
 import { SWIZZLE, Token, glslValueType, nextSolid, spliceTokens } from './tokens';
+
+/** Return and parameter types (Brook type names) of the helper functions, by name. */
+export interface FunctionTypes {
+  ret: string;
+  params: Array<string | undefined>;
+}
 
 /** What the Cg conversions need to know: declared types by name, struct types, and what they used. */
 export interface CgEnv {

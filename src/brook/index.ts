@@ -6,8 +6,7 @@
 export { brook, brookWith, brookStructs, parseBrookStructs, parseBrook, translateBody, stripComments, DEFAULT_MAX_ITERATIONS } from './compile';
 export { MAX_NESTING } from './tokens';
 export type { BrookOptions } from './compile';
-export type { CgEnv } from './cg';
-export type { FunctionTypes } from './promote';
+export type { CgEnv, FunctionTypes } from './cg';
 export { streamDecl, streamRead, streamWrite, streamBeginWriteQuery, streamEndWriteQuery } from './host';
 export { reduceValue } from './reducekernel';
 export { WriteQuery, writeQuery, WRITE_QUERY_OUTPUT } from './writequery';

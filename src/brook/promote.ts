@@ -14,7 +14,7 @@
  * that compiled before compiles the same. Bitwise and shift operators, `%`, indices of plain
  * arrays and assignments (cg.ts converts those) are left alone.
  */
-import { CgEnv } from './cg';
+import { CgEnv, FunctionTypes } from './cg';
 import { Token, glslValueType, spliceTokens } from './tokens';
 
 /** A value's type: scalar kind and components, or a struct; 'lit' is an integer literal. */
@@ -26,11 +26,6 @@ interface Ty {
   lit?: number;
 }
 
-/** Return and parameter types (Brook type names) of the helper functions, by name. */
-export interface FunctionTypes {
-  ret: string;
-  params: Array<string | undefined>;
-}
 
 const FLOAT_ONLY = new Set([
   'sqrt', 'rsqrt', 'inversesqrt', 'sin', 'cos', 'tan', 'asin', 'acos', 'sinh', 'cosh', 'tanh', 'exp', 'exp2', 'log', 'log2',

@@ -29,7 +29,7 @@ import { extentsXYZW } from './layout';
 import type { Stream } from './stream';
 import type { ReadOptions } from './streamread';
 import { ElementType, StreamData, TypeInfo } from './types';
-import { describeValue } from './validate';
+import { describeValue } from './checks';
 
 /** A domain bound: a number for a 1D stream, or an array of 2 to 4 integers, x (fastest dimension) first. */
 export type DomainBound = number | readonly number[];

@@ -9,7 +9,7 @@ import { Stream } from './stream';
 import { StreamDomain } from './domain';
 import { extentsXYZW } from './layout';
 import { ElementType, typeInfo } from './types';
-import { checkOwner, describeValue as describeAny } from './validate';
+import { checkOwner, describeValue as describeAny } from './checks';
 import { expandStructArgs } from './struct';
 import { Iter, KernelArg, KernelArgs, KernelSpec, UniformType, glslName, roles } from './kernelspec';
 import type { KernelVariant } from './kernelsource';

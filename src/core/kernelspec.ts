@@ -9,7 +9,7 @@ import type { Device } from './device';
 import type { Stream } from './stream';
 import type { StreamDomain } from './domain';
 import { ElementType, typeInfo } from './types';
-import { describeValue as describeAny } from './validate';
+import { describeValue as describeAny } from './checks';
 import type { StructDomain, StructParam, StructStream, StructType } from './struct';
 
 /** Uniform types: element types and the square float matrices. */

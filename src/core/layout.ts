@@ -11,7 +11,7 @@
  *   length would be (power-of-two width), as BrookGPU's runtime did for every rank above 2.
  */
 import { check } from './errors';
-import { describeValue } from './validate';
+import { describeValue } from './checks';
 
 /** A 1D length, or a shape of 2 to 4 extents, slowest first: `[height, width]`, `[d, h, w]`, `[c, d, h, w]`. */
 export type StreamShape = number | readonly number[];

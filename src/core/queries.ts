@@ -13,7 +13,7 @@
  * ```
  */
 import { BrookError } from './errors';
-import { checkFunction } from './validate';
+import { checkFunction } from './checks';
 import type { Device } from './device';
 
 const TIME_ELAPSED_EXT = 0x88bf;

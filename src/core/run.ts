@@ -9,7 +9,7 @@ import type { Device } from './device';
 import { check } from './errors';
 import { Kernel, KernelArgs, KernelSpec, RunOptions, bindArguments, cachedKernel, compileKernel, validateSpec } from './kernel';
 import { copyTexels, runPass, type ColorTarget, type PassDesc } from './pass';
-import { checkOwner, describeValue as describeAny } from './validate';
+import { checkOwner, describeValue as describeAny } from './checks';
 import { ZMask } from './zmask';
 
 /**

@@ -17,7 +17,7 @@
 import { BrookError } from './errors';
 import type { BrookContext } from './context';
 import { ElementType, StreamData, TypeInfo, allocate, arrayKind, typeInfo } from './types';
-import { describeValue } from './validate';
+import { describeValue } from './checks';
 import type { StreamShape } from './layout';
 import type { Layout } from './layout';
 import { readStream, readStreamSync, type ReadOptions } from './streamread';

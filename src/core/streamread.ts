@@ -8,7 +8,7 @@ import type { BrookContext } from './context';
 import { ElementType, StreamData, TypeInfo, allocate, typeInfo } from './types';
 import type { KernelSpec } from './kernel';
 import type { Stream } from './stream';
-import { checkOptions } from './validate';
+import { checkOptions } from './checks';
 import READ_PACK_1 from '../../glsl/core/read-pack-1.glsl';
 import READ_PACK_2 from '../../glsl/core/read-pack-2.glsl';
 import READ_PACK_3 from '../../glsl/core/read-pack-3.glsl';
