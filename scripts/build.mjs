@@ -1,5 +1,5 @@
 // Builds dist/brookgl.js (ESM), dist/brookgl.iife.js (global `brookgl`), its minified twin
-// dist/brookgl.iife.min.js (what CDNs serve), dist/types and the Jupyter widget's JavaScript
+// dist/brookgl.iife.min.js (what CDNs serve), dist/types and the Jupyter widget's ES module
 // (python/brookgl/static/); with --tests also the browser test bundle dist/test/specs.js. GLSL
 // files load as text.
 import * as esbuild from 'esbuild';
@@ -24,9 +24,8 @@ await Promise.all([
   esbuild.build({ ...common, entryPoints: ['src/index.ts'], format: 'esm', outfile: 'dist/brookgl.js' }),
   esbuild.build({ ...common, entryPoints: ['src/index.ts'], format: 'iife', globalName: 'brookgl', outfile: 'dist/brookgl.iife.js' }),
   esbuild.build({ ...common, entryPoints: ['src/index.ts'], format: 'iife', globalName: 'brookgl', outfile: 'dist/brookgl.iife.min.js', minify: true }),
-  // the Jupyter package's widget (python/): an anywidget ES module and a script-tag twin, brookgl inlined
+  // the Jupyter package's widget (python/): an anywidget ES module, brookgl inlined
   esbuild.build({ ...common, entryPoints: ['python/js/widget.ts'], format: 'esm', outfile: 'python/brookgl/static/widget.js', minify: true, sourcemap: false }),
-  esbuild.build({ ...common, entryPoints: ['python/js/widget.ts'], format: 'iife', globalName: 'brookglWidget', outfile: 'python/brookgl/static/widget.iife.js', minify: true, sourcemap: false }),
   args.has('--tests')
     ? // the specs are imported for their side effects, which package.json's sideEffects denies
       esbuild.build({ ...common, entryPoints: ['test/all.ts'], format: 'iife', outfile: 'dist/test/specs.js', ignoreAnnotations: true })

@@ -1,222 +1,208 @@
-// The Jupyter check of scripts/test-package.mjs: installs python/ (pip, offline, no
-// dependencies fetched) into a temporary folder, starts a real Jupyter server, opens each notebook
-// of notebooks/jupyter in the test's Chromium, runs its cells one by one through the page's own
-// application object, and reads its check cell's output: numpy results that came back from the
-// browser through a comm, compared with numpy on the CPU. Three front ends, each where a Python
-// can run it: the classic Notebook 6 (Debian's package), JupyterLab 4 and Notebook 7 (from a
-// virtual environment; .ci/run makes one from the machine's local wheels). anywidget itself is
-// not tested here: no wheel of it could be installed offline. A front end is skipped, with the
-// reason, when no Python has what it needs.
+// The notebook check of scripts/test-package.mjs (and `node scripts/jupyter.mjs`, which can also
+// save the executed notebooks with their outputs). Real servers, headless, in the test's Chromium:
+//
+//  - JupyterLab 4 and Notebook 7 (from .jupyter-venv, which .ci/run makes from PyPI): each
+//    notebook of notebooks/jupyter opened, "Run All" (the app's own notebook:run-all-cells), then
+//    every code cell must have run without an error, every widget must be in the DOM with its
+//    model answered (the model read from the page: status, request answered, results), and every
+//    check cell must print "brookgl check: ok". The outputs are compared with the committed ones
+//    (the same outputs in the same cells; numbers followed by a time unit masked).
+//  - marimo (`marimo run`): notebooks/marimo/*.py, the widgets through mo.ui.anywidget, until
+//    every check output says "brookgl check: ok".
+//
+// The package comes from the checkout (PYTHONPATH=python; `npm run build` wrote its widget).
+// A front end is skipped, with the reason, when no Python has what it needs.
+//
+//   node scripts/jupyter.mjs [--save] [--front lab|notebook7|marimo] [notebook names...]
+//     --save: write the executed notebooks (JupyterLab) back into notebooks/jupyter
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { spawn, execFileSync } from 'node:child_process';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const PYTHONS = [process.env.BROOKGL_PYTHON, path.join(ROOT, '.jupyter-venv/bin/python'), '/usr/bin/python3', 'python3'].filter(Boolean);
+const PYTHONS = [process.env.BROOKGL_PYTHON, path.join(ROOT, '.jupyter-venv/bin/python'), 'python3'].filter(Boolean);
+const INSTALL = 'bash .ci/run --install-only makes it (.jupyter-venv from PyPI: pip install -r python/requirements-dev.txt)';
 
-/** What each front end needs importable, and how its version must read. */
+/** What each front end needs importable, and its version. */
 const FRONT_ENDS = {
-  classic: { check: 'import notebook, ipykernel, numpy, setuptools; assert notebook.__version__.split(".")[0] == "6"', needs: 'the classic Notebook 6, ipykernel, numpy, setuptools', install: 'apt-get install jupyter-notebook python3-ipykernel python3-numpy python3-setuptools' },
-  lab: { check: 'import jupyterlab, ipykernel, numpy, setuptools, wheel', needs: 'jupyterlab 4, ipykernel, numpy, setuptools, wheel', install: 'python3 -m venv .jupyter-venv && .jupyter-venv/bin/pip install jupyterlab notebook ipykernel numpy setuptools wheel' },
-  notebook7: { check: 'import notebook, ipykernel, numpy, setuptools, wheel; assert int(notebook.__version__.split(".")[0]) >= 7', needs: 'Notebook 7, ipykernel, numpy, setuptools, wheel', install: 'python3 -m venv .jupyter-venv && .jupyter-venv/bin/pip install jupyterlab notebook ipykernel numpy setuptools wheel' },
+  lab: { check: 'import jupyterlab, anywidget, ipykernel, numpy; print(jupyterlab.__version__)', name: 'JupyterLab' },
+  notebook7: { check: 'import notebook, anywidget, ipykernel, numpy; assert int(notebook.__version__.split(".")[0]) >= 7; print(notebook.__version__)', name: 'Notebook' },
+  marimo: { check: 'import marimo, anywidget, numpy; print(marimo.__version__)', name: 'marimo' },
 };
+export const frontEndName = (f) => FRONT_ENDS[f].name;
 
-/** The first Python that can run `frontEnd`'s server and a kernel, or null with the reason. */
-export function findJupyterPython(frontEnd = 'classic') {
-  const { check, needs, install } = FRONT_ENDS[frontEnd];
+/** The first Python that can run `frontEnd`, with its version, or null with the reason. */
+export function findJupyterPython(frontEnd) {
   const reasons = [];
   for (const py of PYTHONS) {
     try {
-      execFileSync(py, ['-c', check], { stdio: 'pipe' });
-      return { python: py };
+      const version = execFileSync(py, ['-c', FRONT_ENDS[frontEnd].check], { stdio: 'pipe', encoding: 'utf8' }).trim();
+      return { python: py, version };
     } catch (e) {
       reasons.push(`${py}: ${String(e.stderr ?? e.message).trim().split('\n').at(-1) || 'version'}`);
     }
   }
-  return { python: null, reason: `no Python with ${needs} (${reasons.join('; ')}); e.g. ${install}` };
+  return { python: null, reason: `no Python with ${FRONT_ENDS[frontEnd].name}, anywidget, ipykernel, numpy (${reasons.join('; ')}); ${INSTALL}` };
+}
+
+function serverEnv(home) {
+  return {
+    ...process.env,
+    PYTHONPATH: path.join(ROOT, 'python'),
+    JUPYTER_CONFIG_DIR: path.join(home, '.config'),
+    JUPYTER_RUNTIME_DIR: path.join(home, '.runtime'),
+    IPYTHONDIR: path.join(home, '.ipython'),
+    MARIMO_SKIP_UPDATE_CHECK: '1',
+    HOME: home,
+  };
+}
+
+/** Spawns a server and resolves with its base address, found in what it prints. */
+function startServer(python, args, env, pattern = /http:\/\/127\.0\.0\.1:(\d+)\//) {
+  const server = spawn(python, args, { env, cwd: env.HOME, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not start in 90 s:\n${log}`)), 90_000);
+    const onData = (d) => {
+      log += d;
+      const m = pattern.exec(log);
+      if (m) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${m[1]}`);
+      }
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', onData);
+    server.on('exit', (code) => reject(new Error(`the server exited (${code}):\n${log}`)));
+  });
+  return { server, url, log: () => log };
 }
 
 /**
- * Starts a notebook server over a copy of notebooks/jupyter (and bench-results, which the worked
- * notebooks read), then for each notebook calls `check(name, run)` where `run()` executes it in
- * `page` and resolves with the lines its check cell printed (throwing with what went wrong).
+ * Starts JupyterLab or Notebook 7 over a copy of notebooks/jupyter (and bench-results and
+ * demos/papers, which the notebooks read), then calls `visit({ run })`: `run(name, { save })`
+ * runs one notebook with Run All and resolves with its check lines (throwing with what went
+ * wrong); with `save` it also returns the executed notebook's JSON.
  */
-export async function withJupyter({ page, root, tmp, python, frontEnd = 'classic' }, visit) {
-  const site = path.join(tmp, 'site');
-  const home = path.join(tmp, 'jupyter-home');
-  // pip install from the repository, offline (numpy comes from the system)
-  execFileSync(python, ['-m', 'pip', 'install', '--quiet', '--no-deps', '--no-index', '--no-build-isolation', '--target', site, path.join(root, 'python')], {
-    stdio: 'pipe',
-    env: { ...process.env, PIP_NO_INPUT: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1' },
-  });
-  if (!fs.existsSync(path.join(site, 'brookgl/static/widget.iife.js'))) throw new Error('the installed package has no static/widget.iife.js (was python/ built? npm run build)');
+export async function withJupyter({ page, tmp, python, frontEnd }, visit) {
+  const home = path.join(tmp, 'home');
   fs.mkdirSync(path.join(home, 'notebooks/jupyter'), { recursive: true });
-  fs.mkdirSync(path.join(home, 'bench-results'), { recursive: true });
-  for (const f of fs.readdirSync(path.join(root, 'notebooks/jupyter')).filter((f) => f.endsWith('.ipynb'))) fs.copyFileSync(path.join(root, 'notebooks/jupyter', f), path.join(home, 'notebooks/jupyter', f));
-  for (const f of fs.readdirSync(path.join(root, 'bench-results')).filter((f) => f.endsWith('.json'))) fs.copyFileSync(path.join(root, 'bench-results', f), path.join(home, 'bench-results', f));
-  const env = {
-    ...process.env,
-    PYTHONPATH: site,
-    JUPYTER_CONFIG_DIR: path.join(home, '.config'),
-    JUPYTER_DATA_DIR: path.join(home, '.data'),
-    JUPYTER_RUNTIME_DIR: path.join(home, '.runtime'),
-    IPYTHONDIR: path.join(home, '.ipython'),
-    HOME: home,
-  };
-  const port = 18000 + Math.floor(Math.random() * 2000);
-  const notebookDir = `--notebook-dir=${home}`;
-  const common = ['--no-browser', '--ip=127.0.0.1', `--port=${port}`, '--port-retries=50', ...(process.getuid?.() === 0 ? ['--allow-root'] : [])];
-  // JupyterLab and Notebook 7 expose their application object (window.jupyterapp) to the page
-  // only when asked; the test drives the notebook through it, as Galata does.
+  for (const dir of ['notebooks/jupyter', 'bench-results', 'data/models', 'glsl/idioms']) {
+    fs.cpSync(path.join(ROOT, dir), path.join(home, dir), { recursive: true, filter: (f) => !/\.ipynb_checkpoints|__pycache__/.test(f) });
+  }
+  const common = ['--no-browser', '--ip=127.0.0.1', `--port=${18000 + Math.floor(Math.random() * 2000)}`, '--port-retries=50', ...(process.getuid?.() === 0 ? ['--allow-root'] : [])];
+  // the page's application object (window.jupyterapp) is exposed only when asked: the test
+  // drives the notebook through it, as Galata does
   const modern = ['--IdentityProvider.token=', '--ServerApp.password=', '--ServerApp.disable_check_xsrf=True', `--ServerApp.root_dir=${home}`];
-  const args = {
-    classic: ['-m', 'notebook', ...common, '--NotebookApp.token=', '--NotebookApp.password=', notebookDir, '--NotebookApp.disable_check_xsrf=True'],
-    lab: ['-m', 'jupyterlab', ...common, ...modern, '--LabApp.expose_app_in_browser=True'],
-    notebook7: ['-m', 'notebook', ...common, ...modern, '--JupyterNotebookApp.expose_app_in_browser=True'],
-  }[frontEnd];
-  const server = spawn(python, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
+  const args = frontEnd === 'lab'
+    ? ['-m', 'jupyterlab', ...common, ...modern, '--LabApp.expose_app_in_browser=True', '--LabApp.news_url=', '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate']
+    : ['-m', 'notebook', ...common, ...modern, '--JupyterNotebookApp.expose_app_in_browser=True'];
+  const { server, url, log } = startServer(python, args, serverEnv(home));
+  const accept = (dialog) => dialog.accept().catch(() => {});
+  page.on('dialog', accept);
   try {
-    const url = await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the notebook server did not start in 60 s:\n${log}`)), 60_000);
-      const onData = (d) => {
-        log += d;
-        const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(log);
-        if (m) {
-          clearTimeout(timer);
-          resolve(`http://127.0.0.1:${m[1]}`);
-        }
-      };
-      server.stdout.on('data', onData);
-      server.stderr.on('data', onData);
-      server.on('exit', (code) => reject(new Error(`the notebook server exited (${code}):\n${log}`)));
+    const base = await url;
+    await visit({
+      run: (name, options = {}) =>
+        runModern(page, base, frontEnd, `notebooks/jupyter/${name}`, path.join(home, 'notebooks/jupyter', name), options).catch((e) => {
+          if (process.env.BROOKGL_JUPYTER_LOG) e.message += `\nserver log:\n${log().slice(-6000)}`;
+          throw e;
+        }),
     });
-    const module = frontEnd === 'lab' ? 'jupyterlab' : 'notebook';
-    const version = execFileSync(python, ['-c', `import ${module}; print(${module}.__version__)`], { encoding: 'utf8' }).trim();
-    const accept = (dialog) => dialog.accept().catch(() => {});
-    page.on('dialog', accept);
-    try {
-      const runner = frontEnd === 'classic' ? runClassic : (name) => runModern(page, url, frontEnd, name);
-      await visit({ version, run: (name) => (frontEnd === 'classic' ? runner(page, url, `notebooks/jupyter/${name}`) : runner(`notebooks/jupyter/${name}`)) });
-    } finally {
-      page.off('dialog', accept);
-    }
   } finally {
+    page.off('dialog', accept);
     server.kill('SIGTERM');
   }
 }
 
-/** The classic Notebook 6, driven through its global `Jupyter.notebook`. */
-async function runClassic(page, url, notebook) {
-  await page.goto(`${url}/notebooks/${notebook}`, { waitUntil: 'domcontentloaded', timeout: 90_000 });
-  await page.waitForFunction(() => window.Jupyter?.notebook?.kernel?.is_connected?.() && window.Jupyter.notebook._fully_loaded, { timeout: 90_000 });
-  await page.evaluate(() => Jupyter.notebook.set_autosave_interval(0));
-  const count = await page.evaluate(() => Jupyter.notebook.get_cells().length);
-  const printed = [];
-  for (let i = 0; i < count; i++) {
-    const type = await page.evaluate((i) => Jupyter.notebook.get_cell(i).cell_type, i);
-    if (type !== 'code') continue;
-    const isCheck = await page.evaluate((i) => Jupyter.notebook.get_cell(i).get_text().includes('brookgl check'), i);
-    // a check cell reads results that arrive asynchronously: run it until they are there
-    for (let attempt = 0; ; attempt++) {
-      await page.evaluate((i) => {
-        window.__cellDone = false;
-        const cell = Jupyter.notebook.get_cell(i);
-        cell.clear_output();
-        cell.execute();
-        Jupyter.notebook.kernel.events.one('kernel_idle.Kernel', () => (window.__cellDone = true));
-      }, i);
-      await page.waitForFunction((i) => window.__cellDone && Jupyter.notebook.get_cell(i).input_prompt_number !== '*', { timeout: 120_000 }, i);
-      const out = await page.evaluate((i) => {
-        const cell = Jupyter.notebook.get_cell(i);
-        return { text: cell.output_area.element[0].innerText, error: cell.output_area.outputs.some((o) => o.output_type === 'error') };
-      }, i);
-      if (out.error && !(isCheck && /LookupError/.test(out.text) && attempt < 120)) throw new Error(`${notebook}: cell ${i} failed:\n${out.text}`);
-      if (!isCheck) {
-        // wait for the cell's brookgl outputs, if any, to finish in the page
-        await page.waitForFunction((i) => [...Jupyter.notebook.get_cell(i).output_area.element[0].querySelectorAll('[data-brookgl-run]')].every((r) => r.dataset.status), { timeout: 120_000 }, i);
-        break;
-      }
-      // results and an embed's numbers arrive when the page sends them: a check that still
-      // fails is run again for a while, as a person would once the outputs have appeared
-      if (!out.error && !(/brookgl check: FAILED/.test(out.text) && attempt < 60)) {
-        printed.push(out.text.trim());
-        break;
-      }
+/** Opens `address`, again while the server that printed it does not answer yet. */
+async function open(page, address) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await page.goto(address, { waitUntil: 'domcontentloaded', timeout: 90_000 });
+    } catch (e) {
+      if (!/ERR_CONNECTION_REFUSED/.test(e.message) || attempt > 40) throw e;
       await new Promise((r) => setTimeout(r, 500));
     }
   }
-  const statuses = await page.evaluate(() => [...document.querySelectorAll('[data-brookgl-run]')].map((e) => e.dataset.status));
-  if (statuses.some((s) => s !== 'done' && s !== 'ready')) throw new Error(`${notebook}: brookgl outputs ended as ${statuses.join(', ')}: ${await page.evaluate(() => [...document.querySelectorAll('[data-brookgl-run]')].map((e) => e.outerHTML.slice(0, 300)).join('\n'))}`);
-  const text = printed.join('\n');
-  if (!/brookgl check: ok/.test(text)) throw new Error(`${notebook}: the check cell printed:\n${text}`);
-  // leave no kernel behind, and no "leave this page?" prompt to block the next navigation
-  await page.evaluate(() => {
-    Jupyter.notebook.set_dirty(false);
-    window.onbeforeunload = null;
-    Jupyter.notebook.session.delete();
-  });
-  return text.split('\n');
 }
 
-/**
- * JupyterLab 4 or Notebook 7, driven through the exposed application: the notebook panel's cells
- * run one by one with the app's own run-cell command, outputs read from the cells' models.
- */
-async function runModern(page, url, frontEnd, notebook) {
+/** JupyterLab 4 or Notebook 7: Run All through the exposed application, then the checks. */
+async function runModern(page, url, frontEnd, notebook, file, { save = false, timeout = 240_000 } = {}) {
   // ?reset: JupyterLab starts from an empty workspace instead of reopening the last notebook
-  await page.goto(`${url}/${frontEnd === 'lab' ? 'lab/tree' : 'notebooks'}/${notebook}${frontEnd === 'lab' ? '?reset' : ''}`, { waitUntil: 'domcontentloaded', timeout: 90_000 });
-  // the panel of this notebook (window.__panel), found by its path among the open documents
+  const address = `${url}/${frontEnd === 'lab' ? 'lab/tree' : 'notebooks'}/${notebook}${frontEnd === 'lab' ? '?reset' : ''}`;
+  await open(page, address);
   await page.waitForFunction((notebook) => {
     const panel = window.jupyterapp && [...jupyterapp.shell.widgets('main')].find((w) => w.context?.path === notebook);
     window.__panel = panel;
     const kernel = panel?.sessionContext?.session?.kernel;
     return panel?.content?.widgets?.length > 0 && kernel?.connectionStatus === 'connected' && kernel.status === 'idle';
   }, { timeout: 120_000, polling: 250 }, notebook);
-  const count = await page.evaluate(() => __panel.content.widgets.length);
-  const printed = [];
-  for (let i = 0; i < count; i++) {
-    const { type, isCheck } = await page.evaluate((i) => {
-      const cell = __panel.content.widgets[i];
-      return { type: cell.model.type, isCheck: cell.model.sharedModel.getSource().includes('brookgl check') };
-    }, i);
-    if (type !== 'code') continue;
-    // a check cell reads results that arrive asynchronously: run it until they are there
-    for (let attempt = 0; ; attempt++) {
-      await page.evaluate((i) => {
-        const panel = __panel;
-        panel.content.widgets[i].model.outputs.clear();
-        panel.content.activeCellIndex = i;
-        panel.content.deselectAll();
-        // the command resolves when the kernel has answered the cell
-        window.__cellDone = false;
-        jupyterapp.commands.execute('notebook:run-cell').finally(() => (window.__cellDone = true));
-      }, i);
-      await page.waitForFunction(() => window.__cellDone, { timeout: 300_000, polling: 250 });
-      const out = await page.evaluate((i) => {
-        const cell = __panel.content.widgets[i];
-        const outputs = cell.model.outputs.toJSON();
-        return { text: cell.outputArea.node.innerText, error: outputs.some((o) => o.output_type === 'error'), evalue: outputs.filter((o) => o.output_type === 'error').map((o) => `${o.ename}: ${o.evalue}`).join('\n') };
-      }, i);
-      if (out.error && !(isCheck && /LookupError/.test(out.evalue) && attempt < 120)) throw new Error(`${notebook}: cell ${i} failed:\n${out.evalue}\n${out.text}`);
-      if (!isCheck) {
-        await page.waitForFunction((i) => [...__panel.content.widgets[i].node.querySelectorAll('[data-brookgl-run]')].every((r) => r.dataset.status), { timeout: 120_000 }, i);
-        break;
-      }
-      // results and an embed's numbers arrive when the page sends them: a check that still
-      // fails is run again for a while, as a person would once the outputs have appeared
-      if (!out.error && !(/brookgl check: FAILED/.test(out.text) && attempt < 60)) {
-        printed.push(out.text.trim());
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    }
+  const started = Date.now();
+  await page.evaluate(async () => {
+    const panel = __panel;
+    for (const cell of panel.content.widgets) if (cell.model.type === 'code') cell.model.sharedModel.execution_count = null;
+    panel.content.activeCellIndex = 0;
+    await jupyterapp.commands.execute('notebook:run-all-cells');
+  });
+  // Run All has sent every cell; wait until the last one has its answer and the kernel is idle
+  try {
+    await page.waitForFunction(() => {
+      const panel = __panel;
+      const code = panel.content.widgets.filter((c) => c.model.type === 'code');
+      const failed = code.some((c) => c.model.outputs.toJSON().some((o) => o.output_type === 'error'));
+      const kernel = panel.sessionContext.session?.kernel;
+      return failed || (kernel?.status === 'idle' && code.every((c) => c.model.executionCount !== null && !c.node.classList.contains('jp-mod-pending')));
+    }, { timeout, polling: 500 });
+  } catch (e) {
+    const where = await page.evaluate(() => __panel.content.widgets.map((c, i) => `${i}:${c.model.type}:${c.model.executionCount}`).join(' '));
+    throw new Error(`${notebook}: Run All did not finish in ${timeout / 1000} s (cells: ${where})`);
   }
-  const runs = await page.evaluate(() => [...document.querySelectorAll('[data-brookgl-run]')].map((e) => ({ status: e.dataset.status, sent: e.dataset.sent ?? '', html: e.outerHTML.slice(0, 300) })));
-  if (runs.some((r) => r.status !== 'done' && r.status !== 'ready')) throw new Error(`${notebook}: brookgl outputs ended as ${runs.map((r) => r.status).join(', ')}: ${runs.map((r) => r.html).join('\n')}`);
-  const text = printed.join('\n');
-  if (!/brookgl check: ok/.test(text)) throw new Error(`${notebook}: the check cell printed:\n${text}`);
-  const channels = runs.filter((r) => r.sent === 'channel').length;
+  const seconds = (Date.now() - started) / 1000;
+  const cells = await page.evaluate(() =>
+    __panel.content.widgets.map((c) => ({
+      type: c.model.type,
+      source: c.model.sharedModel.getSource(),
+      outputs: c.model.type === 'code' ? c.model.outputs.toJSON() : [],
+      // what the outputs say (the model's, not the DOM's: JupyterLab leaves cells out of view unrendered)
+      text: c.model.type === 'code' ? c.model.outputs.toJSON().map((o) => [].concat(o.text ?? o.data?.['text/plain'] ?? []).join('')).join('\n') : '',
+    })),
+  );
+  const errors = cells.flatMap((c, i) => c.outputs.filter((o) => o.output_type === 'error').map((o) => `cell ${i}: ${o.ename}: ${o.evalue}`));
+  if (errors.length) throw new Error(`${notebook}: ${errors.join('\n')}`);
+  const checks = cells.filter((c) => c.source.includes('brookgl check'));
+  const lines = checks.map((c) => c.text.trim().split('\n').filter((l) => /brookgl check/.test(l)).join(' ') || '(nothing printed)');
+  if (!checks.length || lines.some((l) => !/brookgl check: ok/.test(l))) throw new Error(`${notebook}: the check cells printed:\n${lines.join('\n')}`);
+  // the widgets: in the DOM, and their models (read from the page) answered
+  const widgets = await page.evaluate(() =>
+    [...__panel.node.querySelectorAll('.brookgl-widget')].map((el) => {
+      const m = el.brookglModel;
+      return {
+        kind: el.dataset.kind,
+        dom: el.dataset.status,
+        status: m?.get('status'),
+        error: m?.get('error') ?? '',
+        answered: m?.get('answered'),
+        request: m?.get('request'),
+        results: Object.keys(m?.get('results') ?? {}),
+        state: Object.keys(m?.get('state') ?? {}).length,
+        renderer: m?.get('renderer') ?? '',
+      };
+    }),
+  );
+  // a widget may end in an error only where the notebook shows that error (a cell caught and printed it)
+  const shown = cells.map((c) => c.text).join('\n');
+  const expected = (w) => w.status === 'error' && w.error && shown.includes(w.error.slice(0, 60));
+  const bad = widgets.filter((w) => !expected(w) && (w.kind === 'embed' ? !(w.status === 'ready' && w.state) : !(w.status === 'done' && w.answered === w.request && w.results.length)));
+  const wanted = cells.filter((c) => c.outputs.some((o) => o.data?.['application/vnd.jupyter.widget-view+json'])).length;
+  if (!widgets.length || widgets.length < wanted || bad.length) throw new Error(`${notebook}: ${widgets.length} widgets in the DOM for ${wanted} widget outputs; not answered: ${JSON.stringify(bad)}`);
+  let saved = null;
+  if (save) {
+    await page.evaluate(() => jupyterapp.commands.execute('docmanager:save'));
+    await page.waitForFunction(() => !__panel.context.model.dirty, { timeout: 30_000 });
+    saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+  }
   await page.evaluate(async () => {
     const panel = __panel;
     panel.context.model.dirty = false;
@@ -224,5 +210,176 @@ async function runModern(page, url, frontEnd, notebook) {
     panel.dispose();
     window.onbeforeunload = null;
   });
-  return [...text.split('\n'), `(${channels} of ${runs.length} outputs answered over the kernel channel)`];
+  const count = (k) => widgets.filter((w) => w.kind === k).length;
+  return {
+    lines: [...lines, `${count('run')} Run, ${count('app')} App and ${count('embed')} Embed widgets answered · Run All ${seconds.toFixed(1)} s`],
+    cells,
+    saved,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Committed outputs
+
+/** A cell's outputs reduced to what must stay the same between runs. */
+export function outputSignature(outputs) {
+  const mask = (s) =>
+    String(s)
+      .replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*(?:ms|µs|us|s|ns|M\/s|G\/s|K\/s|GFLOP\/s|fps)\b/g, '#t')
+      .replace(/Run All [\d.]+ s/g, '')
+      .trim();
+  return outputs.map((o) => {
+    if (o.output_type === 'stream') return { stream: mask([].concat(o.text).join('')) };
+    if (o.output_type === 'error') return { error: o.ename };
+    const data = o.data ?? {};
+    const kinds = Object.keys(data).sort();
+    // tables (HTML): their words and layout; every number masked (timings sit in unlabelled columns)
+    const plain = data['text/plain'] === undefined ? undefined : kinds.includes('text/html') ? [].concat(data['text/plain']).join('').replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/g, '#') : mask([].concat(data['text/plain']).join(''));
+    // widget views and images: their presence (a picture's pixels can differ between GPUs)
+    return { kinds, plain: kinds.includes('application/vnd.jupyter.widget-view+json') || kinds.includes('image/png') ? undefined : plain };
+  });
+}
+
+/** Differences between the committed notebook's code-cell outputs and a fresh run's. */
+export function compareOutputs(committed, cells) {
+  const code = committed.cells.filter((c) => c.cell_type === 'code');
+  const fresh = cells.filter((c) => c.type === 'code');
+  const diffs = [];
+  if (code.length !== fresh.length) return [`${code.length} code cells committed, ${fresh.length} run`];
+  code.forEach((c, i) => {
+    if (!c.outputs?.length && fresh[i].outputs.length) diffs.push(`code cell ${i}: no outputs committed (run node scripts/jupyter.mjs --save)`);
+    const a = JSON.stringify(outputSignature(c.outputs ?? []));
+    const b = JSON.stringify(outputSignature(fresh[i].outputs));
+    if (a !== b) diffs.push(`code cell ${i}: committed ${a.slice(0, 400)}\n   now ${b.slice(0, 400)}`);
+  });
+  return diffs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// marimo
+
+/**
+ * `marimo run` of each notebooks/marimo/*.py (read-only app mode: every cell runs), the page
+ * watched until every check output says "brookgl check: ok" and the widgets are in the DOM.
+ */
+export async function runMarimo({ page, tmp, python, file, timeout = 180_000 }) {
+  const home = path.join(tmp, 'marimo-home');
+  fs.mkdirSync(home, { recursive: true });
+  const { server, url } = startServer(
+    python,
+    ['-m', 'marimo', 'run', file, '--headless', '--host', '127.0.0.1', '--port', String(20000 + Math.floor(Math.random() * 2000)), '--no-token'],
+    serverEnv(home),
+    /http:\/\/(?:127\.0\.0\.1|localhost):(\d+)/,
+  );
+  try {
+    const base = await url;
+    const started = Date.now();
+    await open(page, base);
+    const read = () =>
+      page.evaluate(() => {
+        // marimo renders widgets and outputs in shadow roots: walk them
+        const all = [];
+        const walk = (root) => {
+          for (const el of root.querySelectorAll('*')) {
+            all.push(el);
+            if (el.shadowRoot) walk(el.shadowRoot);
+          }
+        };
+        walk(document);
+        const widgets = all.filter((el) => el.classList?.contains('brookgl-widget')).map((el) => ({ kind: el.dataset.kind, status: el.brookglModel?.get('status'), dom: el.dataset.status }));
+        const text = all.filter((el) => el.shadowRoot).map((el) => el.shadowRoot.textContent).join('\n') + '\n' + document.body.innerText;
+        const checks = [...text.matchAll(/brookgl check: (\w+)/g)].map((m) => m[1]);
+        return { widgets, checks, errors: /Traceback|BrookError|An internal error occurred/.test(text) ? text.slice(0, 2000) : '' };
+      });
+    let state;
+    try {
+      await page.waitForFunction(
+        () => {
+          const all = [];
+          const walk = (root) => {
+            for (const el of root.querySelectorAll('*')) {
+              all.push(el);
+              if (el.shadowRoot) walk(el.shadowRoot);
+            }
+          };
+          walk(document);
+          const text = all.filter((el) => el.shadowRoot).map((el) => el.shadowRoot.textContent).join('\n') + '\n' + document.body.innerText;
+          const checks = [...text.matchAll(/brookgl check: (\w+)/g)];
+          return /Traceback/.test(text) || (checks.length > 0 && checks.every((m) => m[1] === 'ok'));
+        },
+        { timeout, polling: 500 },
+      );
+    } finally {
+      state = await read();
+    }
+    if (state.errors) throw new Error(`${file}: ${state.errors}`);
+    if (!state.checks.length || state.checks.some((c) => c !== 'ok')) throw new Error(`${file}: checks ${state.checks.join(', ') || 'none'}`);
+    const bad = state.widgets.filter((w) => !['done', 'ready'].includes(w.status));
+    if (!state.widgets.length || bad.length) throw new Error(`${file}: widgets ${JSON.stringify(state.widgets)}`);
+    return [`checks: ${state.checks.join(', ')} · ${state.widgets.length} widgets answered · ${((Date.now() - started) / 1000).toFixed(1)} s`];
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// node scripts/jupyter.mjs [--save] [--front lab|notebook7|marimo] [names...]
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+  const { launch } = await import('./browser.mjs');
+  const argv = process.argv.slice(2);
+  const save = argv.includes('--save');
+  const fi = argv.indexOf('--front');
+  const fronts = fi >= 0 ? [argv[fi + 1]] : save ? ['lab'] : ['lab', 'notebook7', 'marimo'];
+  const names = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--front');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'brookgl-jupyter-'));
+  const { page, close } = await launch({});
+  if (process.env.BROOKGL_JUPYTER_LOG) page.on('console', (m) => console.log(`  [page ${m.type()}] ${m.text().slice(0, 500)}`)).on('pageerror', (e) => console.log(`  [page error] ${e.message}`));
+  let failed = 0;
+  try {
+    for (const frontEnd of fronts) {
+      const { python, version, reason } = findJupyterPython(frontEnd);
+      if (!python) {
+        console.log(`${frontEnd} skipped: ${reason}`);
+        continue;
+      }
+      console.log(`${FRONT_ENDS[frontEnd].name} ${version}`);
+      if (frontEnd === 'marimo') {
+        const dir = path.join(ROOT, 'notebooks/marimo');
+        for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.py') && (!names.length || names.includes(f))).sort()) {
+          try {
+            console.log(`  ✓ ${f}: ${(await runMarimo({ page, tmp, python, file: path.join(dir, f) })).join(' · ')}`);
+          } catch (e) {
+            failed++;
+            console.log(`  ✗ ${f}: ${e.message}`);
+          }
+        }
+        continue;
+      }
+      await withJupyter({ page, tmp: path.join(tmp, frontEnd), python, frontEnd }, async ({ run }) => {
+        const all = fs.readdirSync(path.join(ROOT, 'notebooks/jupyter')).filter((f) => f.endsWith('.ipynb')).sort();
+        for (const name of all.filter((f) => !names.length || names.includes(f))) {
+          try {
+            const { lines, saved, cells } = await run(name, { save });
+            if (saved) {
+              // the renderer and versions the outputs were made with, for the reader
+              saved.metadata.brookgl = { executed: `${FRONT_ENDS[frontEnd].name} ${version}, headless Chromium`, date: new Date().toISOString().slice(0, 10) };
+              fs.writeFileSync(path.join(ROOT, 'notebooks/jupyter', name), `${JSON.stringify(saved, null, 1)}\n`);
+            } else {
+              const diffs = compareOutputs(JSON.parse(fs.readFileSync(path.join(ROOT, 'notebooks/jupyter', name), 'utf8')), cells);
+              if (diffs.length) throw new Error(`outputs differ from the committed ones:\n${diffs.join('\n')}`);
+            }
+            console.log(`  ✓ ${name}: ${lines.join(' · ')}${saved ? ' (saved)' : ''}`);
+          } catch (e) {
+            failed++;
+            console.log(`  ✗ ${name}: ${e.message}`);
+          }
+        }
+      });
+    }
+  } finally {
+    await close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  process.exit(failed ? 1 : 0);
 }

@@ -8,8 +8,10 @@
 //    from the tarball, as jsDelivr and unpkg map them), and checks the records against the CPU.
 //  - notebook pages (see NOTEBOOK_PAGES): opened in Chromium, their cells' results checked
 //    against CPU computations by the page itself (window.__notebookResults).
-//  - Jupyter (scripts/jupyter.mjs): python/ pip-installed offline, a real notebook server, each
-//    notebook in notebooks/jupyter run in Chromium, its results back in Python checked by numpy.
+//  - python/: pytest (python/tests: arguments, dtypes, shapes, bad input; the wheel built and
+//    installed into a fresh venv with no Node on PATH).
+//  - notebooks (scripts/jupyter.mjs): real JupyterLab 4, Notebook 7 and marimo servers from
+//    .jupyter-venv, each notebook run with Run All in Chromium, its widgets and check cells read.
 // Ends with "N passed, N failed". Options: --keep (leave the temporary folder), --gpu.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,9 +19,11 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { serve, root } from './serve.mjs';
 import { launch } from './browser.mjs';
-import { findJupyterPython, withJupyter } from './jupyter.mjs';
+import { findJupyterPython, withJupyter, compareOutputs, runMarimo, frontEndName } from './jupyter.mjs';
 
 const keep = process.argv.includes('--keep');
+/** The notebooks Notebook 7 runs too (JupyterLab runs them all; the same widgets, another shell). */
+const NOTEBOOK7 = ['quickstart.ipynb', 'horn-36.ipynb'];
 const started = Date.now();
 const results = [];
 const record = (name, error) => {
@@ -134,28 +138,62 @@ async function main() {
         console.log(cells.map((c) => `      ${c.name}: ${c.detail}`).join('\n'));
       });
     }
-    console.log('jupyter (python/ installed with pip, a real Jupyter server, every notebook in notebooks/jupyter run in Chromium)');
+    console.log('python package (python/: pytest; the wheel installed into a fresh venv without Node)');
+    const py = findJupyterPython('lab');
+    if (!py.python) console.log(`  - skipped: ${py.reason}`);
+    else {
+      await step('pytest python/tests (argument conversion, dtype rules, shapes, bad input, the wheel)', () => {
+        const out = execFileSync(py.python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', path.join(root, 'python/tests')], {
+          cwd: root,
+          encoding: 'utf8',
+          stdio: 'pipe',
+          env: { ...process.env, PYTHONPATH: path.join(root, 'python'), BROOKGL_WHEEL_TMP: tmp },
+        });
+        console.log(out.trim().split('\n').slice(-1).map((l) => `      ${l}`).join('\n'));
+      });
+    }
+    // The notebooks, Run All in real servers. JupyterLab runs all six (outputs compared with the
+    // committed ones); Notebook 7 and marimo the subsets below, to keep npm test short on 2 cores.
+    console.log('notebooks (real JupyterLab, Notebook 7 and marimo servers, headless, Run All)');
     const notebooks = fs.readdirSync(path.join(root, 'notebooks/jupyter')).filter((f) => f.endsWith('.ipynb')).sort();
-    const NAMES = { classic: 'classic Notebook', lab: 'JupyterLab', notebook7: 'Notebook' };
-    for (const frontEnd of ['classic', 'lab', 'notebook7']) {
-      const { python, reason } = findJupyterPython(frontEnd);
+    const SUBSETS = { lab: notebooks, notebook7: notebooks.filter((n) => NOTEBOOK7.includes(n)) };
+    for (const frontEnd of ['lab', 'notebook7']) {
+      const { python, version, reason } = findJupyterPython(frontEnd);
+      const name = frontEndName(frontEnd);
       if (!python) {
-        console.log(`  - ${NAMES[frontEnd]} skipped: ${reason}`);
+        console.log(`  - ${name} skipped: ${reason}`);
         continue;
       }
-      // (requests beyond 127.0.0.1, e.g. a CDN MathJax, still fail at once: no network)
-      await step(`${NAMES[frontEnd]} server started over pip-installed python/ (${python})`, () =>
-        withJupyter({ page, root, tmp: path.join(tmp, frontEnd), python, frontEnd }, async ({ version, run }) => {
-          console.log(`      ${NAMES[frontEnd]} ${version}`);
-          for (const name of notebooks) {
+      const began = Date.now();
+      await step(`${name} ${version} server started (${python})`, () =>
+        withJupyter({ page, tmp: path.join(tmp, frontEnd), python, frontEnd }, async ({ run }) => {
+          for (const nb of SUBSETS[frontEnd]) {
             errors.length = 0;
-            await step(`${NAMES[frontEnd]}: notebooks/jupyter/${name}: every cell ran, results back in Python equal numpy`, async () => {
-              const lines = await run(name);
+            await step(`${name}: notebooks/jupyter/${nb}: Run All, widgets answered, checks ok${frontEnd === 'lab' ? ', outputs as committed' : ''}`, async () => {
+              const { lines, cells } = await run(nb);
+              if (frontEnd === 'lab') {
+                const diffs = compareOutputs(JSON.parse(fs.readFileSync(path.join(root, 'notebooks/jupyter', nb), 'utf8')), cells);
+                if (diffs.length) throw new Error(`outputs differ from the committed ones (node scripts/jupyter.mjs --save ${nb} makes them again):\n${diffs.join('\n')}`);
+              }
               console.log(lines.map((l) => `      ${l}`).join('\n'));
             });
           }
         }),
       );
+      console.log(`      ${name}: ${((Date.now() - began) / 1000).toFixed(1)} s`);
+    }
+    const mo = findJupyterPython('marimo');
+    if (!mo.python) console.log(`  - marimo skipped: ${mo.reason}`);
+    else {
+      const dir = path.join(root, 'notebooks/marimo');
+      const began = Date.now();
+      for (const f of fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.py')).sort() : []) {
+        await step(`marimo ${mo.version}: notebooks/marimo/${f}: every cell ran, widgets answered (mo.ui.anywidget), checks ok`, async () => {
+          const lines = await runMarimo({ page, tmp: path.join(tmp, 'marimo'), python: mo.python, file: path.join(dir, f) });
+          console.log(lines.map((l) => `      ${l}`).join('\n'));
+        });
+      }
+      console.log(`      marimo: ${((Date.now() - began) / 1000).toFixed(1)} s`);
     }
   } finally {
     await close();

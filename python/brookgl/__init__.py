@@ -1,10 +1,8 @@
 """brookgl in Jupyter: Brook kernels on numpy arrays, run by the notebook's browser in WebGL2.
 
 The computation happens in the browser that shows the notebook (the Python kernel has no GPU
-context): arrays go to the page as binary buffers, the kernel runs there, and the results come
-back as numpy arrays.
-
-Widgets (anywidget; JupyterLab, Notebook 7, VS Code, Colab)::
+context): arrays go to the page as binary buffers in an anywidget widget's model, the kernel
+runs there, and the results come back through the model as numpy arrays::
 
     import numpy as np, brookgl
     w = brookgl.Run('''
@@ -12,40 +10,23 @@ Widgets (anywidget; JupyterLab, Notebook 7, VS Code, Colab)::
           result = alpha * x + y;
         }''', x=np.arange(1000, dtype=np.float32), y=np.ones(1000, np.float32), alpha=2.0,
         outputs={'result': 1000})
-    w                      # displays the result as a picture with the pass trace
-    w.result('result')     # a later cell: the numpy array
+    w                                      # shows the result as a picture with the pass trace
 
-Plain HTML outputs (no widget machinery; results return to Python where a Jupyter server serves the page)::
+    result = await w.result_async('result')   # a later cell: waits for the browser, a numpy array
 
-    brookgl.load()                        # once: defines the module in the page
-    r = brookgl.html_run(source, outputs={'result': 1000}, x=..., y=..., alpha=2.0)
-    r                                     # shows it; r.result('result') in a later cell
+Arguments are checked against the kernel's parameter list when the widget is made; errors the
+browser finds (a compile error, with its line) are raised by ``result_async`` as ``BrookError``.
 """
-from ._common import ArrayLike, Iter, array_message, iter, result_array
-from ._html import HtmlRun, html_embed, html_run, load
-from ._assets import widget_esm, widget_iife
+from ._assets import widget_esm
+from ._common import ArrayLike, Iter, iter, result_array
+from ._kernel import BrookError, parse_kernels
+from ._show import image, table
 from ._tables import bench_table
+from ._widget import App, Embed, Run, read_ply
 
 __version__ = "0.1.0"
 
-try:  # the widgets need anywidget (pip install "brookgl[widget]")
-    from ._widget import Embed, Run
-except ImportError as _missing:  # pragma: no cover - depends on the environment
-    _reason = str(_missing)
-
-    def Run(*args, **kwargs):  # type: ignore[no-redef]
-        raise ImportError(
-            f"brookgl.Run needs anywidget ({_reason}): pip install anywidget, "
-            "or use brookgl.load() and brookgl.html_run(...) in a plain HTML output"
-        )
-
-    def Embed(*args, **kwargs):  # type: ignore[no-redef]
-        raise ImportError(
-            f"brookgl.Embed needs anywidget ({_reason}): pip install anywidget, "
-            "or use brookgl.load() and brookgl.html_embed(...)"
-        )
-
 __all__ = [
-    "Run", "Embed", "HtmlRun", "html_run", "html_embed", "load", "iter", "Iter",
-    "array_message", "result_array", "widget_esm", "widget_iife", "ArrayLike", "bench_table",
+    "Run", "Embed", "App", "read_ply", "BrookError", "iter", "Iter", "result_array", "parse_kernels", "widget_esm",
+    "ArrayLike", "bench_table", "image", "table",
 ]

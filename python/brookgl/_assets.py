@@ -1,4 +1,4 @@
-"""The built JavaScript: the anywidget ES module and its script-tag twin (both inline brookgl)."""
+"""The built JavaScript: the anywidget ES module, with brookgl inlined (nothing fetched at run time)."""
 from functools import lru_cache
 from pathlib import Path
 
@@ -6,21 +6,13 @@ STATIC = Path(__file__).parent / "static"
 
 
 @lru_cache(maxsize=None)
-def _read(name: str) -> str:
-    path = STATIC / name
-    if not path.exists():
-        raise FileNotFoundError(
-            f"{path} is missing: build it in the brookgl repository with `npm install && npm run build` "
-            "(it writes python/brookgl/static/), then reinstall this package"
-        )
-    return path.read_text(encoding="utf-8")
-
-
 def widget_esm() -> str:
     """The anywidget ES module (``export default { render }``) with brookgl inlined."""
-    return _read("widget.js")
-
-
-def widget_iife() -> str:
-    """The same module as a classic script defining ``window.brookglWidget``."""
-    return _read("widget.iife.js")
+    path = STATIC / "widget.js"
+    if not path.exists():
+        raise FileNotFoundError(
+            f"{path} is missing: this is a source checkout whose widget was not built. In the brookgl "
+            "repository run `npm install && npm run build` (it writes python/brookgl/static/widget.js), "
+            "or install the wheel (`python -m build python`), which carries it"
+        )
+    return path.read_text(encoding="utf-8")

@@ -11,11 +11,13 @@
  *   with the pass trace.
  * - 'embed': `embed(el, options)` (the model's `options`), its `state` synced back once a second.
  *
- * The same module serves plain HTML output cells (python/brookgl/_html.py), where a small local
- * model stands in for anywidget's and results go back to Python through a Jupyter comm.
+ * After each run the widget sets `answered` to the `request` it ran, so Python knows the results
+ * (or the error) belong to the latest arguments. The root element carries `data-status` and the
+ * model (`el.brookglModel`), for tests that read the model's state from the page.
  */
 import { createContext, parseBrook, iter, embed, streamFigure, traceTable, typeInfo, type BrookContext, type KernelArgs, type Stream } from '../../src/index';
 import { releaseContext } from '../../src/view/embedui';
+import { APPS } from './apps';
 
 /** The part of anywidget's model interface the widget uses. */
 export interface WidgetModel {
@@ -24,6 +26,34 @@ export interface WidgetModel {
   save_changes(): void;
   on(event: string, callback: () => void): void;
   off(event?: string | null, callback?: (() => void) | null): void;
+  send(content: unknown, callbacks?: unknown, buffers?: ArrayBuffer[] | ArrayBufferView[]): void;
+}
+
+/**
+ * The model's `names` sent to Python as one custom message (results' bytes as binary buffers),
+ * where the widget's Python side sets them on its traitlets. Not `save_changes` alone: ipywidgets sends
+ * a model's next update only once the kernel has published an idle status for the previous one,
+ * and ipykernel 7 publishes none for the comm messages it handles while a cell awaits, so every
+ * update after the first would wait until the notebook had finished.
+ */
+function publish(model: WidgetModel, names: string[]): void {
+  const state: Record<string, unknown> = {};
+  const buffers: ArrayBufferView[] = [];
+  for (const name of names) {
+    const value = model.get(name);
+    if (name === 'results') {
+      const meta: Record<string, unknown> = {};
+      for (const [k, r] of Object.entries((value ?? {}) as Record<string, ArrayIn>)) {
+        meta[k] = { dtype: r.dtype, shape: r.shape, buffer: buffers.length };
+        buffers.push(r.data as ArrayBufferView);
+      }
+      state[name] = meta;
+    } else state[name] = value;
+  }
+  model.send({ brookgl: 'state', state }, undefined, buffers);
+  // the model's own sync as well: marimo re-runs the cells that read a widget when its front end
+  // saves a change (in ipywidgets this update may wait, as above; it carries the same values)
+  model.save_changes();
 }
 
 interface ArrayIn {
@@ -106,8 +136,10 @@ async function runKernel(model: WidgetModel, ctx: BrookContext, view: HTMLElemen
 }
 
 function renderRun(model: WidgetModel, el: HTMLElement): () => void {
-  const root = document.createElement('div');
+  const root = document.createElement('div') as HTMLElement & { brookglModel?: WidgetModel };
   root.className = 'brookgl-widget';
+  root.dataset.kind = 'run';
+  root.brookglModel = model;
   root.style.cssText = 'font:12px system-ui,sans-serif';
   const status = document.createElement('div');
   const view = document.createElement('div');
@@ -117,9 +149,10 @@ function renderRun(model: WidgetModel, el: HTMLElement): () => void {
   let queue = Promise.resolve();
   const run = () =>
     (queue = queue.then(async () => {
+      const request = Number(model.get('request') ?? 0);
+      root.dataset.status = 'running';
       model.set('status', 'running');
       model.set('error', '');
-      model.save_changes();
       try {
         ctx ??= createContext();
         model.set('renderer', ctx.caps.renderer);
@@ -133,7 +166,9 @@ function renderRun(model: WidgetModel, el: HTMLElement): () => void {
         model.set('error', message);
         model.set('status', 'error');
       }
-      model.save_changes();
+      model.set('answered', request);
+      root.dataset.status = String(model.get('status'));
+      publish(model, ['status', 'error', 'renderer', 'trace', 'results', 'answered']);
     }));
   model.on('change:request', run);
   run();
@@ -145,33 +180,104 @@ function renderRun(model: WidgetModel, el: HTMLElement): () => void {
 }
 
 function renderEmbed(model: WidgetModel, el: HTMLElement): () => void {
-  const handle = embed(el, model.get('options') ?? { demo: 'filter' });
+  const root = document.createElement('div') as HTMLElement & { brookglModel?: WidgetModel };
+  root.className = 'brookgl-widget';
+  root.dataset.kind = 'embed';
+  root.brookglModel = model;
+  el.append(root);
+  const handle = embed(root, model.get('options') ?? { demo: 'filter' });
   const sync = () => {
-    model.set('state', JSON.parse(JSON.stringify(handle.state)));
+    const state = JSON.stringify(handle.state);
+    if (state === sent) return;
+    sent = state;
+    model.set('state', JSON.parse(state));
     model.set('trace', handle.passes.map((p) => ({ ...p })));
-    model.save_changes();
+    publish(model, ['status', 'error', 'state', 'trace']);
   };
+  let sent = '';
   handle.ready.then(
     () => {
       model.set('status', 'ready');
+      root.dataset.status = 'ready';
       sync();
     },
     (e) => {
+      root.dataset.status = 'error';
       model.set('status', 'error');
       model.set('error', String(e?.message ?? e));
-      model.save_changes();
+      publish(model, ['status', 'error']);
     },
   );
   const timer = setInterval(() => handle.disposed || model.get('status') !== 'ready' || sync(), 1000);
   return () => {
     clearInterval(timer);
     handle.dispose();
+    root.remove();
+  };
+}
+
+/** The 'app' kind: a library application (apps.ts) on arrays from Python, run once per request. */
+function renderApp(model: WidgetModel, el: HTMLElement): () => void {
+  const root = document.createElement('div') as HTMLElement & { brookglModel?: WidgetModel };
+  root.className = 'brookgl-widget';
+  root.dataset.kind = 'app';
+  root.brookglModel = model;
+  root.style.cssText = 'font:12px system-ui,sans-serif';
+  el.append(root);
+  let ctx: BrookContext | null = null;
+  let queue = Promise.resolve();
+  const run = () =>
+    (queue = queue.then(async () => {
+      const request = Number(model.get('request') ?? 0);
+      const name = String(model.get('app'));
+      root.dataset.status = 'running';
+      root.textContent = `brookgl · ${name}: running`;
+      model.set('status', 'running');
+      model.set('error', '');
+      try {
+        const app = APPS[name];
+        if (!app) throw new Error(`(brookgl) no app ${name} (apps: ${Object.keys(APPS).join(', ')})`);
+        ctx ??= createContext();
+        model.set('renderer', ctx.caps.renderer);
+        const arrays: Record<string, Float32Array | Int32Array | Uint32Array> = {};
+        for (const [k, a] of Object.entries((model.get('arrays') ?? {}) as Record<string, ArrayIn>)) arrays[k] = typed(a);
+        ctx.trace.start();
+        const out = await app(ctx, arrays, model.get('options') ?? {});
+        const passes = await ctx.trace.stop();
+        const results: Record<string, ArrayIn> = {};
+        for (const [k, r] of Object.entries(out.results)) {
+          results[k] = { dtype: r.data instanceof Float32Array ? 'float32' : r.data instanceof Int32Array ? 'int32' : 'uint32', shape: r.shape, data: new DataView(r.data.buffer, r.data.byteOffset, r.data.byteLength) };
+        }
+        model.set('state', out.state);
+        model.set('results', results);
+        model.set('trace', passes.map((p) => ({ ...p })));
+        model.set('status', 'done');
+        root.textContent = `brookgl · ${name} · ${ctx.caps.renderer} · ${passes.length} passes`;
+        root.insertAdjacentHTML('beforeend', `<details><summary>pass trace (${passes.length})</summary>${traceTable(passes)}</details>`);
+      } catch (e) {
+        const message = String((e as Error)?.message ?? e);
+        root.textContent = message;
+        root.style.color = '#b00020';
+        model.set('error', message);
+        model.set('status', 'error');
+      }
+      model.set('answered', request);
+      root.dataset.status = String(model.get('status'));
+      publish(model, ['status', 'error', 'renderer', 'trace', 'results', 'state', 'answered']);
+    }));
+  model.on('change:request', run);
+  run();
+  return () => {
+    model.off('change:request', run);
+    if (ctx) releaseContext(ctx);
+    root.remove();
   };
 }
 
 /** anywidget's entry point. */
 function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => void {
-  return model.get('kind') === 'embed' ? renderEmbed(model, el) : renderRun(model, el);
+  const kind = model.get('kind');
+  return kind === 'embed' ? renderEmbed(model, el) : kind === 'app' ? renderApp(model, el) : renderRun(model, el);
 }
 
 export default { render };

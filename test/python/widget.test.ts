@@ -1,12 +1,13 @@
 // The Jupyter widget's ES module (python/js/widget.ts) driven through a local model that follows
-// anywidget's documented model interface (get, set, on, off, save_changes). This is NOT anywidget
-// itself (which could not be installed where this was written): it checks the module's side of
-// the protocol — binary arrays in, binary results out, the trace, errors, cleanup.
+// anywidget's model interface (get, set, on, off, save_changes, send). It checks the module's side
+// of the protocol — binary arrays in, the answer sent to Python as one custom message with binary
+// buffers, the trace, errors, cleanup; scripts/jupyter.mjs runs it in real anywidget front ends.
 import { expect } from 'chai';
 import widget, { WidgetModel } from '../../python/js/widget';
 
 class LocalModel implements WidgetModel {
   saved = 0;
+  sent: Array<{ content: any; buffers: ArrayBufferView[] }> = [];
   private listeners = new Map<string, Set<() => void>>();
   constructor(public values: Record<string, unknown>) {}
   get(name: string) {
@@ -18,6 +19,9 @@ class LocalModel implements WidgetModel {
   }
   save_changes() {
     this.saved++;
+  }
+  send(content: unknown, _callbacks?: unknown, buffers: ArrayBufferView[] = []) {
+    this.sent.push({ content, buffers });
   }
   on(event: string, f: () => void) {
     if (!this.listeners.has(event)) this.listeners.set(event, new Set());
@@ -79,6 +83,14 @@ describe('python/js/widget (anywidget protocol, local model)', () => {
     for (let i = 0; i < n; i++) expect(got[i], `y[${i}]`).to.equal(Math.fround(3 * x[i]! + 1));
     expect((model.values.trace as unknown[]).length).to.equal(1);
     expect(el.querySelectorAll('figure').length).to.equal(1);
+    // what Python receives: one message, the result's bytes as buffer 0
+    const answer = model.sent.at(-1)!;
+    expect(answer.content.brookgl).to.equal('state');
+    expect(answer.content.state.status).to.equal('done');
+    expect(answer.content.state.answered).to.equal(0);
+    expect(answer.content.state.results.y).to.deep.equal({ dtype: 'float32', shape: [n], buffer: 0 });
+    const sent = answer.buffers[0]!;
+    expect(new Float32Array(sent.buffer, sent.byteOffset, n)[7]).to.equal(Math.fround(3 * x[7]! + 1));
 
     // run the other kernel on the 2D float4 stream: numpy shape (6, 5, 4) in and out
     model.values.kernel = 'flip';
@@ -108,6 +120,21 @@ describe('python/js/widget (anywidget protocol, local model)', () => {
     await model.until('done', 'error');
     expect(model.values.status).to.equal('error');
     expect(model.values.error).to.match(/array v: a float4 stream wants numpy shape \(n, 4\)/);
+    cleanup();
+  });
+
+  it('runs an app (collision of two cubes) and returns its pairs with the CPU check', async () => {
+    // the cube of data/models/cube.ply: 8 corners, 12 triangles
+    const positions = Float32Array.from([-1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1]);
+    const indices = Int32Array.from([0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 2, 3, 7, 2, 7, 6, 1, 2, 6, 1, 6, 5, 0, 4, 7, 0, 7, 3]);
+    const model = new LocalModel({ kind: 'app', app: 'collide', arrays: { positions: message(positions, [8, 3]), indices: message(indices, [12, 3]) }, options: { degrees: 30, offset: [1, 0.5, 0.25] }, request: 0 });
+    const cleanup = widget.render({ model, el });
+    await model.until('done', 'error');
+    expect(model.values.error).to.equal('');
+    const state = model.values.state as { pairs: number; same_as_brute_force: boolean; brute_force_pairs: number };
+    expect(state.pairs).to.be.greaterThan(0);
+    expect(state.same_as_brute_force).to.equal(true);
+    expect((model.values.results as Record<string, { shape: number[] }>).pairs!.shape).to.deep.equal([state.pairs, 2]);
     cleanup();
   });
 

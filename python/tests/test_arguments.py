@@ -1,0 +1,177 @@
+"""The Python side of the widgets: kernel signatures, argument conversion, dtype rules, shapes,
+and bad input raising BrookError with the kernel's line (no front end needed)."""
+import numpy as np
+import pytest
+
+import brookgl
+from brookgl import BrookError
+from brookgl._common import result_array
+
+SAXPY = """
+kernel void saxpy(float alpha, float x<>, float y<>, out float result<>) {
+  result = alpha * x + y;
+}"""
+
+MANY = """// comment with kernel void fake(int a) in it
+kernel void many(float4 v<>,      /* a vector stream */
+                 int idx[],
+                 uint flags<>,
+                 iter float2 here<>,
+                 float2 scale,
+                 out float4 o<>,
+                 out int count<>) {
+  o = v; count = idx[0];
+}"""
+
+
+def run(source=SAXPY, outputs=None, **args):
+    return brookgl.Run(source, outputs=outputs or {"result": 8}, **args)
+
+
+def test_signature_roles_types_and_lines():
+    k = brookgl.parse_kernels(MANY)["many"]
+    got = [(p.name, p.type, p.role, p.line) for p in k.params]
+    assert got == [
+        ("v", "float4", "stream", 2), ("idx", "int", "gather", 3), ("flags", "uint", "stream", 4),
+        ("here", "float2", "iter", 5), ("scale", "float2", "uniform", 6), ("o", "float4", "out", 7),
+        ("count", "int", "out", 8),
+    ]
+    assert list(brookgl.parse_kernels(MANY)) == ["many"]  # the commented-out kernel is not one
+
+
+def test_float64_becomes_float32_and_uniforms_are_plain():
+    w = run(x=np.arange(8.0), y=np.ones(8), alpha=np.float64(2))
+    assert w.arrays["x"]["dtype"] == "float32" and w.arrays["x"]["shape"] == [8]
+    assert np.array_equal(np.frombuffer(w.arrays["x"]["data"], np.float32), np.arange(8, dtype=np.float32))
+    assert w.uniforms == {"alpha": 2.0} and isinstance(w.uniforms["alpha"], float)
+    assert w.outputs == {"result": 8} and w.kernel == "saxpy"
+
+
+def test_vector_and_2d_shapes():
+    v = np.zeros((4, 5, 4), np.float32)
+    w = brookgl.Run(MANY, outputs={"o": (4, 5), "count": (4, 5)}, v=v, idx=np.arange(3, dtype=np.int64),
+                    flags=np.ones((4, 5), np.uint8), here=brookgl.iter([0, 0], [1, 1]), scale=[1, 2])
+    assert w.arrays["v"]["shape"] == [4, 5, 4]
+    assert w.arrays["idx"]["dtype"] == "int32" and w.arrays["flags"]["dtype"] == "uint32"
+    assert w.outputs == {"o": [4, 5], "count": [4, 5]}
+    assert w.iters == {"here": [[0.0, 0.0], [1.0, 1.0]]} and w.uniforms == {"scale": [1.0, 2.0]}
+
+
+@pytest.mark.parametrize("args, words", [
+    (dict(x=np.arange(8), y=np.ones(8), alpha=2), ["line 2", "`float x<>`", "int64", "astype(np.float32)"]),
+    (dict(x=np.ones(8, np.complex64), y=np.ones(8), alpha=2), ["line 2", "complex64"]),
+    (dict(x=np.ones(8, bool), y=np.ones(8), alpha=2), ["line 2", "bool"]),
+    (dict(x=np.ones((2, 2, 2)), y=np.ones(8), alpha=2), ["line 2", "(n,) or (h, w)", "(2, 2, 2)"]),
+    (dict(x=np.ones(0), y=np.ones(8), alpha=2), ["line 2", "empty"]),
+    (dict(x=3.0, y=np.ones(8), alpha=2), ["line 2", "numpy array"]),
+    (dict(x=np.ones(8), alpha=2), ["line 2", "`float y<>`", "pass y="]),
+    (dict(x=np.ones(8), y=np.ones(8)), ["`float alpha`", "pass alpha="]),
+    (dict(x=np.ones(8), y=np.ones(8), alpha=2, beta=1), ["no parameter 'beta'"]),
+    (dict(x=np.ones(8), y=np.ones(8), alpha=[1, 2]), ["`float alpha`", "1 numbers"]),
+    (dict(x=np.ones(8), y=np.ones(8), alpha="2"), ["uniform", "str"]),
+    (dict(x=np.ones(8), y=np.ones(8), alpha=2, result=np.ones(8)), ["is an output"]),
+])
+def test_bad_arguments_name_the_line(args, words):
+    with pytest.raises(BrookError) as e:
+        run(**args)
+    for w in words:
+        assert w in str(e.value), (w, str(e.value))
+
+
+def test_integer_ranges_and_vector_components():
+    src = "kernel void k(int a<>, uint b<>, float3 c<>, out float r<>) { r = 0.0; }"
+    ok = dict(a=np.zeros(4, np.int64), b=np.zeros(4, np.int64), c=np.zeros((4, 3)))
+    brookgl.Run(src, outputs={"r": 4}, **ok)
+    for bad, words in [
+        (dict(ok, a=np.array([2**31, 0, 0, 0])), ["line 1", "outside int32"]),
+        (dict(ok, b=np.array([-1, 0, 0, 0])), ["outside uint32"]),
+        (dict(ok, a=np.zeros(4, np.float32)), ["`int a<>`", "pass integers"]),
+        (dict(ok, c=np.zeros((4, 4))), ["`float3 c<>`", "(n, 3) or (h, w, 3)"]),
+    ]:
+        with pytest.raises(BrookError) as e:
+            brookgl.Run(src, outputs={"r": 4}, **bad)
+        assert all(w in str(e.value) for w in words), str(e.value)
+
+
+def test_outputs_checked():
+    for outputs, words in [
+        ({}, ["`out float result<>`", "outputs="]),
+        ({"result": 8, "other": 8}, ["'other'", "not an out parameter"]),
+        ({"result": (2, 3, 4)}, ["length n or a (height, width)"]),
+        ({"result": 0}, ["positive"]),
+    ]:
+        with pytest.raises(BrookError) as e:
+            brookgl.Run(SAXPY, outputs=outputs, x=np.ones(8), y=np.ones(8), alpha=1)
+        assert all(w in str(e.value) for w in words), str(e.value)
+    with pytest.raises(BrookError, match="share one domain"):
+        brookgl.Run(MANY, outputs={"o": 4, "count": 5}, v=np.zeros((4, 4)), idx=np.zeros(2, np.int32),
+                    flags=np.zeros(4, np.uint32), here=brookgl.iter([0, 0], [1, 1]), scale=[1, 1])
+
+
+def test_source_and_kernel_name_errors():
+    with pytest.raises(BrookError, match="no kernel"):
+        brookgl.Run("float f(float x) { return x; }", outputs={})
+    with pytest.raises(BrookError, match="no kernel named 'nope'"):
+        brookgl.Run(SAXPY, kernel="nope", outputs={"result": 8})
+    with pytest.raises(BrookError, match="line 2.*no closing"):
+        brookgl.Run("\nkernel void k(float x<>, out float r<> {", outputs={})
+
+
+def front_end_answers(w, results=None, status="done", error=""):
+    """What the widget's JavaScript sends after a run (python/js/widget.ts, publish)."""
+    buffers, meta = [], {}
+    for name, a in (results or {}).items():
+        meta[name] = {"dtype": a.dtype.name, "shape": list(a.shape), "buffer": len(buffers)}
+        buffers.append(memoryview(a.tobytes()))
+    state = {"status": status, "error": error, "renderer": "test", "trace": [], "answered": w.request}
+    if results is not None:
+        state["results"] = meta
+    w._from_front_end(w, {"brookgl": "state", "state": state}, buffers)
+
+
+def test_results_come_back_as_numpy_and_errors_raise():
+    w = run(x=np.ones(8), y=np.ones(8), alpha=1)
+    with pytest.raises(LookupError, match="no result yet"):
+        w.result("result")
+    front_end_answers(w, {"result": np.arange(8, dtype=np.float32)})
+    assert w.done and np.array_equal(w.result("result"), np.arange(8, dtype=np.float32))
+    assert w.result().dtype == np.float32
+    w.rerun(alpha=3)
+    assert w.uniforms["alpha"] == 3.0 and w.request == 1 and not w.done  # old results are not the answer
+    front_end_answers(w, None, status="error", error="(brookgl) kernel saxpy failed to compile:\n  line 3: 'q' : undeclared identifier")
+    with pytest.raises(BrookError, match="line 3"):
+        w.result("result")
+
+
+def test_result_async_waits_and_raises():
+    import asyncio
+
+    async def main():
+        w = run(x=np.ones(8), y=np.ones(8), alpha=1)
+        asyncio.get_running_loop().call_later(0.05, lambda: front_end_answers(w, {"result": np.full(8, 2, np.float32)}))
+        got = await w.result_async("result", timeout=5)
+        assert np.array_equal(got, np.full(8, 2, np.float32))
+        bad = run(x=np.ones(8), y=np.ones(8), alpha=1)
+        asyncio.get_running_loop().call_later(0.05, lambda: front_end_answers(bad, None, status="error", error="line 2: oops"))
+        with pytest.raises(BrookError, match="line 2: oops"):
+            await bad.result_async(timeout=5)
+        never = run(x=np.ones(8), y=np.ones(8), alpha=1)
+        with pytest.raises(BrookError, match="no result after 0.1 s"):
+            await never.result_async(timeout=0.1)
+
+    asyncio.run(main())
+
+
+def test_result_array_shapes():
+    a = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+    back = result_array({"dtype": "int32", "shape": [2, 3, 4], "data": memoryview(a.tobytes())})
+    assert back.dtype == np.int32 and np.array_equal(back, a)
+
+
+def test_embed_names_its_demos_and_image_table_render():
+    with pytest.raises(BrookError, match="filter, fluid, nbody, dem"):
+        brookgl.Embed("nope")
+    png = brookgl.image(np.arange(12.0).reshape(3, 4))._repr_png_()[0]
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    html = brookgl.table(["a", "b"], [[1, 2.5]])._repr_html_()
+    assert "<th>a</th>" in html and "<td>2.50</td>" in html
