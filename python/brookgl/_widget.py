@@ -178,6 +178,10 @@ class Run(_Base):
                 raise BrookError(f"brookgl: {p.where(k)}: pass {p.name}=... ({what})")
         return arrays, uniforms, iters
 
+    def __repr__(self) -> str:
+        outs = ", ".join(f"{n} {tuple(v) if isinstance(v, list) else (v,)}" for n, v in self.outputs.items())
+        return f"<brookgl.Run kernel {self.kernel} -> {outs}: computed by the browser that shows it>"
+
     def rerun(self, **args) -> None:
         """Runs again, with ``args`` replacing the earlier arguments of the same names."""
         arrays, uniforms, iters = self._convert(args, complete=False)
@@ -227,6 +231,9 @@ class Embed(_Base):
             raise BrookError(f"brookgl: Embed demo must be one of {', '.join(demos)} (got {demo!r})")
         super().__init__(kind="embed", options={"demo": demo, **options})
 
+    def __repr__(self) -> str:
+        return f"<brookgl.Embed {self.options.get('demo')}: a live demo, running in the browser that shows it>"
+
     async def state_async(self, ready: Callable[[Dict[str, Any]], bool] = lambda s: True, timeout: float = DEFAULT_TIMEOUT) -> Dict[str, Any]:
         """Waits (``await``) until the demo is running and ``ready(state)`` holds, then returns the
         state; raises ``BrookError`` if the demo failed to start."""
@@ -272,6 +279,9 @@ class App(_Base):
     @property
     def done(self) -> bool:
         return self.answered == self.request and self.status in ("done", "error")
+
+    def __repr__(self) -> str:
+        return f"<brookgl.App {self.app}: run and checked against the CPU by the browser that shows it>"
 
     def result(self, name: str):
         if self.status == "error" and self.done:
