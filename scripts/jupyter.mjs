@@ -6,7 +6,8 @@
 //    every code cell must have run without an error, every widget must be in the DOM with its
 //    model answered (the model read from the page: status, request answered, results), and every
 //    check cell must print "brookgl check: ok". The outputs are compared with the committed ones
-//    (the same outputs in the same cells; numbers followed by a time unit masked).
+//    (the same outputs in the same cells; numbers followed by a time unit, the numbers of
+//    tables and the renderer string masked).
 //  - marimo (`marimo run`): notebooks/marimo/*.py, the widgets through mo.ui.anywidget, until
 //    every check output says "brookgl check: ok".
 //
@@ -227,6 +228,8 @@ export function outputSignature(outputs) {
     String(s)
       .replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*(?:ms|µs|us|s|ns|M\/s|G\/s|K\/s|GFLOP\/s|fps)\b/g, '#t')
       .replace(/Run All [\d.]+ s/g, '')
+      // the renderer is printed for the reader, not compared (another Chromium, another GPU)
+      .replace(/renderer: .*/g, 'renderer: #')
       .trim();
   return outputs.map((o) => {
     if (o.output_type === 'stream') return { stream: mask([].concat(o.text).join('')) };
