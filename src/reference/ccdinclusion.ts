@@ -402,15 +402,18 @@ function pointTriangleDistance(p: V3, a: V3, b: V3, c: V3): number {
   return inside ? Math.min(edges, Math.abs(h) * Math.sqrt(nn)) : edges;
 }
 
+/** The features' distance at time t of the step, in double. */
+export function ccdDistanceAt(kind: CcdKind, q: ArrayLike<number>, t: number): number {
+  const x = (k: number): V3 => [0, 1, 2].map((c) => q[k * 3 + c]! + (q[(k + 4) * 3 + c]! - q[k * 3 + c]!) * t) as V3;
+  return kind === 'vf' ? pointTriangleDistance(x(0), x(1), x(2), x(3)) : segmentDistance(x(0), x(1), x(2), x(3));
+}
+
 /** The features' smallest distance over the step, in double: sampled at `samples` + 1 times, then
  * 64 times finer around the three closest samples (an upper bound of the true minimum, within
  * 1 / (64 samples) of the step times the largest relative speed where the minimum is near one
  * of those samples). */
 export function ccdMinDistance(kind: CcdKind, q: ArrayLike<number>, samples = 4096): number {
-  const at = (t: number) => {
-    const x = (k: number): V3 => [0, 1, 2].map((c) => q[k * 3 + c]! + (q[(k + 4) * 3 + c]! - q[k * 3 + c]!) * t) as V3;
-    return kind === 'vf' ? pointTriangleDistance(x(0), x(1), x(2), x(3)) : segmentDistance(x(0), x(1), x(2), x(3));
-  };
+  const at = (t: number) => ccdDistanceAt(kind, q, t);
   const coarse = Array.from({ length: samples + 1 }, (_, i) => [at(i / samples), i] as [number, number]);
   let best = Math.min(...coarse.map((c) => c[0]));
   for (const [, i] of coarse.sort((x, y) => x[0] - y[0]).slice(0, 3)) {

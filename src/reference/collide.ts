@@ -130,8 +130,86 @@ export function obbOverlap(s: Traverser, a: Vec3, b: Vec3): boolean {
   return true;
 }
 
-/** Möller's triangle-triangle test with the tolerances of the module comment. */
+const closestOnSegment = (p: Vec3, a: Vec3, b: Vec3): Vec3 => {
+  const ab = sub(b, a);
+  const l = dot3(ab, ab);
+  return l > 0 ? add(a, scale(ab, Math.min(Math.max(f(dot3(sub(p, a), ab) / l), 0), 1))) : a;
+};
+
+function closestOnTriangle(p: Vec3, a: Vec3, b: Vec3, c: Vec3): Vec3 {
+  const ab = sub(b, a), ac = sub(c, a), ap = sub(p, a);
+  const d1 = dot3(ab, ap), d2 = dot3(ac, ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const bp = sub(p, b);
+  const d3 = dot3(ab, bp), d4 = dot3(ac, bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const vc = f(f(d1 * d4) - f(d3 * d2));
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return closestOnSegment(p, a, b);
+  const cp = sub(p, c);
+  const d5 = dot3(ab, cp), d6 = dot3(ac, cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const vb = f(f(d5 * d2) - f(d1 * d6));
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return closestOnSegment(p, a, c);
+  const va = f(f(d3 * d6) - f(d5 * d4));
+  if (va <= 0 && f(d4 - d3) >= 0 && f(d5 - d6) >= 0) return closestOnSegment(p, b, c);
+  const den = f(f(va + vb) + vc);
+  if (!(den > 0)) return closestOnSegment(p, a, b);
+  return add(add(a, scale(ab, f(vb / den))), scale(ac, f(vc / den)));
+}
+
+const dist2 = (p: Vec3, q: Vec3): number => dot3(sub(p, q), sub(p, q));
+
+function segmentDist2(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3): number {
+  let best = Math.min(dist2(p0, closestOnSegment(p0, q0, q1)), dist2(p1, closestOnSegment(p1, q0, q1)), dist2(q0, closestOnSegment(q0, p0, p1)), dist2(q1, closestOnSegment(q1, p0, p1)));
+  const d1 = sub(p1, p0), d2 = sub(q1, q0), r = sub(p0, q0);
+  const a = dot3(d1, d1), b = dot3(d1, d2), e = dot3(d2, d2), c = dot3(d1, r), g = dot3(d2, r);
+  const den = f(f(a * e) - f(b * b));
+  if (den > 0) {
+    const s = f(f(f(b * g) - f(c * e)) / den), t = f(f(f(a * g) - f(b * c)) / den);
+    if (s >= 0 && s <= 1 && t >= 0 && t <= 1) best = Math.min(best, dist2(add(p0, scale(d1, s)), add(q0, scale(d2, t))));
+  }
+  return best;
+}
+
+function pierceDist2(e0: Vec3, e1: Vec3, N: Vec3, d: number, a: Vec3, b: Vec3, c: Vec3): number {
+  const s0 = f(dot3(N, e0) + d), s1 = f(dot3(N, e1) + d);
+  if (f(s0 * s1) > 0 || s0 === s1) return 3.0e38;
+  const x = add(e0, scale(sub(e1, e0), f(s0 / f(s0 - s1))));
+  return dist2(x, closestOnTriangle(x, a, b, c));
+}
+
+/** The squared distance between triangles V and U in float32 (glsl/apps/collide/collide.brook
+ * triDist2): vertices against faces, edges against edges, edges piercing faces. */
+export function triangleDistance2(V0: Vec3, V1: Vec3, V2: Vec3, U0: Vec3, U1: Vec3, U2: Vec3): number {
+  const N1 = cross3(sub(V1, V0), sub(V2, V0)), d1 = f(-dot3(N1, V0));
+  const N2 = cross3(sub(U1, U0), sub(U2, U0)), d2 = f(-dot3(N2, U0));
+  const V = [V0, V1, V2], U = [U0, U1, U2];
+  let best = Infinity;
+  for (const v of V) best = Math.min(best, dist2(v, closestOnTriangle(v, U0, U1, U2)));
+  for (const u of U) best = Math.min(best, dist2(u, closestOnTriangle(u, V0, V1, V2)));
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) best = Math.min(best, segmentDist2(V[i]!, V[(i + 1) % 3]!, U[j]!, U[(j + 1) % 3]!));
+  for (let i = 0; i < 3; i++) best = Math.min(best, pierceDist2(V[i]!, V[(i + 1) % 3]!, N2, d2, U0, U1, U2));
+  for (let i = 0; i < 3; i++) best = Math.min(best, pierceDist2(U[i]!, U[(i + 1) % 3]!, N1, d1, V0, V1, V2));
+  return best;
+}
+
+/** The pair's size as the triangle test measures it (the l1 norms of its edges and of U0 - V0). */
+export function triangleSize(V0: Vec3, V1: Vec3, V2: Vec3, U0: Vec3, U1: Vec3, U2: Vec3): number {
+  return Math.max(l1(sub(V1, V0)), l1(sub(V2, V0)), l1(sub(U1, U0)), l1(sub(U2, U0)), l1(sub(U0, V0)));
+}
+
+/**
+ * The triangle test: Möller's (below) with its tolerances, then the distance check — a pair the
+ * tolerant test calls touching is reported only when the triangles come within TRI_TOLERANCE ×
+ * size of each other (triangleDistance2), so the tolerance bounds every reported pair's distance.
+ */
 export function triContact(V0: Vec3, V1: Vec3, V2: Vec3, U0: Vec3, U1: Vec3, U2: Vec3): boolean {
+  const reach = f(TRI_TOLERANCE * triangleSize(V0, V1, V2, U0, U1, U2));
+  return mollerContact(V0, V1, V2, U0, U1, U2) && triangleDistance2(V0, V1, V2, U0, U1, U2) <= f(reach * reach);
+}
+
+/** Möller's triangle-triangle test with the tolerances of the module comment. */
+export function mollerContact(V0: Vec3, V1: Vec3, V2: Vec3, U0: Vec3, U1: Vec3, U2: Vec3): boolean {
   const E1 = sub(V1, V0);
   const E2 = sub(V2, V0);
   const F1 = sub(U1, U0);
@@ -282,6 +360,8 @@ export interface CollideResult {
   levels: CollideLevel[];
   /** Triangle pairs tested (all leaf pairs). */
   triangleTests: number;
+  /** The leaf pairs tested (collideBreadthFirst only). */
+  leaves?: Array<[number, number]>;
 }
 
 /** The traversal level by level, as the GPU runs it (same order, same counts). */
@@ -312,7 +392,7 @@ export function collideBreadthFirst(mA: ObbTree, mB: ObbTree, pose: RelativePose
     pairs = next;
   }
   const hits = leaves.filter(([ta, tb]) => trianglesHaveContact(mA, ta, mB, tb, pose));
-  return { pairs: hits, levels, triangleTests: leaves.length };
+  return { pairs: hits, levels, triangleTests: leaves.length, leaves };
 }
 
 /**

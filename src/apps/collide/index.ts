@@ -1,2 +1,2 @@
-export { collide, createCollider, uploadObbTree, collideKernels } from './collide';
+export { collide, createCollider, uploadObbTree, collideKernels, POSE_RIGID_TOLERANCE } from './collide';
 export type { CollisionResult, CollideLevel, GpuObbTree } from './collide';
