@@ -70,7 +70,7 @@ async function runSuite(name, progress = () => {}, cancelled = () => false) {
 }
 
 // Results committed in bench-results/: NAME.json from SwiftShader (the CI machine), NAME-h100.json
-// from an NVIDIA H100 (README, "On a real GPU"), so a reader can compare with their own.
+// from an NVIDIA H100 (docs/maintainers.md), so a reader can compare with their own.
 const RECORDED = [
   ['', 'SwiftShader (software, 2 CPU cores)'],
   ['-h100', 'NVIDIA H100 through ANGLE/Vulkan'],

@@ -99,5 +99,5 @@ await paperPage({
     '<ul><li>No shared memory: a fragment reads its tile’s bodies from the position texture (the texture cache plays shared memory’s part); p is the tile a loop walks, not a thread block.</li>' +
     '<li>No threads per body: q fragments per body each sum N/q interactions and a second pass adds them (Figure 31-8’s split).</li>' +
     '<li>Several bodies per fragment (b) reuse each fetched body b times, which CUDA gets from its threads sharing memory.</li>' +
-    '<li>On the H100 every fragment kernel runs on the few graphics-capable SMs, so WebGL2 reaches about 3 % of the card’s FP32 peak whatever the kernel does (README, Benchmarks).</li></ul>',
+    '<li>On the H100 every fragment kernel runs on the few graphics-capable SMs, so WebGL2 reaches about 3 % of the card’s FP32 peak whatever the kernel does (docs/benchmarks.md).</li></ul>',
 });
