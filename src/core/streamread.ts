@@ -50,13 +50,16 @@ interface ReadPlan {
 
 /**
  * Reads of at least this many bytes (whole texel rows) go through READ_BANDS pixel-pack
- * buffers, a band of rows each, copied out after one fence: on SwiftShader 16 MiB came back in
- * 8.5–9.2 ms through 4–8 bands against 22–30 ms through one buffer (bench suite `readback`);
- * at 4 MiB bands made no difference.
+ * buffers, a band of rows each, each band followed by its own fence and copied into the result
+ * as soon as that fence signals, while the GPU still packs the later bands. Measured (bench
+ * suite `readback`, RGBA32F): on an H100 16 MiB came back in 12.1 ms through 4 bands with a
+ * fence each, 16.6–16.8 through 4 or 8 bands with one fence, 25.4 through one buffer (64 MiB:
+ * 77.8 against 86–89); on SwiftShader 4 or 8 bands took 8.5–9.6 ms either way against 22–73
+ * through one buffer. At 4 MiB bands made no difference.
  */
 export const READ_BAND_BYTES = 8 * 2 ** 20;
-/** Row bands (pixel-pack buffers) of a large read. */
-export const READ_BANDS = 8;
+/** Row bands (pixel-pack buffers, a fence each) of a large read: 4 was the fastest on the H100 (8: 13.6 ms at 16 MiB). */
+export const READ_BANDS = 4;
 
 /**
  * readPixels of the texels that hold data: the whole rows, then the filled part of the last
@@ -145,7 +148,7 @@ export async function readStream(s: Stream, options: ReadOptions): Promise<Strea
   const plan = planRead(s, checkOptions(options, 'read(): options').method ?? 'native');
   const bytes = plan.texels * plan.channels * 4;
   const rows = Math.ceil(plan.texels / plan.width);
-  // large reads of whole rows in row bands, a pixel-pack buffer each (see READ_BAND_BYTES)
+  // large reads of whole rows in row bands, a pixel-pack buffer and a fence each (see READ_BAND_BYTES)
   const bands = !plan.unpack && plan.texels % plan.width === 0 && bytes >= READ_BAND_BYTES ? Math.min(READ_BANDS, rows) : 1;
   const buffers: WebGLBuffer[] = [];
   try {
@@ -157,51 +160,86 @@ export async function readStream(s: Stream, options: ReadOptions): Promise<Strea
       ctx.checkAllocation(buffer, bytes, `the readback buffer of a ${s.describe()}`);
       gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor([plan.texture]));
       issueReads(gl, plan, null);
-    } else {
-      const per = Math.ceil(rows / bands);
-      gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor([plan.texture]));
-      gl.pixelStorei(gl.PACK_ALIGNMENT, 4);
-      for (let y = 0; y < rows; y += per) {
-        const h = Math.min(per, rows - y);
-        const buffer = ctx.resources.buffer();
-        buffers.push(buffer);
-        gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
-        gl.bufferData(gl.PIXEL_PACK_BUFFER, h * plan.width * plan.channels * 4, gl.STREAM_READ);
-        gl.readPixels(0, y, plan.width, h, plan.format, plan.glType, 0);
-      }
-      ctx.checkAllocation(buffers[buffers.length - 1]!, bytes, `the readback buffers (${buffers.length} row bands) of a ${s.describe()}`);
-    }
-    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
-    plan.temp?.dispose();
-    plan.temp = null;
-    await ctx.queries.fence();
-    let out: StreamData;
-    if (plan.unpack) {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+      plan.temp?.dispose();
+      plan.temp = null;
+      await ctx.queries.fence();
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffers[0]!);
-      const raw = allocate(s.info.host, plan.texels * 4);
-      gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, raw);
-      out = fromRGBA(s, raw);
-    } else {
-      const scalars = s.length * s.info.components;
-      out = allocate(s.info.host, scalars);
-      const view = plan.packed ? new Uint32Array(out.buffer) : out;
-      const rowScalars = plan.width * plan.channels; // scalars of a texel row (packed: 32-bit words)
-      const per = Math.ceil(rows / bands);
-      buffers.forEach((buffer, b) => {
-        const first = b * per * rowScalars;
-        const length = Math.min(per * rowScalars, scalars - first);
-        if (length <= 0) return;
-        gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
-        gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, view, first, length);
-      });
+      let out: StreamData;
+      if (plan.unpack) {
+        const raw = allocate(s.info.host, plan.texels * 4);
+        gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, raw);
+        out = fromRGBA(s, raw);
+      } else {
+        const scalars = s.length * s.info.components;
+        out = allocate(s.info.host, scalars);
+        gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, plan.packed ? new Uint32Array(out.buffer) : out, 0, scalars);
+      }
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+      return out;
     }
-    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
-    return out;
+    return await readBands(s, plan, bands, buffers);
   } finally {
     plan.temp?.dispose();
     for (const buffer of buffers) if (ctx.resources.owns(buffer)) ctx.resources.release(buffer); // (dispose may have released them)
   }
+}
+
+/**
+ * A large read of whole rows: `bands` row bands, each read into its own pixel-pack buffer and
+ * followed by its own fence (ctx.queries owns the syncs: released when they signal, or when
+ * the context is disposed); each band is copied into the result as soon as its fence signals,
+ * while the GPU still packs the later ones. The buffers go into `buffers` for the caller to
+ * release.
+ */
+async function readBands(s: Stream, plan: ReadPlan, bands: number, buffers: WebGLBuffer[]): Promise<StreamData> {
+  const ctx = s.ctx;
+  const gl = ctx.gl;
+  const rows = plan.texels / plan.width;
+  const per = Math.ceil(rows / bands);
+  const rowBytes = plan.width * plan.channels * 4;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor([plan.texture]));
+  gl.pixelStorei(gl.PACK_ALIGNMENT, 4);
+  const fences: Promise<void>[] = [];
+  try {
+    // Each buffer is allocated, written and fenced in turn: Chrome copies a READ-usage buffer
+    // written before a fence to the CPU side as soon as the fence passes, so getBufferSubData
+    // need not wait on the GPU process, unless the buffer is written again (bufferData
+    // included) after that fence and before it is read, which discards the copy.
+    for (let y = 0; y < rows; y += per) {
+      const h = Math.min(per, rows - y);
+      const buffer = ctx.resources.buffer();
+      buffers.push(buffer);
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
+      gl.bufferData(gl.PIXEL_PACK_BUFFER, h * rowBytes, gl.STREAM_READ);
+      gl.readPixels(0, y, plan.width, h, plan.format, plan.glType, 0);
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+      const fence = ctx.queries.fence(); // (flushes, so this band starts before the next is issued)
+      fence.catch(() => {}); // (a read that fails at an earlier band must not leave the later ones unhandled)
+      fences.push(fence);
+    }
+  } finally {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+  }
+  ctx.checkAllocation(buffers[buffers.length - 1]!, rows * rowBytes, `the readback buffers (${buffers.length} row bands) of a ${s.describe()}`);
+  plan.temp?.dispose();
+  plan.temp = null;
+  const scalars = s.length * s.info.components;
+  const out = allocate(s.info.host, scalars); // (its pages are touched first by the copies below, band by band)
+  const view = plan.packed ? new Uint32Array(out.buffer) : out;
+  const bandScalars = (per * rowBytes) / 4; // scalars of a band (packed: 32-bit words)
+  for (let b = 0; b < buffers.length; b++) {
+    await fences[b];
+    const first = b * bandScalars;
+    const length = Math.min(bandScalars, scalars - first);
+    if (length <= 0) continue;
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffers[b]!);
+    gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, view, first, length);
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+  }
+  return out;
 }
 
 /**

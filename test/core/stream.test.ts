@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, ELEMENT_TYPES, ElementType, READ_BAND_BYTES, typeInfo } from '../../src/index';
+import { BrookContext, BrookError, ELEMENT_TYPES, ElementType, READ_BAND_BYTES, READ_BANDS, typeInfo } from '../../src/index';
 import { expectArrayEqual, expectNoGLError, newContext, rng } from '../helpers';
 
 function dataFor(type: ElementType, records: number, seed: number): ArrayLike<number> {
@@ -114,7 +114,7 @@ describe('core/stream', () => {
     }
   });
 
-  it('reads large streams (READ_BAND_BYTES and up) in row bands, each byte where it belongs', async () => {
+  it('reads large streams (READ_BAND_BYTES and up) in row bands, a buffer and a fence each, each byte where it belongs', async () => {
     // float4: whole RGBA texels; float: RED where offered, else packed; uint packed: every path
     const cases: [ElementType, number, 'native' | 'pack'][] = [['float4', 1 << 19, 'native'], ['float', 1 << 21, 'native'], ['float', 1 << 21, 'pack'], ['uint2', 1 << 20, 'native']];
     for (const [type, n, method] of cases) {
@@ -124,10 +124,28 @@ describe('core/stream', () => {
       const data = type.startsWith('uint') ? Uint32Array.from({ length: n * c }, (_, i) => (i * 2654435761) >>> 0) : Float32Array.from({ length: n * c }, (_, i) => i * 0.25 - 7);
       const s = ctx.stream(type, n, data);
       const before = ctx.stats();
-      expectArrayEqual(await s.read({ method }), data, `${type} x ${n} (${method})`);
-      expect(ctx.stats().buffers).to.equal(before.buffers);
+      const pending = s.read({ method });
+      // every band's buffer and fence issued before the first wait
+      const during = ctx.stats();
+      expect([during.buffers - before.buffers, during.syncs - before.syncs], `${type} bands in flight`).to.deep.equal([READ_BANDS, READ_BANDS]);
+      expectArrayEqual(await pending, data, `${type} x ${n} (${method})`);
+      const after = ctx.stats();
+      expect([after.buffers, after.syncs], `${type} buffers, syncs after`).to.deep.equal([before.buffers, before.syncs]);
       s.dispose();
     }
+  });
+
+  it('releases a banded read\'s buffers and fences when its context is disposed while it waits', async () => {
+    const own = newContext();
+    const s = own.stream('float4', 1 << 19, new Float32Array(4 << 19));
+    const pending = s.read();
+    expect(own.stats().syncs).to.equal(READ_BANDS);
+    own.dispose();
+    let error: unknown = null;
+    await pending.catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(BrookError);
+    const after = own.stats();
+    expect([after.buffers, after.syncs]).to.deep.equal([0, 0]);
   });
 
   it('leaves no buffer, sync or extra texture behind after reads', async () => {

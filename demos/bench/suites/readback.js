@@ -2,11 +2,14 @@
 // what moves more. A plain WebGL2 context of its own (not brookgl's: the study is of the
 // browser's path) reads an RGBA32F texture of `MiB` into the CPU in several ways:
 // - one PBO: readPixels into one pixel-pack buffer, a fence, getBufferSubData once it signals
-//   (brookgl's read());
+//   (brookgl's read() below READ_BAND_BYTES);
 // - k PBOs, one fence: the texture in k row bands, each into its own buffer, all issued before
 //   the one fence, then each copied out;
 // - k PBOs, a fence each: each band's buffer copied out as soon as its own fence signals, while
-//   later bands are still being packed;
+//   later bands are still being packed (brookgl's read() from READ_BAND_BYTES up, k = READ_BANDS);
+// - what read() adds to that: a new result array each call (its pages first touched by the
+//   copy, or filled while the GPU reads), the fences polled every event-loop turn through a
+//   MessageChannel as ctx.queries does (setTimeout here otherwise);
 // - the same bytes as RGBA32UI and as RGBA8 (four times the texels): whether another format
 //   takes a faster path;
 // - readPixels straight into an array (no PBO: the call stalls until the GPU is done).
@@ -17,13 +20,17 @@ import { measureBoth, fenceOf, fmt, stats } from '../timing.js';
 
 const sleep0 = () => new Promise((r) => setTimeout(r, 0));
 
-async function waitFence(gl, sync) {
+/** The next event-loop turn through a MessageChannel (no timer clamp), as ctx.queries polls first. */
+const channel = new MessageChannel();
+const turn0 = () => new Promise((r) => { channel.port1.onmessage = r; channel.port2.postMessage(null); });
+
+async function waitFence(gl, sync, poll = 'timeout') {
   gl.flush();
   for (;;) {
     const s = gl.clientWaitSync(sync, 0, 0);
     if (s === gl.ALREADY_SIGNALED || s === gl.CONDITION_SATISFIED) break;
     if (s === gl.WAIT_FAILED) throw new Error('clientWaitSync failed');
-    await sleep0();
+    await (poll === 'channel' ? turn0() : sleep0());
   }
   gl.deleteSync(sync);
 }
@@ -41,9 +48,9 @@ function makeTarget(gl, w, h, internal, format, type, data) {
 }
 
 /** Reads target t into `out` (a typed array of its bytes) through k PBOs: 'one' fence after all, or 'each' band its own. */
-async function readBands(gl, t, out, k, fences) {
+async function readBands(gl, t, out, k, fences, poll = 'timeout', fresh = 0) {
   const rows = Math.ceil(t.h / k);
-  const bytesPerRow = out.byteLength / t.h;
+  const bytesPerRow = (out ? out.byteLength : fresh) / t.h;
   const bufs = [];
   const syncs = [];
   gl.bindFramebuffer(gl.READ_FRAMEBUFFER, t.fb);
@@ -59,12 +66,13 @@ async function readBands(gl, t, out, k, fences) {
     if (fences === 'each') syncs.push(gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0));
   }
   gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+  if (!out) out = new Float32Array(fresh / 4).fill(0); // a new array, its pages touched while the GPU works
   if (fences === 'one') {
-    await waitFence(gl, gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0));
+    await waitFence(gl, gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0), poll);
   }
   const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   for (let i = 0; i < bufs.length; i++) {
-    if (fences === 'each') await waitFence(gl, syncs[i]);
+    if (fences === 'each') await waitFence(gl, syncs[i], poll);
     const { buf, y, h } = bufs[i];
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buf);
     gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, bytes.subarray(y * bytesPerRow, (y + h) * bytesPerRow));
@@ -105,10 +113,14 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       const outF = new Float32Array(bytes / 4);
       const outU = new Uint32Array(bytes / 4);
       const outB = new Uint8Array(bytes);
-      await time('RGBA32F, one PBO, one fence (brookgl read())', mib, () => readBands(gl, rgba32f, outF, 1, 'one'));
+      await time('RGBA32F, one PBO, one fence (read() below 8 MiB)', mib, () => readBands(gl, rgba32f, outF, 1, 'one'));
       for (let i = 0; i < outF.length; i += 4099) if (outF[i] !== i * 0.5) throw new Error(`readback: float ${i} read back as ${outF[i]}`);
       for (const k of [2, 4, 8]) await time(`RGBA32F, ${k} PBOs (row bands), one fence`, mib, () => readBands(gl, rgba32f, outF, k, 'one'));
       for (const k of [4, 8]) await time(`RGBA32F, ${k} PBOs, a fence each, copied out as each signals`, mib, () => readBands(gl, rgba32f, outF, k, 'each'));
+      // what read() adds to the raw probe: a new array for every result, the fence polled every turn
+      await time('RGBA32F, 4 PBOs, a fence each, into a new array each call (as read() returns)', mib, () => readBands(gl, rgba32f, new Float32Array(bytes / 4), 4, 'each'));
+      await time('RGBA32F, 4 PBOs, a fence each, into a new array filled while the GPU reads', mib, () => readBands(gl, rgba32f, null, 4, 'each', 'timeout', bytes));
+      await time('RGBA32F, 4 PBOs, a fence each, polled every turn (MessageChannel, as ctx.queries)', mib, () => readBands(gl, rgba32f, outF, 4, 'each', 'channel'));
       await time('RGBA32UI (same bytes), one PBO', mib, () => readBands(gl, rgba32ui, outU, 1, 'one'));
       await time('RGBA8 (same bytes, 4x the texels), one PBO', mib, () => readBands(gl, rgba8, outB, 1, 'one'));
       await time('RGBA32F, readPixels into an array (no PBO: stalls)', mib, async () => {
