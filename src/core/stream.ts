@@ -122,7 +122,9 @@ export class Stream {
    * components moves 4·n·c bytes rounded up to a whole texel (16 bytes). By default (`method:
    * 'native'`) a 1- or 2-component stream is read directly in its own RED / RG format where
    * the implementation offers it (IMPLEMENTATION_COLOR_READ_FORMAT), with no pass; `'pack'`
-   * always packs.
+   * always packs. From READ_BAND_BYTES (8 MiB) up the rows go in READ_BANDS row bands, a
+   * buffer and a fence each, each band copied out as soon as its fence signals. `into` fills
+   * an array of the caller's instead of a new one (a loop saves the new array's first touch).
    */
   async read(options: ReadOptions = {}): Promise<StreamData> {
     return readStream(this, options);

@@ -148,6 +148,38 @@ describe('core/stream', () => {
     expect([after.buffers, after.syncs]).to.deep.equal([0, 0]);
   });
 
+  it('reads into the caller\'s array (options.into), banded or not, and refuses one of the wrong type or length', async () => {
+    // banded and packed, into a view that does not start at its buffer's first byte
+    const n = 1 << 21;
+    const data = Float32Array.from({ length: n }, (_, i) => i * 0.5 - 3);
+    const big = ctx.stream('float', n, data);
+    const host = new Float32Array(n + 4);
+    const into = host.subarray(4);
+    for (const method of ['pack', 'native'] as const) {
+      into.fill(0);
+      expect(await big.read({ method, into })).to.equal(into);
+      expectArrayEqual(into, data, `float x ${n} into (${method})`);
+    }
+    big.dispose();
+    const small = ctx.stream('int3', 1000, dataFor('int3', 1000, 9));
+    const want = small.readSync();
+    const mine = new Int32Array(3000);
+    expect(await small.read({ into: mine })).to.equal(mine);
+    expectArrayEqual(mine, want, 'int3 into');
+    mine.fill(0);
+    expect(small.readSync({ into: mine })).to.equal(mine);
+    expectArrayEqual(mine, want, 'int3 readSync into');
+    const before = ctx.stats();
+    for (const bad of [new Float32Array(3000), new Int32Array(2999), [0, 1, 2]]) {
+      expect(() => small.readSync({ into: bad as Int32Array })).to.throw(BrookError, /options\.into must be an Int32Array of 3000 elements/);
+      let error: unknown = null;
+      await small.read({ into: bad as Int32Array }).catch((e: unknown) => (error = e));
+      expect(error).to.be.instanceOf(BrookError);
+    }
+    expect(ctx.stats()).to.deep.equal(before);
+    small.dispose();
+  });
+
   it('leaves no buffer, sync or extra texture behind after reads', async () => {
     const s = ctx.stream('float', 5000, dataFor('float', 5000, 3));
     await s.read();

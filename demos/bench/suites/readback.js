@@ -13,7 +13,8 @@
 // - the same bytes as RGBA32UI and as RGBA8 (four times the texels): whether another format
 //   takes a faster path;
 // - readPixels straight into an array (no PBO: the call stalls until the GPU is done).
-// Then brookgl's own read() of the same bytes as float4 and float streams, and a layout probe:
+// Then brookgl's own read() of the same bytes as float4 and float streams (and into one array,
+// `read({ into })`), and a layout probe:
 // one copy pass over 2^22 float4 records as a 1D stream and as a [2048, 2048] 2D stream
 // (wall clock with a fence, and the GPU timer where there is one).
 import { measureBoth, fenceOf, fmt, stats } from '../timing.js';
@@ -137,6 +138,8 @@ export async function run(ctx, { log = () => {}, quick = false } = {}) {
       const s1 = ctx.stream('float', bytes / 4, f);
       await time('brookgl read(), float4 stream', mib, () => s4.read());
       await time('brookgl read(), float stream (packed to RGBA first)', mib, () => s1.read());
+      await time('brookgl read({ into }), float4 stream, into one array', mib, () => s4.read({ into: outF }));
+      for (let i = 0; i < outF.length; i += 4099) if (outF[i] !== i * 0.5) throw new Error(`readback: read({ into }) ${i} read back as ${outF[i]}`);
       [s4, s1].forEach((s) => s.dispose());
     }
   } finally {
