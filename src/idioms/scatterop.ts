@@ -30,6 +30,10 @@ export function scatterReduce(ctx: BrookContext, s: Stream, index: Stream, t: St
   if (index.type !== 'float' || index.length !== s.length) {
     throw new BrookError(`scatterReduce: index must be a float stream of ${s.length} record numbers of t (one per record of s), got a ${index.describe()}`);
   }
+  if (t.length > 1 << 24) {
+    // each record of t finds its run by float(its record number): past 2^24 neighbours would share one
+    throw new BrookError(`scatterReduce: t has ${t.length} records, at most 2^24 (16777216) can be named exactly by float indices; split t`);
+  }
   let derived = scatterOps.get(spec);
   if (!derived) {
     const uniforms: Record<string, UniformType> = { ...spec.uniforms, sop_n: 'int' };

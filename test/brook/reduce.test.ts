@@ -190,4 +190,14 @@ describe('brook/scatterReduce with a reduce-kernel operator', () => {
     expectArrayEqual(mt.readSync(), exp.flat(), 'products in the order of i');
     [s, index, t, ms, mi, mt].forEach((x) => x.dispose());
   });
+
+  it('refuses a t of more than 2^24 records (float indices could not tell its records apart); nothing leaks', () => {
+    const s = ctx.stream('float', 2, [1, 2]);
+    const index = ctx.stream('float', 2, [0, 1]);
+    const t = ctx.stream('float', (1 << 24) + 2);
+    const before = JSON.stringify(ctx.stats());
+    expectBrookError(() => scatterReduce(ctx, s, index, t, kernels.sum!), /t has 16777218 records, at most 2\^24/);
+    expect(JSON.stringify(ctx.stats())).to.equal(before);
+    [s, index, t].forEach((x) => x.dispose());
+  });
 });
