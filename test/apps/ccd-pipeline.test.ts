@@ -205,6 +205,8 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
 
   it('a target the device cannot make names the pass, its size and memoryBudget', async function () {
     this.timeout(60_000);
+    const live = () => ctx.stats().textures - ctx.stats().pooledTextures;
+    const before = live();
     const ccd = createCcd(ctx, reference.bartScene(256, 40));
     // the device refuses every int4 target of 64 records or more from here on (as SwiftShader refused 954 MB)
     const scratch = ctx.scratch.bind(ctx);
@@ -226,6 +228,28 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
       (ctx as { scratch: unknown }).scratch = scratch;
     }
     ccd.dispose();
+    expect(live(), 'no texture left behind by the failed step').to.be.at.most(before);
+    // a refusal at the k-th allocation of a step, wherever that falls (traversal, front, filters,
+    // elementary tests, times): the step fails and leaves no texture behind
+    let calls = 0, refuseAt = 0;
+    (ctx as { scratch: unknown }).scratch = (type: string, n: number) => {
+      if (++calls === refuseAt) throw new BrookError('cannot render into these targets: FRAMEBUFFER_UNSUPPORTED');
+      return scratch(type as 'int4', n);
+    };
+    try {
+      for (const balance of ['static', 'lws'] as const) {
+        for (const k of [2, 3, 4, 6, 9, 14, 20, 30, 45]) {
+          const c = createCcd(ctx, reference.bartScene(256, 40));
+          (calls = 0), (refuseAt = k);
+          const failed = await c.step({ balance, fromRoot: true, times: true, verdicts: true, lws: { blocks: 2, threads: 8 } }).then(() => false, () => true);
+          refuseAt = 0;
+          c.dispose();
+          expect(live(), `${balance}, refused at allocation ${k} (${failed ? 'failed' : 'passed'}): no texture left behind`).to.be.at.most(before);
+        }
+      }
+    } finally {
+      (ctx as { scratch: unknown }).scratch = scratch;
+    }
   });
 
   it('the funnel step 227 -> 228 through the whole GPU pipeline finds every colliding pair of the ground truth', async function () {

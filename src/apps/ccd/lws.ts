@@ -166,29 +166,30 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
     ccd.run(spec, args);
   };
   const streams: Stream[] = [];
-  const make = (type: 'int4' | 'int2' | 'int', n: number, data?: Int32Array) => {
-    const s = ccd.scratch(type, n, 'lazy work stealing state');
-    if (data) s.write(data);
-    streams.push(s);
-    return s;
-  };
-  const initState = new Int32Array((B + 1) * 4);
-  initState[B * 4 + 2] = count; // the start list: top 0, bottom count
-  const bstate = make('int4', B + 1, initState), bstate1 = make('int4', B + 1);
-  // claims and plans ping-pong: a steal round reads the last claims less the last pop's transfer
-  let claims = make('int4', B * (B + 1), new Int32Array(B * (B + 1) * 4)), fresh = make('int4', B * (B + 1));
-  let plan = make('int4', B + 1, new Int32Array((B + 1) * 4)), plan1 = make('int4', B + 1);
-  const counters = make('int4', B + 1, new Int32Array((B + 1) * 4));
-  const push = make('int4', B + 1);
-  const kidsA = make('int4', B * T), kidsB = make('int4', B * T), prefix = make('int2', B * T);
-  // stacks and rings hold garbage past their live range, which nothing reads: no upload
-  const stack = make('int4', B * S), deque = make('int4', B * Q);
-  const alive = make('int', B + 1);
   const chunks: Stream[] = [];
-  // the block prefix in groups of about sqrt(T) threads (a power of two)
-  const group = Math.min(T, 1 << Math.ceil(Math.log2(Math.sqrt(T))));
-  const u = { blocks: B, threads: T };
+  // every allocation inside the try: a refused one leaves none of the earlier behind
   try {
+    const make = (type: 'int4' | 'int2' | 'int', n: number, data?: Int32Array) => {
+      const s = ccd.scratch(type, n, 'lazy work stealing state');
+      if (data) s.write(data);
+      streams.push(s);
+      return s;
+    };
+    const initState = new Int32Array((B + 1) * 4);
+    initState[B * 4 + 2] = count; // the start list: top 0, bottom count
+    const bstate = make('int4', B + 1, initState), bstate1 = make('int4', B + 1);
+    // claims and plans ping-pong: a steal round reads the last claims less the last pop's transfer
+    let claims = make('int4', B * (B + 1), new Int32Array(B * (B + 1) * 4)), fresh = make('int4', B * (B + 1));
+    let plan = make('int4', B + 1, new Int32Array((B + 1) * 4)), plan1 = make('int4', B + 1);
+    const counters = make('int4', B + 1, new Int32Array((B + 1) * 4));
+    const push = make('int4', B + 1);
+    const kidsA = make('int4', B * T), kidsB = make('int4', B * T), prefix = make('int2', B * T);
+    // stacks and rings hold garbage past their live range, which nothing reads: no upload
+    const stack = make('int4', B * S), deque = make('int4', B * Q);
+    const alive = make('int', B + 1);
+    // the block prefix in groups of about sqrt(T) threads (a power of two)
+    const group = Math.min(T, 1 << Math.ceil(Math.log2(Math.sqrt(T))));
+    const u = { blocks: B, threads: T };
     const loop = await occlusionLoop(ctx, {
       maxIterations: 1 << 20,
       inFlight,

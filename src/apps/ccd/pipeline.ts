@@ -270,10 +270,18 @@ export class Ccd {
         let total = 0;
         for (const c of group) starts.push(total), (total += c.count);
         while (starts.length < 8) starts.push(total);
-        const out = this.ctx.scratch('int4', total);
-        const args: KernelArgs = { lo: starts.slice(0, 4), hi: starts.slice(4, 8), joined: out };
-        for (let k = 0; k < 8; k++) args[`c${k}`] = group[Math.min(k, group.length - 1)]!.stream;
-        this.run(CCD_GATHER8, args);
+        let out: Stream | null = null;
+        try {
+          out = this.ctx.scratch('int4', total);
+          const args: KernelArgs = { lo: starts.slice(0, 4), hi: starts.slice(4, 8), joined: out };
+          for (let k = 0; k < 8; k++) args[`c${k}`] = group[Math.min(k, group.length - 1)]!.stream;
+          this.run(CCD_GATHER8, args);
+        } catch (e) {
+          // the chunks are ours: none is left behind (dispose is idempotent)
+          out?.dispose();
+          [...next, ...level.slice(i)].forEach((c) => c.stream.dispose());
+          throw e;
+        }
         group.forEach((c) => c.stream.dispose());
         next.push({ stream: out, count: total });
       }
@@ -302,17 +310,20 @@ export class Ccd {
           if (n < w) this.split();
           this.stage('traversal');
           const out = this.scratch('int4', 3 * n, 'CcdTraverse\'s children');
-          this.run(CCD_TRAVERSE, { work: n === w ? work : work.domain(a, a + n), ...this.bvttArgs(), child: out });
-          this.stage('front');
-          const fr = this.scratch('int4', n, "a step's front slots");
-          this.run(CCD_FRONT_SLOT, { child: out, fr });
-          chunks.push({ stream: fr, count: n });
-          const t0 = performance.now();
-          this.stage('balancing');
-          const next = await this.filter(out, 'x.z == 1');
-          timing.balancing += performance.now() - t0;
-          out.dispose();
-          if (next.stream) nexts.push({ stream: next.stream, count: next.count });
+          try {
+            this.run(CCD_TRAVERSE, { work: n === w ? work : work.domain(a, a + n), ...this.bvttArgs(), child: out });
+            this.stage('front');
+            const fr = this.scratch('int4', n, "a step's front slots");
+            chunks.push({ stream: fr, count: n });
+            this.run(CCD_FRONT_SLOT, { child: out, fr });
+            const t0 = performance.now();
+            this.stage('balancing');
+            const next = await this.filter(out, 'x.z == 1');
+            timing.balancing += performance.now() - t0;
+            if (next.stream) nexts.push({ stream: next.stream, count: next.count });
+          } finally {
+            out.dispose();
+          }
         }
         if (work !== start) work.dispose();
         work = start;
@@ -346,9 +357,12 @@ export class Ccd {
         while (chunks.length > 0 && n + chunks[0]!.count <= per) n += chunks[0]!.count, batch.push(chunks.shift()!);
         if (chunks.length > 0 || kept.length > 0) this.split();
         const all = this.concat(batch);
-        const k = await this.filter(all.stream!, keep);
-        all.stream!.dispose();
-        if (k.stream) kept.push({ stream: k.stream, count: k.count });
+        try {
+          const k = await this.filter(all.stream!, keep);
+          if (k.stream) kept.push({ stream: k.stream, count: k.count });
+        } finally {
+          all.stream!.dispose();
+        }
       }
       return this.concat(kept);
     } catch (e) {
@@ -404,15 +418,18 @@ export class Ccd {
     const timing = { balancing: 0, front: 0 };
     let lwsStats: LwsStats | undefined;
     let r: { front: Stream | null; frontCount: number; iterations: number; nodes: number; lanes?: number };
-    if (balance === 'static') r = await this.traverseStatic(start, startCount, timing);
-    else {
-      const l = await traverseLws(this, start, startCount, { ...this.lwsOptions, ...options.lws });
-      this.roundTrips += l.roundTrips;
-      lwsStats = l.stats;
-      timing.front += l.frontMs;
-      r = l;
+    try {
+      if (balance === 'static') r = await this.traverseStatic(start, startCount, timing);
+      else {
+        const l = await traverseLws(this, start, startCount, { ...this.lwsOptions, ...options.lws });
+        this.roundTrips += l.roundTrips;
+        lwsStats = l.stats;
+        timing.front += l.frontMs;
+        r = l;
+      }
+    } finally {
+      start.dispose(); // the start list (the root's, or last frame's front) on a failure too
     }
-    start.dispose();
     await fence();
     const t3 = performance.now();
     this.front = r.front;
@@ -428,19 +445,26 @@ export class Ccd {
     // the kept hits (and, with times, their ticks: by the filter's indices) into `found`
     const collect = async (hits: Stream, ticks: Stream | null) => {
       const kept = await this.filter(hits, 'x.x >= 0', ticks !== null);
-      if (!kept.stream) return;
       let t: Int32Array | null = null;
-      if (ticks && kept.indices) {
-        const at = this.scratch('int', kept.count, 'the kept hits\' ticks');
-        this.run(CCD_TICK_OF, { idx: kept.indices, tick: ticks, t: at });
-        kept.indices.dispose();
-        t = (await at.read()) as Int32Array;
-        at.dispose();
+      let recs: Int32Array;
+      try {
+        if (!kept.stream) return;
+        if (ticks && kept.indices) {
+          const at = this.scratch('int', kept.count, 'the kept hits\' ticks');
+          try {
+            this.run(CCD_TICK_OF, { idx: kept.indices, tick: ticks, t: at });
+            t = (await at.read()) as Int32Array;
+          } finally {
+            at.dispose();
+          }
+          this.roundTrips++;
+        }
+        recs = (await kept.stream.read()) as Int32Array;
         this.roundTrips++;
+      } finally {
+        kept.stream?.dispose();
+        kept.indices?.dispose();
       }
-      const recs = (await kept.stream.read()) as Int32Array;
-      this.roundTrips++;
-      kept.stream.dispose();
       for (let i = 0; i < kept.count; i++) {
         const x = recs.subarray(i * 4, i * 4 + 4);
         const key = x[2] === -1 ? `vf ${x[0]} ${x[1]}` : `ee ${x[0]} ${x[1]} ${x[2]} ${x[3]}`;
@@ -466,10 +490,13 @@ export class Ccd {
               else this.run(CCD_PAIR_TESTS, args);
               if (options.verdicts && ticks) {
                 const v = this.scratch('int4', n, 'the candidates\' verdicts');
-                this.run(CCD_CANDIDATE_VERDICTS, { cand: slice, nodes: this.nodes, hit: hits, tick: ticks, v });
-                verdicts.push((await v.read()) as Int32Array);
+                try {
+                  this.run(CCD_CANDIDATE_VERDICTS, { cand: slice, nodes: this.nodes, hit: hits, tick: ticks, v });
+                  verdicts.push((await v.read()) as Int32Array);
+                } finally {
+                  v.dispose();
+                }
                 this.roundTrips++;
-                v.dispose();
               }
               await collect(hits, ticks);
             } finally {
