@@ -222,4 +222,31 @@ describe('apps/ccd elementary tests (Provot 1997, Tang et al. 2010)', () => {
     const v = await testQueriesOnGpu(ctx, 'vf', [...hit, ...miss]);
     expect([v[0], v[2]]).to.deep.equal([1, 0]);
   });
+
+  it('a failing pass or read leaves no stream behind (testQueriesOnGpu with times)', async () => {
+    const hit = [0.2, 0.2, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0.2, 0.2, -1, 0, 0, 0, 1, 0, 0, 0, 1, 0];
+    const live = () => ctx.stats().textures - ctx.stats().pooledTextures;
+    const before = live();
+    const run = ctx.run.bind(ctx);
+    const stream = ctx.stream.bind(ctx);
+    try {
+      (ctx as { run: unknown }).run = () => {
+        throw new Error('refused pass');
+      };
+      await testQueriesOnGpu(ctx, 'vf', hit, { toi: true }).then(() => expect.fail('should fail'), (e: Error) => expect(e.message).to.equal('refused pass'));
+      expect(live(), 'after a failed pass').to.be.at.most(before);
+      (ctx as { run: unknown }).run = run;
+      // the toi stream's read fails: the verdicts were read, the toi stream and the inputs are gone
+      (ctx as { stream: unknown }).stream = (type: string, ...rest: unknown[]) => {
+        const s = (stream as (...a: unknown[]) => { read: () => Promise<unknown> })(type, ...rest);
+        if (type === 'float') s.read = () => Promise.reject(new Error('refused read'));
+        return s;
+      };
+      await testQueriesOnGpu(ctx, 'vf', hit, { toi: true }).then(() => expect.fail('should fail'), (e: Error) => expect(e.message).to.equal('refused read'));
+      expect(live(), 'after a failed read').to.be.at.most(before);
+    } finally {
+      (ctx as { run: unknown }).run = run;
+      (ctx as { stream: unknown }).stream = stream;
+    }
+  });
 });

@@ -77,8 +77,13 @@ export function runElementary(ctx: BrookContext, args: ElementaryArgs): Stream {
   if (args.toi !== undefined) check(args.toi.type === 'float' && args.toi.length === args.queries.length, () => `runElementary: toi must be a float stream of ${args.queries.length} records (one per query)`);
   const verdict = args.into ?? ctx.stream('int2', args.queries.length);
   const common = { q: args.queries, x0: args.x0, x1: args.x1, vf: args.kind === 'vf' ? 1 : 0, inputUlp: args.inputUlp ?? 0, verdict };
-  if (args.toi) ctx.run(CCD_ELEMENTARY_TOI, { ...common, toi: args.toi });
-  else ctx.run(CCD_ELEMENTARY, common);
+  try {
+    if (args.toi) ctx.run(CCD_ELEMENTARY_TOI, { ...common, toi: args.toi });
+    else ctx.run(CCD_ELEMENTARY, common);
+  } catch (e) {
+    if (verdict !== args.into) verdict.dispose(); // ours: not left behind by a failed pass
+    throw e;
+  }
   return verdict;
 }
 
@@ -106,19 +111,23 @@ export async function testQueriesOnGpu(ctx: BrookContext, kind: CcdKind, coords:
       q[i * 4 + k] = i * 4 + k;
     }
   }
-  const x0 = ctx.stream('float4', n * 4, p0), x1 = ctx.stream('float4', n * 4, p1), queries = ctx.stream('int4', n, q);
+  const owned: Stream[] = [];
   try {
+    const x0 = ctx.stream('float4', n * 4, p0);
+    owned.push(x0);
+    const x1 = ctx.stream('float4', n * 4, p1);
+    owned.push(x1);
+    const queries = ctx.stream('int4', n, q);
+    owned.push(queries);
     const toi = options?.toi ? ctx.stream('float', n) : undefined;
+    if (toi) owned.push(toi);
     const verdict = runElementary(ctx, { kind, x0, x1, queries, inputUlp: exact ? 0 : 2 ** -24, toi });
+    owned.push(verdict);
     const out = (await verdict.read()) as Int32Array;
-    verdict.dispose();
     if (!toi) return out;
     const times = (await toi.read()) as Float32Array;
-    toi.dispose();
     return { verdict: out, toi: times };
   } finally {
-    x0.dispose();
-    x1.dispose();
-    queries.dispose();
+    owned.forEach((s) => s.dispose()); // on a failure too: nothing left behind
   }
 }
