@@ -152,13 +152,12 @@ describe('apps/ccd elementary tests (Provot 1997, Tang et al. 2010)', () => {
     const check = (kind: 'vf' | 'ee', q: ArrayLike<number>, hit: boolean, what: string) => {
       const D = reference.ccdReportBound(kind, q);
       const dist = reference.ccdMinDistance(kind, q, 1024);
-      // sampled: the true minimum is within a sample's travel of it
-      let V = 0;
-      for (let k = 0; k < 4; k++) V = Math.max(V, Math.hypot(q[k * 3 + 12]! - q[k * 3]!, q[k * 3 + 13]! - q[k * 3 + 1]!, q[k * 3 + 14]! - q[k * 3 + 2]!));
+      // sampled: a distance the features reach, so the true minimum is at most it (asserting on
+      // the sample itself, not the sample less its travel, which would let a far pair pass)
       if (hit) {
         reported++;
-        worst = Math.max(worst, (dist - (2 * V) / (64 * 1024)) / D);
-        expect(dist - (2 * V) / (64 * 1024), `${what}: reported ${dist} apart, bound ${D}`).to.be.at.most(D);
+        worst = Math.max(worst, dist / D);
+        expect(dist, `${what}: reported ${dist} apart, bound ${D}`).to.be.at.most(D);
       }
     };
     for (let i = 0; i < 300; i++) {
