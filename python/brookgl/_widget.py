@@ -157,8 +157,11 @@ class Run(_Base):
             else:
                 if isinstance(value, np.generic):
                     value = value.item()
-                if isinstance(value, (list, tuple, np.ndarray)) and 1 <= len(value) <= 4:
-                    value = [float(v) if p.kind == "float" else int(v) for v in np.asarray(value).ravel()]
+                if isinstance(value, (list, tuple, np.ndarray)) and np.ndim(value) >= 1 and 1 <= len(value) <= 4:
+                    flat = np.asarray(value).ravel()
+                    if p.kind in ("int", "uint") and not all(isinstance(v, (int, np.integer)) or float(v).is_integer() for v in flat.tolist()):
+                        raise BrookError(f"brookgl: {p.where(k)} is {p.type}, got {value!r} (whole numbers only)")
+                    value = [float(v) if p.kind == "float" else int(v) for v in flat.tolist()]
                     if p.components not in (0, len(value)):
                         raise BrookError(f"brookgl: {p.where(k)} wants {p.components} numbers, got {len(value)}")
                 elif isinstance(value, (int, float)) and not isinstance(value, bool):

@@ -91,6 +91,16 @@ def test_integer_ranges_and_vector_components():
         with pytest.raises(BrookError) as e:
             brookgl.Run(src, outputs={"r": 4}, **bad)
         assert all(w in str(e.value) for w in words), str(e.value)
+    # an int vector uniform: whole numbers only (1.5 was truncated to 1 silently); a 0-d array is a BrookError (was a TypeError)
+    src = "kernel void k(int2 n, float x<>, out float r<>) { r = x; }"
+    assert brookgl.Run(src, outputs={"r": 4}, n=[1, 2.0], x=np.zeros(4)).uniforms == {"n": [1, 2]}
+    for bad, words in [
+        (dict(n=[1, 1.5], x=np.zeros(4)), ["`int2 n`", "whole numbers"]),
+        (dict(n=np.array(3.0), x=np.zeros(4)), ["`int2 n`", "up to 4 numbers"]),
+    ]:
+        with pytest.raises(BrookError) as e:
+            brookgl.Run(src, outputs={"r": 4}, **bad)
+        assert all(w in str(e.value) for w in words), str(e.value)
 
 
 def test_outputs_checked():
