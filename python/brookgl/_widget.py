@@ -273,6 +273,8 @@ class App(_Base):
         wire = {}
         for name, a in arrays.items():
             a = np.asarray(a)
+            if a.dtype.kind in "iu" and a.size and (int(a.min()) < -(2**31) or int(a.max()) > 2**31 - 1):
+                raise BrookError(f"brookgl: App {app}: {name} holds values outside int32 ({int(a.min())} to {int(a.max())})")
             a = a.astype(np.float32) if a.dtype.kind == "f" else a.astype(np.int32) if a.dtype.kind in "iu" else a
             if a.dtype.name not in ("float32", "int32"):
                 raise BrookError(f"brookgl: App {app}: {name} must be a float or integer array, got {a.dtype}")

@@ -185,3 +185,16 @@ def test_embed_names_its_demos_and_image_table_render():
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     html = brookgl.table(["a", "b"], [[1, 2.5]])._repr_html_()
     assert "<th>a</th>" in html and "<td>2.50</td>" in html
+
+
+def test_app_arrays_checked():
+    a = brookgl.App("collide", positions=np.zeros((3, 3)), indices=np.array([0, 1, 2], np.int64))
+    assert a.arrays["positions"]["dtype"] == "float32" and a.arrays["indices"]["dtype"] == "int32"
+    # int64 indices past int32 were wrapped by astype silently
+    for bad, words in [
+        (dict(indices=np.array([0, 1, 2**32])), ["App collide", "indices", "outside int32"]),
+        (dict(indices=np.ones(3, bool)), ["App collide", "indices", "bool"]),
+    ]:
+        with pytest.raises(BrookError) as e:
+            brookgl.App("collide", positions=np.zeros((3, 3)), **bad)
+        assert all(w in str(e.value) for w in words), str(e.value)
