@@ -237,7 +237,12 @@ async function readBands(s: Stream, plan: ReadPlan, bands: number, buffers: WebG
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
   }
-  ctx.checkAllocation(buffers[buffers.length - 1]!, rows * rowBytes, `the readback buffers (${buffers.length} row bands) of a ${s.describe()}`);
+  try {
+    ctx.checkAllocation(buffers[buffers.length - 1]!, rows * rowBytes, `the readback buffers (${buffers.length} row bands) of a ${s.describe()}`);
+  } catch (e) {
+    await Promise.allSettled(fences); // (the bands' fences already issued: a refused read keeps no sync)
+    throw e;
+  }
   plan.temp?.dispose();
   plan.temp = null;
   const scalars = s.length * s.info.components;
