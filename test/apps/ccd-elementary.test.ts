@@ -160,6 +160,7 @@ describe('apps/ccd elementary tests (Provot 1997, Tang et al. 2010)', () => {
         expect(dist, `${what}: reported ${dist} apart, bound ${D}`).to.be.at.most(D);
       }
     };
+    const random = { vf: [] as number[], ee: [] as number[] }, cpuHits = { vf: [] as boolean[], ee: [] as boolean[] };
     for (let i = 0; i < 300; i++) {
       for (const kind of ['vf', 'ee'] as const) {
         // points in a 0.4 box moving up to 0.3, every fourth query flattened to within 1e-3 of a plane
@@ -167,8 +168,16 @@ describe('apps/ccd elementary tests (Provot 1997, Tang et al. 2010)', () => {
         const p = Array.from({ length: 4 }, () => [r() * 0.4, r() * 0.4, r() * 0.4 * flat]);
         const q = p.map((x) => [x[0]! + (r() - 0.5) * 0.3, x[1]! + (r() - 0.5) * 0.3, x[2]! + (r() - 0.5) * 0.3 * flat]);
         const query = place([...p, ...q], r);
-        check(kind, query, reference.ccdInclusion(kind, query, 'float32').hit, `random ${kind} ${i}`);
+        const hit = reference.ccdInclusion(kind, query, 'float32').hit;
+        random[kind].push(...query);
+        cpuHits[kind].push(hit);
+        check(kind, query, hit, `random ${kind} ${i}`);
       }
+    }
+    // the GPU's verdicts on the same random queries: the CPU float32 mirror's (so the bound holds for them too)
+    for (const kind of ['vf', 'ee'] as const) {
+      const v = await testQueriesOnGpu(ctx, kind, random[kind]);
+      expect(Array.from({ length: 300 }, (_, i) => v[i * 2] !== 0), `GPU ${kind} verdicts on the random queries`).to.deep.equal(cpuHits[kind]);
     }
     for (const s of sets.filter((x) => x.exact)) {
       const v = await testQueriesOnGpu(ctx, s.kind, s.coords);
