@@ -36,6 +36,35 @@ def _wire(a: np.ndarray) -> Dict[str, Any]:
     return {"dtype": a.dtype.name, "shape": list(a.shape), "data": memoryview(a.tobytes())}
 
 
+_WIRE_DTYPES = ("float32", "int32", "uint32", "uint8")
+
+
+def _results_from_wire(results, buffers) -> Dict[str, Any]:
+    """The front end's ``results`` ({name: {dtype, shape, buffer}}) with each buffer index
+    replaced by its bytes, or a BrookError saying what is wrong with the message."""
+    if not isinstance(results, dict):
+        raise BrookError(f"brookgl: the front end's answer is malformed: results is {type(results).__name__}, not a dict")
+    out: Dict[str, Any] = {}
+    for name, r in results.items():
+        what = f"brookgl: the front end's answer is malformed: result {name!r}"
+        if not isinstance(r, dict):
+            raise BrookError(f"{what} is {type(r).__name__}, not {{dtype, shape, buffer}}")
+        i = r.get("buffer")
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(buffers):
+            raise BrookError(f"{what} names buffer {i!r}, but the message carries {len(buffers)} buffer(s)")
+        if r.get("dtype") not in _WIRE_DTYPES:
+            raise BrookError(f"{what} has dtype {r.get('dtype')!r}, not one of {', '.join(_WIRE_DTYPES)}")
+        dtype = np.dtype(r["dtype"])
+        shape = r.get("shape")
+        if not isinstance(shape, list) or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape):
+            raise BrookError(f"{what} has shape {shape!r}, not a list of sizes")
+        size = memoryview(buffers[i]).nbytes
+        if size != dtype.itemsize * int(np.prod(shape, dtype=np.int64)):
+            raise BrookError(f"{what}: {size} bytes in buffer {i} for a {dtype} array of shape {tuple(shape)}")
+        out[name] = {"dtype": dtype.name, "shape": shape, "data": buffers[i]}
+    return out
+
+
 class _Base(anywidget.AnyWidget):
     _esm = traitlets.Unicode().tag(sync=True)
     kind = traitlets.Unicode("run").tag(sync=True)
@@ -55,10 +84,14 @@ class _Base(anywidget.AnyWidget):
             return
         state = dict(content.get("state") or {})
         if "results" in state:
-            state["results"] = {
-                name: {"dtype": r["dtype"], "shape": r["shape"], "data": buffers[r["buffer"]]}
-                for name, r in (state["results"] or {}).items()
-            }
+            try:
+                state["results"] = _results_from_wire(state["results"] or {}, buffers)
+            except BrookError as e:
+                # a malformed answer: an error the waiting cell raises at once (an exception here
+                # would only be logged by the kernel, and the cell would wait until its timeout)
+                answered = state.get("answered")
+                state = {"status": "error", "error": str(e), "results": {},
+                         "answered": answered if isinstance(answered, int) and not isinstance(answered, bool) else self.request}
         names = [n for n in state if self.has_trait(n) and n not in ("_esm", "kind")]
         with self.hold_trait_notifications():
             for name in names:

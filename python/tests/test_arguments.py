@@ -198,3 +198,33 @@ def test_app_arrays_checked():
         with pytest.raises(BrookError) as e:
             brookgl.App("collide", positions=np.zeros((3, 3)), **bad)
         assert all(w in str(e.value) for w in words), str(e.value)
+
+
+def test_malformed_answer_is_an_error_at_once():
+    """A front end's answer naming a buffer it does not carry (or bytes that do not fit the shape)
+    raised IndexError inside the comm handler (only logged): the cell waited until its timeout."""
+    import asyncio
+
+    def answer(w, results, buffers):
+        state = {"status": "done", "error": "", "renderer": "test", "trace": [], "answered": w.request, "results": results}
+        w._from_front_end(w, {"brookgl": "state", "state": state}, buffers)
+
+    eight = [memoryview(np.zeros(8, np.float32).tobytes())]
+    for results, buffers, words in [
+        ({"result": {"dtype": "float32", "shape": [8], "buffer": 3}}, eight, ["'result'", "buffer 3", "1 buffer(s)"]),
+        ({"result": {"dtype": "float32", "shape": [8], "buffer": 0}}, [], ["buffer 0", "0 buffer(s)"]),
+        ({"result": {"dtype": "float32", "shape": [9], "buffer": 0}}, eight, ["32 bytes", "shape (9,)"]),
+        ({"result": {"dtype": "complex64", "shape": [4], "buffer": 0}}, eight, ["dtype 'complex64'"]),
+        ({"result": {"dtype": "float32", "shape": [8]}}, eight, ["buffer None"]),
+    ]:
+        async def main():
+            w = run(x=np.ones(8), y=np.ones(8), alpha=1)
+            loop = asyncio.get_running_loop()
+            loop.call_later(0.01, lambda: answer(w, results, buffers))
+            started = loop.time()
+            with pytest.raises(BrookError) as e:
+                await w.result_async("result", timeout=5)
+            assert loop.time() - started < 1, "waited for the timeout"
+            return str(e.value)
+        message = asyncio.run(main())
+        assert "malformed" in message and all(word in message for word in words), message
