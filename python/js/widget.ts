@@ -13,11 +13,15 @@
  *
  * After each run the widget sets `answered` to the `request` it ran, so Python knows the results
  * (or the error) belong to the latest arguments. The root element carries `data-status` and the
- * model (`el.brookglModel`), for tests that read the model's state from the page.
+ * model (`el.brookglModel`) and, once made, the widget's context (`el.brookglContext`), for tests
+ * that read the model's state (and the context's trace and stats) from the page.
  */
-import { createContext, parseBrook, iter, embed, streamFigure, traceTable, typeInfo, type BrookContext, type KernelArgs, type Stream } from '../../src/index';
+import { createContext, parseBrook, iter, embed, streamFigure, traceTable, typeInfo, type BrookContext, type KernelArgs, type Stream, type PassRecord } from '../../src/index';
 import { releaseContext } from '../../src/view/embedui';
 import { APPS } from './apps';
+
+/** The widget's root element, with what tests read from the page. */
+type WidgetRoot = HTMLElement & { brookglModel?: WidgetModel; brookglContext?: BrookContext };
 
 /** The part of anywidget's model interface the widget uses. */
 export interface WidgetModel {
@@ -86,6 +90,22 @@ function recordShape(name: string, type: string, shape: number[]): number | [num
   return s.length === 1 ? s[0]! : [s[0]!, s[1]!];
 }
 
+/**
+ * `work` with the context's trace on; the trace is stopped whether `work` returns or throws (an
+ * error mid-run left tracing on: every later pass of that context recorded, and timed, forever).
+ */
+async function traced<T>(ctx: BrookContext, work: () => T | Promise<T>): Promise<{ value: T; passes: PassRecord[] }> {
+  ctx.trace.start();
+  let value: T;
+  try {
+    value = await work();
+  } catch (e) {
+    await ctx.trace.stop().catch(() => {}); // the work's error is the one to report
+    throw e;
+  }
+  return { value, passes: await ctx.trace.stop() };
+}
+
 async function runKernel(model: WidgetModel, ctx: BrookContext, view: HTMLElement): Promise<void> {
   const kernels = parseBrook(String(model.get('source') ?? ''));
   const wanted = String(model.get('kernel') ?? '');
@@ -115,9 +135,7 @@ async function runKernel(model: WidgetModel, ctx: BrookContext, view: HTMLElemen
       outs.push([name, s]);
       args[name] = s;
     }
-    ctx.trace.start();
-    ctx.run(spec, args);
-    const passes = await ctx.trace.stop();
+    const { passes } = await traced(ctx, () => ctx.run(spec, args));
     const results: Record<string, ArrayIn> = {};
     const figures: HTMLElement[] = [];
     for (const [name, s] of outs) {
@@ -136,7 +154,7 @@ async function runKernel(model: WidgetModel, ctx: BrookContext, view: HTMLElemen
 }
 
 function renderRun(model: WidgetModel, el: HTMLElement): () => void {
-  const root = document.createElement('div') as HTMLElement & { brookglModel?: WidgetModel };
+  const root = document.createElement('div') as WidgetRoot;
   root.className = 'brookgl-widget';
   root.dataset.kind = 'run';
   root.brookglModel = model;
@@ -154,7 +172,7 @@ function renderRun(model: WidgetModel, el: HTMLElement): () => void {
       model.set('status', 'running');
       model.set('error', '');
       try {
-        ctx ??= createContext();
+        ctx ??= root.brookglContext = createContext();
         model.set('renderer', ctx.caps.renderer);
         status.textContent = `brookgl · ${ctx.caps.renderer}`;
         await runKernel(model, ctx, view);
@@ -180,7 +198,7 @@ function renderRun(model: WidgetModel, el: HTMLElement): () => void {
 }
 
 function renderEmbed(model: WidgetModel, el: HTMLElement): () => void {
-  const root = document.createElement('div') as HTMLElement & { brookglModel?: WidgetModel };
+  const root = document.createElement('div') as WidgetRoot;
   root.className = 'brookgl-widget';
   root.dataset.kind = 'embed';
   root.brookglModel = model;
@@ -218,7 +236,7 @@ function renderEmbed(model: WidgetModel, el: HTMLElement): () => void {
 
 /** The 'app' kind: a library application (apps.ts) on arrays from Python, run once per request. */
 function renderApp(model: WidgetModel, el: HTMLElement): () => void {
-  const root = document.createElement('div') as HTMLElement & { brookglModel?: WidgetModel };
+  const root = document.createElement('div') as WidgetRoot;
   root.className = 'brookgl-widget';
   root.dataset.kind = 'app';
   root.brookglModel = model;
@@ -237,13 +255,11 @@ function renderApp(model: WidgetModel, el: HTMLElement): () => void {
       try {
         const app = APPS[name];
         if (!app) throw new Error(`(brookgl) no app ${name} (apps: ${Object.keys(APPS).join(', ')})`);
-        ctx ??= createContext();
+        ctx ??= root.brookglContext = createContext();
         model.set('renderer', ctx.caps.renderer);
         const arrays: Record<string, Float32Array | Int32Array | Uint32Array> = {};
         for (const [k, a] of Object.entries((model.get('arrays') ?? {}) as Record<string, ArrayIn>)) arrays[k] = typed(a);
-        ctx.trace.start();
-        const out = await app(ctx, arrays, model.get('options') ?? {});
-        const passes = await ctx.trace.stop();
+        const { value: out, passes } = await traced(ctx, () => app(ctx!, arrays, model.get('options') ?? {}));
         const results: Record<string, ArrayIn> = {};
         for (const [k, r] of Object.entries(out.results)) {
           results[k] = { dtype: r.data instanceof Float32Array ? 'float32' : r.data instanceof Int32Array ? 'int32' : 'uint32', shape: r.shape, data: new DataView(r.data.buffer, r.data.byteOffset, r.data.byteLength) };

@@ -123,6 +123,40 @@ describe('python/js/widget (anywidget protocol, local model)', () => {
     cleanup();
   });
 
+  it('stops the trace when a run or an app fails mid-way (tracing was left on)', async () => {
+    const root = () => el.querySelector('.brookgl-widget') as HTMLElement & { brookglContext?: { trace: { active: boolean; length: number } } };
+    // the shader fails to compile inside ctx.run, after the trace started
+    const model = new LocalModel({
+      kind: 'run',
+      source: 'kernel void k(float x<>, out float y<>) { y = x * undeclared; }',
+      arrays: { x: message(new Float32Array(4), [4]) },
+      outputs: { y: 4 },
+      request: 0,
+    });
+    let cleanup = widget.render({ model, el });
+    await model.until('done', 'error');
+    expect(model.values.status).to.equal('error');
+    expect(model.values.error).to.match(/undeclared/);
+    expect(root().brookglContext, 'the widget made its context').to.not.equal(undefined);
+    expect(root().brookglContext!.trace.active, 'trace still on after the failed run').to.equal(false);
+    // the next run on the same context traces its own pass only
+    model.values.source = 'kernel void k(float x<>, out float y<>) { y = x + 1.0; }';
+    model.values.status = '';
+    model.set('request', 1);
+    await model.until('done', 'error');
+    expect(model.values.error).to.equal('');
+    expect((model.values.trace as unknown[]).length).to.equal(1);
+    expect(root().brookglContext!.trace.active).to.equal(false);
+    cleanup();
+    // an app that throws (an array it needs is missing) after the trace started
+    const app = new LocalModel({ kind: 'app', app: 'collide', arrays: {}, options: {}, request: 0 });
+    cleanup = widget.render({ model: app, el });
+    await app.until('done', 'error');
+    expect(app.values.error).to.match(/needs the array positions/);
+    expect(root().brookglContext!.trace.active, 'trace still on after the failed app').to.equal(false);
+    cleanup();
+  });
+
   it('runs an app (collision of two cubes) and returns its pairs with the CPU check', async () => {
     // the cube of data/models/cube.ply: 8 corners, 12 triangles
     const positions = Float32Array.from([-1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1]);
