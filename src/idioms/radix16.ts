@@ -162,7 +162,7 @@ export function radix16Passes(n: number): number {
 export function radix16Sort(ctx: BrookContext, rec: Stream): Stream {
   const n = rec.length;
   const lens = radix16Levels(n);
-  if (lens.length + 4 > ctx.caps.maxTextureImageUnits) {
+  if (lens.length + 3 > ctx.caps.maxTextureImageUnits) {
     rec.dispose();
     throw new BrookError(`a 16-way radix sort of ${n} keys reads ${lens.length + 3} textures in one pass, more than this device's ${ctx.caps.maxTextureImageUnits} texture units: use method 'bitonic'`);
   }

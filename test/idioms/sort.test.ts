@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, SORT_METHODS, bitonicPasses, radix16Passes, radixOrder, radixPasses, reference, sortStream } from '../../src/index';
+import { BrookContext, SORT_METHODS, bitonicPasses, radix16Levels, radix16Passes, radixOrder, radixPasses, reference, sortStream } from '../../src/index';
 import { expectArrayEqual, newContext, randomFloats, rng } from '../helpers';
 
 describe('idioms/sort', () => {
@@ -93,6 +93,28 @@ describe('idioms/sort', () => {
     const out = sortStream(ctx, k, { method: 'bitonic' });
     expectArrayEqual(out.order.readSync(), reference.sortOrderReference(keys), 'order');
     [k, out.keys, out.order].forEach((s) => s.dispose());
+  });
+
+  it('radix: runs on a device with exactly as many texture units as its placement pass reads (levels + 3), refuses one fewer', async () => {
+    const n = 1000;
+    const levels = radix16Levels(n).length; // the placement gathers src, dig, prefix and every level
+    const keys = randomFloats(n, 7);
+    const k = ctx.stream('float', n, keys);
+    const caps = ctx.caps as { maxTextureImageUnits: number };
+    const units = caps.maxTextureImageUnits;
+    try {
+      caps.maxTextureImageUnits = levels + 3;
+      const out = sortStream(ctx, k, { method: 'radix' });
+      expectArrayEqual(await out.order.read(), reference.sortOrderReference(keys), `order with ${levels + 3} texture units`);
+      [out.keys, out.order].forEach((s) => s.dispose());
+      caps.maxTextureImageUnits = levels + 2;
+      const before = ctx.stats();
+      expect(() => sortStream(ctx, k, { method: 'radix' })).to.throw(/reads 7 textures in one pass, more than this device's 6 texture units/);
+      expect(ctx.stats()).to.deep.equal(before);
+    } finally {
+      caps.maxTextureImageUnits = units;
+    }
+    k.dispose();
   });
 
   it('a sort leaves no texture, buffer or sync behind and refuses bad arguments', () => {
