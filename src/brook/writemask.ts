@@ -49,7 +49,12 @@ export class WriteMask {
     readonly columns: number,
   ) {
     this.depth = new ZMask(ctx, columns, rows); // disposed by dispose() (its renderbuffer is the context's, counted in ctx.stats())
-    this.clear();
+    try {
+      this.clear();
+    } catch (e) {
+      this.depth.dispose(); // a failed first clear (its framebuffer refused, the context lost) keeps nothing
+      throw e;
+    }
   }
 
   get disposed(): boolean {

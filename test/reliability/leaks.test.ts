@@ -1,6 +1,6 @@
 // Failures release what they took: a refused or failed call leaves ctx.stats() where it was.
 import { expect } from 'chai';
-import { BrookContext, KernelSpec, MEMORY_CHECK_BYTES, createNBody, nbodyPreset, occlusionLoop } from '../../src/index';
+import { BrookContext, KernelSpec, MEMORY_CHECK_BYTES, createNBody, nbodyPreset, occlusionLoop, writeMask } from '../../src/index';
 import { newContext } from '../helpers';
 import { caught, expectBrookErrorValue, expectSameStats, refuses } from './util';
 
@@ -48,6 +48,21 @@ describe('reliability/leaks on failure', () => {
     const bodies = nbodyPreset('disks', 32, 2);
     await refuses(ctx, () => createNBody(ctx, { ...bodies, softening: 0.1, method: { b: 99 } }), /b=99 bodies per fragment/);
     await refuses(ctx, () => createNBody(ctx, { ...bodies, softening: 0.1, method: { q: 0 } }), /q must be a positive integer/);
+  });
+
+  it('writeMask: a first clear() that fails (its framebuffer refused) keeps no depth buffer', async () => {
+    // an incomplete framebuffer cannot be provoked with a valid depth buffer: the driver's answer is stubbed
+    const gl = ctx.gl;
+    const real = gl.checkFramebufferStatus.bind(gl);
+    try {
+      gl.checkFramebufferStatus = () => gl.FRAMEBUFFER_UNSUPPORTED;
+      await refuses(ctx, () => writeMask(ctx, 13, 29), /cannot render into these targets: FRAMEBUFFER_UNSUPPORTED/);
+    } finally {
+      gl.checkFramebufferStatus = real;
+    }
+    const m = writeMask(ctx, 13, 29); // the same size works once the driver agrees
+    m.dispose();
+    expect(gl.getError()).to.equal(gl.NO_ERROR);
   });
 
   it('out of GPU memory after a large allocation is a BrookError there, and nothing is kept', async () => {
