@@ -45,6 +45,20 @@ swizzle"""),
     code("""o = await swizzle.result_async('o')
 print('o:', o.dtype, o.shape)
 brookgl.image(o[..., :3] / 2, 'o.rgb / 2')"""),
+    md("""## 8-bit streams: an image of bytes
+
+BrookGPU's `char`, `uchar` and `fixed` types are 8-bit streams: numpy `uint8` arrays here. A kernel
+reads each byte `b` as the float `b / 255`, and what it writes to a `char` output is clamped to
+[0, 1] and rounded to the nearest byte; the output comes back as `uint8`."""),
+    code("""photo = np.random.default_rng(2).integers(0, 256, (24, 32, 4), dtype=np.uint8)
+invert = brookgl.Run('''
+kernel void invert(uchar4 c<>, out uchar4 o<>) {
+  o = 1.0 - c;
+}''', outputs={'o': (24, 32)}, c=photo)
+invert"""),
+    code("""inverted = await invert.result_async('o')
+print('inverted:', inverted.dtype, inverted.shape, inverted[0, 0], 'from', photo[0, 0])
+brookgl.image(inverted[..., :3] / 255, '255 - photo (rgb)')"""),
     md("""## Bad input is an exception, not an empty widget
 
 Arguments are checked against the kernel's parameter list when the widget is made (the message
@@ -86,10 +100,11 @@ exercise"""),
     code("""square = await exercise.result_async('square')
 ok_saxpy = np.array_equal(result, 2 * x + y)
 ok_swizzle = o.shape == img.shape and np.array_equal(o, img[..., ::-1] * np.float32(2))
+ok_bytes = inverted.dtype == np.uint8 and np.array_equal(inverted, 255 - photo)
 ok_error = broken.status == 'error' and 'line' in broken.error
 ok_demo = state['matches'] is True and state['count'] == state['expected']
 ok_exercise = np.allclose(square, np.float32(ALPHA) * x * x + y, rtol=1e-6)
-print('saxpy equal to numpy:', ok_saxpy, '· swizzle:', ok_swizzle, '· compile error reported:', ok_error)
+print('saxpy equal to numpy:', ok_saxpy, '· swizzle:', ok_swizzle, '· 8-bit invert:', ok_bytes, '· compile error reported:', ok_error)
 print('filter embed agrees with the CPU:', ok_demo, '· exercise:', ok_exercise)
-print('brookgl check:', 'ok' if ok_saxpy and ok_swizzle and ok_error and ok_demo and ok_exercise else 'FAILED')"""),
+print('brookgl check:', 'ok' if ok_saxpy and ok_swizzle and ok_bytes and ok_error and ok_demo and ok_exercise else 'FAILED')"""),
 ]

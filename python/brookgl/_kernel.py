@@ -101,6 +101,11 @@ def parse_kernels(source: str) -> Dict[str, Kernel]:
                 words = words[1:]
             if len(words) < 2:
                 continue
+            if words[0] == "unsigned":  # `unsigned char` is char, `unsigned int` and a bare `unsigned` uint (as the compiler reads them)
+                m2 = re.match(r"^(char|int)([234]?)$", words[1]) if len(words) > 2 else None
+                words = ([("char" if m2.group(1) == "char" else "uint") + m2.group(2)] + words[2:]) if m2 else ["uint"] + words[1:]
+            if len(words) < 2:
+                continue
             type_, name = words[0], words[1]
             rest = "".join(words[2:])
             if role == "uniform":
@@ -124,7 +129,9 @@ def convert_array(kernel: Kernel, p: Param, value) -> np.ndarray:
     """``value`` as the dtype and shape the parameter ``p`` reads, or a BrookError naming its line.
 
     Rules: float parameters take any float array (float64 is rounded to float32); int and uint
-    parameters take integer arrays whose values fit 32 bits; bool, complex, object and
+    parameters take integer arrays whose values fit 32 bits; char parameters (char, uchar,
+    unsigned char, fixed: 8-bit streams, read as b / 255 in kernels) integer arrays of bytes 0 to
+    255, sent as uint8; bool, complex, object and
     integer-to-float (or float-to-int) mixes are refused rather than guessed. A vector type of k
     components wants a last axis of k: (n, k) or (h, w, k); a scalar type (n,) or (h, w).
     """
@@ -142,6 +149,9 @@ def convert_array(kernel: Kernel, p: Param, value) -> np.ndarray:
         a = a.astype(np.float32, copy=False)
     elif kind in ("int", "uint", "char"):
         if dt.kind not in "iu":
+            if kind == "char":
+                raise BrookError(f"brookgl: {where} reads {p.type}, an 8-bit stream (bytes 0 to 255, b / 255 in the kernel), but {p.name} has dtype {dt}: "
+                                 f"pass bytes, e.g. np.round({p.name} * 255).astype(np.uint8) for values in [0, 1]")
             raise BrookError(f"brookgl: {where} reads {p.type} but {p.name} has dtype {dt}: pass integers (e.g. {p.name}.astype(np.{_KINDS[kind]}))")
         lo, hi = {"int": (-(2**31), 2**31 - 1), "uint": (0, 2**32 - 1), "char": (0, 255)}[kind]
         if a.size and (int(a.min()) < lo or int(a.max()) > hi):

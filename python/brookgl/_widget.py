@@ -125,8 +125,10 @@ class Run(_Base):
 
     ``Run(source, outputs={'result': n}, kernel=None, show=True, **args)``: ``args`` are the
     kernel's parameters by name — numpy arrays for streams ``<>`` and gathers ``[]`` (float
-    types: float arrays, rounded to float32; int/uint types: integer arrays within 32 bits; a
-    vector type of k components as shape (n, k) or (h, w, k)), numbers or short lists for
+    types: float arrays, rounded to float32; int/uint types: integer arrays within 32 bits;
+    char/uchar/fixed (8-bit) types: integer arrays of bytes 0 to 255, sent as uint8, read as
+    b / 255 in the kernel, and char outputs come back as uint8; a vector type of k components as
+    shape (n, k) or (h, w, k)), numbers or short lists for
     uniforms, ``brookgl.iter(a, b)`` for iterators. ``outputs`` gives each output's length n or
     (height, width). Arguments are checked here, against the kernel's parameter list: a wrong
     dtype, shape or name raises ``BrookError`` naming the parameter's line. Once a front end
@@ -187,6 +189,9 @@ class Run(_Base):
                 iters[name] = value.message()
             elif p.role in ("stream", "gather"):
                 arrays[name] = _wire(convert_array(k, p, value))
+            elif p.kind == "char":
+                # the compiler refuses char constants too; say so here, in the cell that passes one
+                raise BrookError(f"brookgl: {p.where(k)}: char types are 8-bit streams; declare the constant as float and pass a number in [0, 1] (b / 255)")
             else:
                 if isinstance(value, np.generic):
                     value = value.item()

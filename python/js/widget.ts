@@ -16,7 +16,7 @@
  * model (`el.brookglModel`) and, once made, the widget's context (`el.brookglContext`), for tests
  * that read the model's state (and the context's trace and stats) from the page.
  */
-import { createContext, parseBrook, iter, embed, streamFigure, traceTable, typeInfo, type BrookContext, type KernelArgs, type Stream, type PassRecord } from '../../src/index';
+import { createContext, parseBrook, iter, embed, streamFigure, traceTable, typeInfo, type BrookContext, type KernelArgs, type Stream, type StreamData, type PassRecord } from '../../src/index';
 import { releaseContext } from '../../src/view/embedui';
 import { APPS } from './apps';
 
@@ -61,14 +61,18 @@ function publish(model: WidgetModel, names: string[]): void {
 }
 
 interface ArrayIn {
-  dtype: 'float32' | 'int32' | 'uint32';
+  dtype: 'float32' | 'int32' | 'uint32' | 'uint8';
   shape: number[];
   data: DataView | ArrayBuffer | ArrayBufferView;
 }
 
-const KIND_DTYPE = { float: 'float32', int: 'int32', uint: 'uint32' } as const;
+/** numpy's dtype for each host kind: char streams (char, uchar, fixed) hold bytes, uint8. */
+const HOST_DTYPE = { float: 'float32', int: 'int32', uint: 'uint32', char: 'uint8' } as const;
 
-function typed(a: ArrayIn): Float32Array | Int32Array | Uint32Array {
+const dtypeOf = (data: StreamData): ArrayIn['dtype'] =>
+  data instanceof Float32Array ? 'float32' : data instanceof Int32Array ? 'int32' : data instanceof Uint8Array ? 'uint8' : 'uint32';
+
+function typed(a: ArrayIn): StreamData {
   const view = a.data as ArrayBufferView;
   const buffer = a.data instanceof ArrayBuffer ? a.data : view.buffer;
   const offset = a.data instanceof ArrayBuffer ? 0 : view.byteOffset;
@@ -77,7 +81,8 @@ function typed(a: ArrayIn): Float32Array | Int32Array | Uint32Array {
   if (a.dtype === 'int32') return new Int32Array(copy);
   if (a.dtype === 'uint32') return new Uint32Array(copy);
   if (a.dtype === 'float32') return new Float32Array(copy);
-  throw new Error(`(brookgl) array dtype must be float32, int32 or uint32 (got ${String(a.dtype)}); convert with numpy's astype`);
+  if (a.dtype === 'uint8') return new Uint8Array(copy); // a char stream's bytes
+  throw new Error(`(brookgl) array dtype must be float32, int32, uint32 or uint8 (got ${String(a.dtype)}); convert with numpy's astype`);
 }
 
 /** Record shape of an array for a stream of `type`: numpy's shape minus the component axis. */
@@ -141,7 +146,7 @@ async function runKernel(model: WidgetModel, ctx: BrookContext, view: HTMLElemen
     for (const [name, s] of outs) {
       const data = await s.read();
       const k = s.info.components;
-      results[name] = { dtype: KIND_DTYPE[s.info.kind], shape: [...s.shape, ...(k > 1 ? [k] : [])], data: new DataView(data.buffer, data.byteOffset, data.byteLength) };
+      results[name] = { dtype: HOST_DTYPE[s.info.host], shape: [...s.shape, ...(k > 1 ? [k] : [])], data: new DataView(data.buffer, data.byteOffset, data.byteLength) };
       if (model.get('show') !== false) figures.push(await streamFigure(s, { title: name, colormap: k === 1 ? 'viridis' : undefined }));
     }
     view.replaceChildren(...figures);
@@ -258,11 +263,15 @@ function renderApp(model: WidgetModel, el: HTMLElement): () => void {
         ctx ??= root.brookglContext = createContext();
         model.set('renderer', ctx.caps.renderer);
         const arrays: Record<string, Float32Array | Int32Array | Uint32Array> = {};
-        for (const [k, a] of Object.entries((model.get('arrays') ?? {}) as Record<string, ArrayIn>)) arrays[k] = typed(a);
+        for (const [k, a] of Object.entries((model.get('arrays') ?? {}) as Record<string, ArrayIn>)) {
+          const t = typed(a);
+          if (t instanceof Uint8Array) throw new Error(`(brookgl) app ${name}: array ${k} is uint8; apps take float32, int32 or uint32 arrays`);
+          arrays[k] = t;
+        }
         const { value: out, passes } = await traced(ctx, () => app(ctx!, arrays, model.get('options') ?? {}));
         const results: Record<string, ArrayIn> = {};
         for (const [k, r] of Object.entries(out.results)) {
-          results[k] = { dtype: r.data instanceof Float32Array ? 'float32' : r.data instanceof Int32Array ? 'int32' : 'uint32', shape: r.shape, data: new DataView(r.data.buffer, r.data.byteOffset, r.data.byteLength) };
+          results[k] = { dtype: dtypeOf(r.data), shape: r.shape, data: new DataView(r.data.buffer, r.data.byteOffset, r.data.byteLength) };
         }
         model.set('state', out.state);
         model.set('results', results);

@@ -228,3 +228,35 @@ def test_malformed_answer_is_an_error_at_once():
             return str(e.value)
         message = asyncio.run(main())
         assert "malformed" in message and all(word in message for word in words), message
+
+
+def test_char_streams_are_bytes():
+    """8-bit streams (char, uchar, unsigned char, fixed) go to the browser as uint8 bytes (the
+    widget's JavaScript makes a Uint8Array of them) and char outputs come back as uint8."""
+    src = """kernel void k(char4 c<>, uchar a<>,
+                          unsigned char u<>, fixed2 f<>, unsigned int n<>, out uchar4 o<>) { o = c; }"""
+    k = brookgl.parse_kernels(src)["k"]
+    assert [(p.name, p.type, p.role, p.line) for p in k.params] == [
+        ("c", "char4", "stream", 1), ("a", "char", "stream", 1), ("u", "char", "stream", 2),
+        ("f", "char2", "stream", 2), ("n", "uint", "stream", 2), ("o", "char4", "out", 2)]
+    ok = dict(c=np.arange(48, dtype=np.uint8).reshape(3, 4, 4), a=np.full((3, 4), 255, np.int64),
+              u=np.zeros((3, 4), np.uint8), f=np.ones((3, 4, 2), np.uint16), n=np.ones((3, 4), np.int32))
+    w = brookgl.Run(src, outputs={"o": (3, 4)}, **ok)
+    assert {n: (a["dtype"], a["shape"]) for n, a in w.arrays.items()} == {
+        "c": ("uint8", [3, 4, 4]), "a": ("uint8", [3, 4]), "u": ("uint8", [3, 4]), "f": ("uint8", [3, 4, 2]), "n": ("uint32", [3, 4])}
+    assert bytes(w.arrays["c"]["data"]) == bytes(range(48))
+    for bad, words in [
+        (dict(ok, c=np.zeros((3, 4, 4), np.float32)), ["line 1", "`char4 c<>`", "8-bit", "astype(np.uint8)"]),
+        (dict(ok, a=np.full((3, 4), 256)), ["`uchar a<>`", "outside uint8 (0 to 255)"]),
+        (dict(ok, u=-np.ones((3, 4), np.int8)), ["line 2", "`unsigned char u<>`", "outside uint8"]),
+    ]:
+        with pytest.raises(BrookError) as e:
+            brookgl.Run(src, outputs={"o": (3, 4)}, **bad)
+        assert all(word in str(e.value) for word in words), str(e.value)
+    # a char constant: the compiler refuses it, and so does Python, in the cell that passes it
+    with pytest.raises(BrookError, match="`char t`.*float"):
+        brookgl.Run("kernel void k(char t, float x<>, out float r<>) { r = x; }", outputs={"r": 4}, t=3, x=np.zeros(4))
+    # the answer: uint8 bytes back as a uint8 array of numpy's shape
+    front_end_answers(w, {"o": 255 - ok["c"]})
+    got = w.result("o")
+    assert got.dtype == np.uint8 and got.shape == (3, 4, 4) and np.array_equal(got, 255 - ok["c"])

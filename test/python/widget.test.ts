@@ -48,8 +48,8 @@ class LocalModel implements WidgetModel {
 }
 
 /** A numpy-like array message: {dtype, shape, data: DataView} as ipywidgets delivers binary. */
-const message = (a: Float32Array | Int32Array, shape: number[]) => ({
-  dtype: a instanceof Float32Array ? 'float32' : 'int32',
+const message = (a: Float32Array | Int32Array | Uint8Array, shape: number[]) => ({
+  dtype: a instanceof Float32Array ? 'float32' : a instanceof Uint8Array ? 'uint8' : 'int32',
   shape,
   data: new DataView(a.buffer),
 });
@@ -107,6 +107,40 @@ describe('python/js/widget (anywidget protocol, local model)', () => {
     for (let i = 0; i < 120; i++) expect(flipped[i], `o[${i}]`).to.equal(2 * v[(i & ~3) + 3 - (i & 3)]!);
     cleanup();
     expect(el.children.length).to.equal(0);
+  });
+
+  it('takes 8-bit (char, uchar, fixed) streams as uint8 bytes and returns char outputs as uint8', async () => {
+    // what brookgl.Run sends for a uint8 numpy array (python/brookgl/_kernel.py convert_array)
+    const [h, w] = [6, 7];
+    const photo = Uint8Array.from({ length: h * w * 4 }, (_, i) => (i * 37 + 11) % 256);
+    const mask = Uint8Array.from({ length: h * w }, (_, i) => (i * 53) % 256);
+    const model = new LocalModel({
+      kind: 'run',
+      source: `kernel void invert(uchar4 c<>, fixed m<>, out uchar4 o<>, out float f<>) {
+                 o = 1.0 - c;
+                 f = m;
+               }`,
+      arrays: { c: message(photo, [h, w, 4]), m: message(mask, [h, w]) },
+      outputs: { o: [h, w], f: [h, w] },
+      request: 0,
+    });
+    const cleanup = widget.render({ model, el });
+    await model.until('done', 'error');
+    expect(model.values.error).to.equal('');
+    const results = model.values.results as Record<string, { dtype: string; shape: number[]; data: DataView }>;
+    expect(results.o!.dtype).to.equal('uint8');
+    expect(results.o!.shape).to.deep.equal([h, w, 4]);
+    expect(results.o!.data.byteLength).to.equal(h * w * 4);
+    const o = new Uint8Array(results.o!.data.buffer, results.o!.data.byteOffset, h * w * 4);
+    for (let i = 0; i < o.length; i++) expect(o[i], `o[${i}]`).to.equal(255 - photo[i]!);
+    expect(results.f!.dtype).to.equal('float32');
+    const f = new Float32Array(results.f!.data.buffer, results.f!.data.byteOffset, h * w);
+    for (let i = 0; i < f.length; i++) expect(Math.abs(f[i]! - mask[i]! / 255), `f[${i}]`).to.be.at.most(2 ** -23);
+    // what Python receives: the bytes, dtype uint8
+    const answer = model.sent.at(-1)!;
+    expect(answer.content.state.results.o).to.deep.equal({ dtype: 'uint8', shape: [h, w, 4], buffer: answer.content.state.results.o.buffer });
+    expect(answer.buffers[answer.content.state.results.o.buffer]!.byteLength).to.equal(h * w * 4);
+    cleanup();
   });
 
   it('reports a bad argument as an error, naming it', async () => {
