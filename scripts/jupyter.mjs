@@ -12,18 +12,32 @@
 //    every check output says "brookgl check: ok".
 //
 // The package comes from the checkout (PYTHONPATH=python; `npm run build` wrote its widget).
-// A front end is skipped, with the reason, when no Python has what it needs.
+// A front end no Python can run (BROOKGL_PYTHON, else .jupyter-venv, else python3) is skipped,
+// loudly, with the reason; under CI (CI=true) it fails the run instead (a CI that tested nothing
+// must not pass).
 //
 //   node scripts/jupyter.mjs [--save] [--front lab|notebook7|marimo] [notebook names...]
-//     --save: write the executed notebooks (JupyterLab) back into notebooks/jupyter
+//     (see USAGE below; --help prints it)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, execFileSync } from 'node:child_process';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const PYTHONS = [process.env.BROOKGL_PYTHON, path.join(ROOT, '.jupyter-venv/bin/python'), 'python3'].filter(Boolean);
+// BROOKGL_PYTHON, when set, is the only Python tried (a choice made on purpose is not replaced)
+const PYTHONS = process.env.BROOKGL_PYTHON ? [process.env.BROOKGL_PYTHON] : [path.join(ROOT, '.jupyter-venv/bin/python'), 'python3'];
 const INSTALL = 'bash .ci/run --install-only makes it (.jupyter-venv from PyPI: pip install -r python/requirements-dev.txt)';
+const USAGE = `node scripts/jupyter.mjs [--save] [--front lab|notebook7|marimo] [notebook names...]
+  Runs the notebooks headless in real front ends (Chromium, SwiftShader) and checks them: Run All,
+  no cell in error, every widget answered, every check cell "brookgl check: ok"; without --save,
+  JupyterLab's and Notebook 7's outputs compared with the committed ones.
+  --front F   one front end: lab (JupyterLab 4), notebook7 (Notebook 7), marimo; default all three
+  --save      write the executed notebooks, with their outputs, back into notebooks/jupyter
+              (the committed outputs); runs JupyterLab unless --front notebook7 is given
+  names       notebooks/jupyter/*.ipynb or notebooks/marimo/*.py file names; default all
+  Python: BROOKGL_PYTHON if set (only it), else .jupyter-venv/bin/python, else python3.
+  A front end no Python can run is skipped with a loud message; under CI (CI=true) it fails the run.
+  BROOKGL_JUPYTER_LOG=1 prints the page's console and the server's log on failure.`;
 
 /** What each front end needs importable, and its version. */
 const FRONT_ENDS = {
@@ -32,6 +46,13 @@ const FRONT_ENDS = {
   marimo: { check: 'import marimo, anywidget, numpy; print(marimo.__version__)', name: 'marimo' },
 };
 export const frontEndName = (f) => FRONT_ENDS[f].name;
+
+/** Under CI (CI=true, as .ci/run and hosted CIs set it) a check that cannot run fails the run. */
+export const skipsFail = () => /^(1|true|yes)$/i.test(process.env.CI ?? '');
+
+/** The loud line for a check that cannot run here (a failure under CI, see skipsFail). */
+export const skipLine = (what, reason) =>
+  skipsFail() ? `${what} cannot run, and CI=true makes that a failure: ${reason}` : `!!! ${what} SKIPPED, NOT TESTED: ${reason}`;
 
 /** The first Python that can run `frontEnd`, with its version, or null with the reason. */
 export function findJupyterPython(frontEnd) {
@@ -329,60 +350,87 @@ export async function runMarimo({ page, tmp, python, file, timeout = 180_000 }) 
 // node scripts/jupyter.mjs [--save] [--front lab|notebook7|marimo] [names...]
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  const { launch } = await import('./browser.mjs');
   const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   const save = argv.includes('--save');
   const fi = argv.indexOf('--front');
   const fronts = fi >= 0 ? [argv[fi + 1]] : save ? ['lab'] : ['lab', 'notebook7', 'marimo'];
   const names = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--front');
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'brookgl-jupyter-'));
-  const { page, close } = await launch({});
-  if (process.env.BROOKGL_JUPYTER_LOG) page.on('console', (m) => console.log(`  [page ${m.type()}] ${m.text().slice(0, 500)}`)).on('pageerror', (e) => console.log(`  [page error] ${e.message}`));
+  const usage = (message) => {
+    console.error(`${message}\n\n${USAGE}`);
+    process.exit(2);
+  };
+  const unknown = argv.filter((a) => a.startsWith('-') && !['--save', '--front'].includes(a));
+  if (unknown.length) usage(`unknown option ${unknown.join(', ')}`);
+  if (fronts.some((f) => !FRONT_ENDS[f])) usage(`--front takes ${Object.keys(FRONT_ENDS).join(', ')} (got ${fronts[0] ?? 'nothing'})`);
+  if (save && fronts.some((f) => f === 'marimo')) usage('--save writes notebooks/jupyter/*.ipynb: use it with --front lab or notebook7');
+  const files = {
+    jupyter: fs.readdirSync(path.join(ROOT, 'notebooks/jupyter')).filter((f) => f.endsWith('.ipynb')).sort(),
+    marimo: fs.readdirSync(path.join(ROOT, 'notebooks/marimo')).filter((f) => f.endsWith('.py')).sort(),
+  };
+  const listed = (f) => (f === 'marimo' ? files.marimo : files.jupyter);
+  const stray = names.filter((n) => !fronts.some((f) => listed(f).includes(n)));
+  if (stray.length) usage(`no notebook ${stray.join(', ')} for ${fronts.join(', ')} (notebooks/jupyter: ${files.jupyter.join(', ')}; notebooks/marimo: ${files.marimo.join(', ')})`);
+  // the Pythons first: a front end that cannot run is reported before a browser is started
+  const plans = fronts.map((frontEnd) => ({ frontEnd, ...findJupyterPython(frontEnd), notebooks: listed(frontEnd).filter((f) => !names.length || names.includes(f)) }));
   let failed = 0;
-  try {
-    for (const frontEnd of fronts) {
-      const { python, version, reason } = findJupyterPython(frontEnd);
-      if (!python) {
-        console.log(`${frontEnd} skipped: ${reason}`);
-        continue;
-      }
-      console.log(`${FRONT_ENDS[frontEnd].name} ${version}`);
-      if (frontEnd === 'marimo') {
-        const dir = path.join(ROOT, 'notebooks/marimo');
-        for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.py') && (!names.length || names.includes(f))).sort()) {
-          try {
-            console.log(`  ✓ ${f}: ${(await runMarimo({ page, tmp, python, file: path.join(dir, f) })).join(' · ')}`);
-          } catch (e) {
-            failed++;
-            console.log(`  ✗ ${f}: ${e.message}`);
-          }
-        }
-        continue;
-      }
-      await withJupyter({ page, tmp: path.join(tmp, frontEnd), python, frontEnd }, async ({ run }) => {
-        const all = fs.readdirSync(path.join(ROOT, 'notebooks/jupyter')).filter((f) => f.endsWith('.ipynb')).sort();
-        for (const name of all.filter((f) => !names.length || names.includes(f))) {
-          try {
-            const { lines, saved, cells } = await run(name, { save });
-            if (saved) {
-              // the renderer and versions the outputs were made with, for the reader
-              saved.metadata.brookgl = { executed: `${FRONT_ENDS[frontEnd].name} ${version}, headless Chromium`, date: new Date().toISOString().slice(0, 10) };
-              fs.writeFileSync(path.join(ROOT, 'notebooks/jupyter', name), `${JSON.stringify(saved, null, 1)}\n`);
-            } else {
-              const diffs = compareOutputs(JSON.parse(fs.readFileSync(path.join(ROOT, 'notebooks/jupyter', name), 'utf8')), cells);
-              if (diffs.length) throw new Error(`outputs differ from the committed ones:\n${diffs.join('\n')}`);
-            }
-            console.log(`  ✓ ${name}: ${lines.join(' · ')}${saved ? ' (saved)' : ''}`);
-          } catch (e) {
-            failed++;
-            console.log(`  ✗ ${name}: ${e.message}`);
-          }
-        }
-      });
-    }
-  } finally {
-    await close();
-    fs.rmSync(tmp, { recursive: true, force: true });
+  let ran = 0;
+  for (const { frontEnd, python, reason } of plans) {
+    if (python) continue;
+    console.log(`${skipsFail() ? '✗ ' : ''}${skipLine(FRONT_ENDS[frontEnd].name, reason)}`);
+    if (skipsFail()) failed++;
   }
+  const runnable = plans.filter((p) => p.python && p.notebooks.length);
+  if (runnable.length) {
+    const { launch } = await import('./browser.mjs');
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'brookgl-jupyter-'));
+    const { page, close } = await launch({});
+    if (process.env.BROOKGL_JUPYTER_LOG) page.on('console', (m) => console.log(`  [page ${m.type()}] ${m.text().slice(0, 500)}`)).on('pageerror', (e) => console.log(`  [page error] ${e.message}`));
+    try {
+      for (const { frontEnd, python, version, notebooks } of runnable) {
+        console.log(`${FRONT_ENDS[frontEnd].name} ${version}`);
+        if (frontEnd === 'marimo') {
+          for (const f of notebooks) {
+            ran++;
+            try {
+              console.log(`  ✓ ${f}: ${(await runMarimo({ page, tmp, python, file: path.join(ROOT, 'notebooks/marimo', f) })).join(' · ')}`);
+            } catch (e) {
+              failed++;
+              console.log(`  ✗ ${f}: ${e.message}`);
+            }
+          }
+          continue;
+        }
+        await withJupyter({ page, tmp: path.join(tmp, frontEnd), python, frontEnd }, async ({ run }) => {
+          for (const name of notebooks) {
+            ran++;
+            try {
+              const { lines, saved, cells } = await run(name, { save });
+              if (saved) {
+                // the renderer and versions the outputs were made with, for the reader
+                saved.metadata.brookgl = { executed: `${FRONT_ENDS[frontEnd].name} ${version}, headless Chromium`, date: new Date().toISOString().slice(0, 10) };
+                fs.writeFileSync(path.join(ROOT, 'notebooks/jupyter', name), `${JSON.stringify(saved, null, 1)}\n`);
+              } else {
+                const diffs = compareOutputs(JSON.parse(fs.readFileSync(path.join(ROOT, 'notebooks/jupyter', name), 'utf8')), cells);
+                if (diffs.length) throw new Error(`outputs differ from the committed ones:\n${diffs.join('\n')}`);
+              }
+              console.log(`  ✓ ${name}: ${lines.join(' · ')}${saved ? ' (saved)' : ''}`);
+            } catch (e) {
+              failed++;
+              console.log(`  ✗ ${name}: ${e.message}`);
+            }
+          }
+        });
+      }
+    } finally {
+      await close();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  if (!ran && !failed) console.log(`!!! NOTHING WAS TESTED: no front end could run (${INSTALL})`);
+  console.log(`${ran} notebook runs, ${failed} failed${plans.some((p) => !p.python) ? `, ${plans.filter((p) => !p.python).length} front end(s) ${skipsFail() ? 'failed (CI=true)' : 'skipped'}` : ''}`);
   process.exit(failed ? 1 : 0);
 }

@@ -16,10 +16,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { serve, root } from './serve.mjs';
 import { launch } from './browser.mjs';
-import { findJupyterPython, withJupyter, compareOutputs, runMarimo, frontEndName } from './jupyter.mjs';
+import { findJupyterPython, withJupyter, compareOutputs, runMarimo, frontEndName, skipsFail, skipLine } from './jupyter.mjs';
 
 const keep = process.argv.includes('--keep');
 /** The notebooks Notebook 7 runs too (JupyterLab runs them all; the same widgets, another shell). */
@@ -30,6 +30,8 @@ const record = (name, error) => {
   results.push({ name, error });
   console.log(error ? `  ✗ ${name}\n${String(error).replace(/^/gm, '      ')}` : `  ✓ ${name}`);
 };
+/** A check that cannot run here: a failure under CI (CI=true), a loud skip elsewhere. */
+const skip = (what, reason) => (skipsFail() ? record(what, skipLine(what, reason)) : console.log(`  ${skipLine(what, reason)}`));
 const step = async (name, fn) => {
   try {
     await fn();
@@ -140,7 +142,7 @@ async function main() {
     }
     console.log('python package (python/: pytest; the wheel installed into a fresh venv without Node)');
     const py = findJupyterPython('lab');
-    if (!py.python) console.log(`  - skipped: ${py.reason}`);
+    if (!py.python) skip('pytest python/tests', py.reason);
     else {
       await step('pytest python/tests (argument conversion, dtype rules, shapes, bad input, the wheel)', () => {
         const out = execFileSync(py.python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', path.join(root, 'python/tests')], {
@@ -155,13 +157,27 @@ async function main() {
     // The notebooks, Run All in real servers. JupyterLab runs all six (outputs compared with the
     // committed ones); Notebook 7 and marimo the subsets below, to keep npm test short on 2 cores.
     console.log('notebooks (real JupyterLab, Notebook 7 and marimo servers, headless, Run All)');
+    await step('scripts/jupyter.mjs: a front end no Python can run fails the run under CI=true, and is a loud skip (exit 0) elsewhere', () => {
+      const script = path.join(root, 'scripts/jupyter.mjs');
+      const ask = (ci) => {
+        const env = { ...process.env, BROOKGL_PYTHON: path.join(tmp, 'no-python-here') };
+        delete env.CI;
+        if (ci) env.CI = 'true';
+        const r = spawnSync(process.execPath, [script, '--front', 'marimo'], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+        return { status: r.status, out: `${r.stdout}${r.stderr}` };
+      };
+      const ci = ask(true);
+      if (ci.status !== 1 || !/marimo cannot run, and CI=true makes that a failure/.test(ci.out)) throw new Error(`under CI=true: exit ${ci.status}\n${ci.out}`);
+      const local = ask(false);
+      if (local.status !== 0 || !/!!! marimo SKIPPED, NOT TESTED/.test(local.out) || !/NOTHING WAS TESTED/.test(local.out)) throw new Error(`without CI: exit ${local.status}\n${local.out}`);
+    });
     const notebooks = fs.readdirSync(path.join(root, 'notebooks/jupyter')).filter((f) => f.endsWith('.ipynb')).sort();
     const SUBSETS = { lab: notebooks, notebook7: notebooks.filter((n) => NOTEBOOK7.includes(n)) };
     for (const frontEnd of ['lab', 'notebook7']) {
       const { python, version, reason } = findJupyterPython(frontEnd);
       const name = frontEndName(frontEnd);
       if (!python) {
-        console.log(`  - ${name} skipped: ${reason}`);
+        skip(`${name} notebooks`, reason);
         continue;
       }
       const began = Date.now();
@@ -183,7 +199,7 @@ async function main() {
       console.log(`      ${name}: ${((Date.now() - began) / 1000).toFixed(1)} s`);
     }
     const mo = findJupyterPython('marimo');
-    if (!mo.python) console.log(`  - marimo skipped: ${mo.reason}`);
+    if (!mo.python) skip('marimo notebooks', mo.reason);
     else {
       const dir = path.join(root, 'notebooks/marimo');
       const began = Date.now();
