@@ -1,4 +1,4 @@
-// `npm test`: build (with the test bundle), type-check, build the API reference (TypeDoc, typedoc.json:
+// `npm test`: build (with the test bundle), type-check, the import graph (scripts/imports.mjs), build the API reference (TypeDoc, typedoc.json:
 // a warning fails it), run every spec and demo page in headless
 // Chromium (scripts/test.mjs), then the package and notebook checks (scripts/test-package.mjs), then
 // the static site: built (scripts/build-site.mjs), served alone, every page loaded (scripts/test-site.mjs).
@@ -33,6 +33,8 @@ const typedoc = path.join(path.dirname(createRequire(import.meta.url).resolve('t
 const steps = [
   ['build', ['scripts/build.mjs', '--tests']],
   ['type-check', [tsc, '--noEmit', '-p', 'tsconfig.json']],
+  // src's import graph: no circle of more than 3 files in core, none across wings (< 1 s)
+  ['import graph', ['scripts/imports.mjs']],
   ['API reference (TypeDoc, warnings as errors)', [typedoc]],
   ['specs and demos', ['scripts/test.mjs', ...pass('--grep', '--gpu', '--pictures')]],
 ];

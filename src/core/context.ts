@@ -20,7 +20,7 @@
  */
 import { BrookError, check } from './errors';
 import { ElementType, TypeInfo, typeInfo } from './types';
-import { Stream, StreamShape, layoutFor } from './stream';
+import { Stream, StreamShape, layoutFor, type StreamHost } from './stream';
 import { Kernel, KernelSpec, KernelArgs, RunOptions, compileKernel } from './kernel';
 import { runKernel } from './run';
 import { ZMask } from './zmask';
@@ -31,7 +31,6 @@ import { checkOptions, checkOwner, checkStream, describeValue } from './validate
 import { Resources } from './resources';
 import { PROGRAM_CACHE_SIZE, ProgramCache } from './programs';
 import { Capabilities, readCapabilities } from './caps';
-import type { Device } from './device';
 import { PoolFit, PoolFormat, TexturePool, heightClass } from './pool';
 
 export type { Capabilities } from './caps';
@@ -108,7 +107,7 @@ export function createContext(options: ContextOptions = {}): BrookContext {
 export const MEMORY_CHECK_BYTES = 64 * 2 ** 20;
 
 
-export class BrookContext implements Device {
+export class BrookContext implements StreamHost {
   readonly gl: WebGL2RenderingContext;
   readonly canvas: HTMLCanvasElement | OffscreenCanvas;
   readonly caps: Capabilities;

@@ -23,10 +23,9 @@
  * pass through a pooled temporary stream of the domain's shape.
  */
 import { check } from './errors';
-import type { BrookContext } from './context';
 import type { KernelSpec } from './kernelspec';
 import { extentsXYZW } from './layout';
-import type { Stream } from './stream';
+import type { Stream, StreamHost } from './stream';
 import type { ReadOptions } from './streamread';
 import { ElementType, StreamData, TypeInfo } from './types';
 import { describeValue } from './checks';
@@ -90,7 +89,7 @@ export class StreamDomain {
     this.length = extents.reduce((a, b) => a * b, 1);
   }
 
-  get ctx(): BrookContext {
+  get ctx(): StreamHost {
     return this.stream.ctx;
   }
   get type(): ElementType {

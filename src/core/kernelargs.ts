@@ -1,7 +1,8 @@
 /**
  * Binding a kernel's arguments: every stream, iterator and constant checked against the
  * description and turned into the uniforms of its pass (sizes, input mappings, iterator steps)
- * before any GL call. kernel.ts re-exports it.
+ * before any GL call. The argument types (KernelArgs) are declared here, with the streams they
+ * bind. kernel.ts re-exports it.
  */
 import { check } from './errors';
 import type { Device } from './device';
@@ -11,8 +12,14 @@ import { extentsXYZW } from './layout';
 import { ElementType, typeInfo } from './types';
 import { checkOwner, describeValue as describeAny } from './checks';
 import { expandStructArgs } from './struct';
-import { Iter, KernelArg, KernelArgs, KernelSpec, UniformType, glslName, roles } from './kernelspec';
+import { Iter, KernelSpec, UniformType, glslName, roles } from './kernelspec';
 import type { KernelVariant } from './kernelsource';
+import type { StructDomain, StructStream } from './struct';
+
+export type KernelArg = Stream | StreamDomain | StructStream | StructDomain | Iter | number | boolean | readonly number[] | Float32Array | Int32Array | Uint32Array | StructValue;
+/** A struct constant by field name (`{ index: [1, 2, 3, 4], Translation: [0, 0, 1] }`). */
+export type StructValue = { readonly [field: string]: number | readonly number[] };
+export type KernelArgs = Record<string, KernelArg>;
 
 export interface Bound {
   /** The output streams (of output domains, their streams). */

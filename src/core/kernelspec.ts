@@ -1,16 +1,14 @@
 /**
  * Kernel descriptions (`KernelSpec`) and their arguments: parameter roles, iterators, the names
  * GLSL reserves, and the checks a description passes before anything is generated or compiled.
- * kernel.ts re-exports everything here.
+ * A description is data: it names element types, never streams (the arguments that bind streams
+ * to it are kernelargs.ts's), so streams may name it. kernel.ts re-exports everything here.
  */
 import type { ZMask } from './zmask';
 import { check } from './errors';
 import type { Device } from './device';
-import type { Stream } from './stream';
-import type { StreamDomain } from './domain';
-import { ElementType, typeInfo } from './types';
+import { ElementType, StructType, typeInfo } from './types';
 import { describeValue as describeAny } from './checks';
-import type { StructDomain, StructParam, StructStream, StructType } from './struct';
 
 /** Uniform types: element types and the square float matrices. */
 export type UniformType = ElementType | 'mat2' | 'mat3' | 'mat4' | 'bool';
@@ -112,10 +110,11 @@ export function iter(start: number | readonly number[], end: number | readonly n
   return new Iter(start, end);
 }
 
-export type KernelArg = Stream | StreamDomain | StructStream | StructDomain | Iter | number | boolean | readonly number[] | Float32Array | Int32Array | Uint32Array | StructValue;
-/** A struct constant by field name (`{ index: [1, 2, 3, 4], Translation: [0, 0, 1] }`). */
-export type StructValue = { readonly [field: string]: number | readonly number[] };
-export type KernelArgs = Record<string, KernelArg>;
+/** How a kernel's struct parameters map onto flattened field parameters (KernelSpec.structParams). */
+export interface StructParam {
+  struct: StructType;
+  role: 'inputs' | 'gathers' | 'outputs' | 'uniforms';
+}
 
 /** GLSL ES 3.00 keywords and reserved words a C/Cg program may use as names. */
 export const GLSL_RESERVED = new Set([

@@ -14,7 +14,8 @@
  */
 import { BrookError } from './errors';
 import { checkFunction } from './checks';
-import type { Device } from './device';
+import type { Capabilities } from './caps';
+import type { Resources } from './resources';
 
 const TIME_ELAPSED_EXT = 0x88bf;
 const GPU_DISJOINT_EXT = 0x8fbb;
@@ -28,13 +29,27 @@ interface Waiter {
   fail: (error: Error) => void;
 }
 
+/**
+ * What queries need of a context: its GL, capabilities, resource registry and liveness. Every
+ * Device (a BrookContext) is one; it is declared here so that device.ts, which names Queries,
+ * is not imported back.
+ */
+export interface QueryHost {
+  readonly gl: WebGL2RenderingContext;
+  readonly caps: Capabilities;
+  readonly resources: Resources;
+  readonly isLost: boolean;
+  /** Throws a BrookError if the context was lost or disposed. */
+  guard(): void;
+}
+
 export class Queries {
   private readonly waiting: Waiter[] = [];
   private scheduled = false;
   private turns = 0;
   private channel: MessageChannel | null = null;
 
-  constructor(private readonly ctx: Device) {}
+  constructor(private readonly ctx: QueryHost) {}
 
   /** Resolves once the GPU has executed every command issued before this call. */
   fence(): Promise<void> {
@@ -188,7 +203,7 @@ export class Queries {
 }
 
 /** Occlusion queries left unanswered by default: 8 on a GPU, 2 on a software renderer (bench 'binning'). */
-export function defaultInFlight(ctx: Device): number {
+export function defaultInFlight(ctx: QueryHost): number {
   return ctx.caps.software ? 2 : 8;
 }
 
@@ -214,7 +229,7 @@ export class OcclusionWindow {
   firstEmpty = -1;
   readonly inFlight: number;
 
-  constructor(ctx: Device, inFlight?: number) {
+  constructor(ctx: QueryHost, inFlight?: number) {
     this.inFlight = inFlight ?? defaultInFlight(ctx);
     if (!Number.isInteger(this.inFlight) || this.inFlight < 1) throw new BrookError(`inFlight must be a positive integer, got ${this.inFlight}`);
   }

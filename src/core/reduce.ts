@@ -16,10 +16,9 @@
  * from a sequential CPU sum by rounding (tests state the tolerance).
  */
 import { check } from './errors';
-import type { BrookContext } from './context';
 import { KernelSpec, compileKernel } from './kernel';
 import { runKernel } from './run';
-import { Stream } from './stream';
+import { Stream, type StreamHost } from './stream';
 import { ElementType, typeInfo } from './types';
 
 /** 'sum', 'min', 'max', or an associative GLSL expression of `a` and `b` (records of the stream's type). */
@@ -51,7 +50,7 @@ export function reduceKernel(type: ElementType, expr: string, name = 'reduce'): 
 }
 
 /** Reduces `stream` to a new stream of one record (the caller disposes it). */
-export function reduceStream(ctx: BrookContext, stream: Stream, op: ReduceOp): Stream {
+export function reduceStream(ctx: StreamHost, stream: Stream, op: ReduceOp): Stream {
   check(stream instanceof Stream && !stream.disposed, 'reduce needs a live stream');
   let expr: string;
   let name = 'reduce';

@@ -15,7 +15,8 @@
  * ```
  */
 import { BrookError } from './errors';
-import type { BrookContext } from './context';
+import type { Device } from './device';
+import type { KernelSpec } from './kernelspec';
 import { ElementType, StreamData, TypeInfo, allocate, arrayKind, typeInfo } from './types';
 import { describeValue } from './checks';
 import type { StreamShape } from './layout';
@@ -27,6 +28,27 @@ export { layoutFor } from './layout';
 export type { Layout, StreamShape } from './layout';
 export type { ReadMethod, ReadOptions } from './streamread';
 
+/**
+ * The context as its streams see it: the device (GL, textures, the pool, queries) and the verbs
+ * a stream is made, copied and read through. BrookContext implements it, and `stream.ctx` is
+ * the context that made the stream; streams, domains, struct streams, reads and reductions name
+ * this, not context.ts, which imports them.
+ */
+export interface StreamHost extends Device {
+  /** A new stream (`ctx.stream`). */
+  stream(type: ElementType, shape: StreamShape, data?: ArrayLike<number>): Stream;
+  /** A stream whose texture comes from the texture pool, for temporaries (`ctx.scratch`). */
+  scratch(type: ElementType, shape: StreamShape): Stream;
+  /** Runs a kernel over its output (`ctx.run`): domain copies and the read's packing pass. */
+  run(kernel: KernelSpec, args: Readonly<Record<string, Stream | StreamDomain>>): void;
+  /** Texture layout for a stream shape (layoutFor within this context's MAX_TEXTURE_SIZE). */
+  layout(shape: StreamShape): Layout;
+  /** @internal Counts a new stream (dispose() releases it with the context). */
+  adopt(stream: Stream): void;
+  /** @internal Forgets a disposed stream. */
+  forget(stream: Stream): void;
+}
+
 export class Stream {
   readonly type: ElementType;
   readonly info: TypeInfo;
@@ -37,7 +59,7 @@ export class Stream {
 
   /** Use `ctx.stream(type, shape)`. */
   constructor(
-    readonly ctx: BrookContext,
+    readonly ctx: StreamHost,
     type: ElementType,
     shape: StreamShape,
     options: { pooled?: boolean } = {},

@@ -4,9 +4,9 @@
  * readPixels of only the texels that hold records. stream.ts re-exports the options.
  */
 import { check } from './errors';
-import type { BrookContext } from './context';
 import { ElementType, StreamData, TypeInfo, allocate, arrayKind, typeInfo } from './types';
-import type { KernelSpec } from './kernel';
+import type { Device } from './device';
+import type { KernelSpec } from './kernelspec';
 import type { Stream } from './stream';
 import { checkOptions, describeValue } from './checks';
 import READ_PACK_1 from '../../glsl/core/read-pack-1.glsl';
@@ -87,14 +87,14 @@ function issueReads(gl: WebGL2RenderingContext, plan: ReadPlan, dst: StreamData 
   }
 }
 
-const nativeFormats = new WeakMap<BrookContext, Map<number, boolean>>();
+const nativeFormats = new WeakMap<Device, Map<number, boolean>>();
 
 /**
  * Whether readPixels takes this texture format in its own format and type (RED/RG FLOAT, INT
  * or UNSIGNED_INT), as IMPLEMENTATION_COLOR_READ_FORMAT / _TYPE report for a framebuffer
  * holding it; asked once per context and internal format (getParameter may be a round trip).
  */
-function nativeReadable(ctx: BrookContext, texture: WebGLTexture, info: TypeInfo): boolean {
+function nativeReadable(ctx: Device, texture: WebGLTexture, info: TypeInfo): boolean {
   let known = nativeFormats.get(ctx);
   if (!known) nativeFormats.set(ctx, (known = new Map()));
   let ok = known.get(info.internalFormat);

@@ -25,26 +25,13 @@
  * body and writing some of the fields.
  */
 import { BrookError, check } from './errors';
-import type { BrookContext } from './context';
-import { Stream, StreamShape } from './stream';
+import { Stream, StreamShape, type StreamHost } from './stream';
 import { DomainBound, StreamDomain } from './domain';
-import { ElementType, typeInfo } from './types';
+import { StructType, typeInfo } from './types';
+import type { StructParam } from './kernelspec';
 
-/** One field of a struct: its name and element type (float..float4). */
-export interface StructField {
-  name: string;
-  type: ElementType;
-}
-
-/** A struct type from Brook source (`typedef struct ... Name;`). */
-export interface StructType {
-  /** The typedef's name, e.g. 'Tri'. */
-  name: string;
-  /** Fields in declaration order. */
-  fields: readonly StructField[];
-  /** Floats per record when interleaved (the sum of the fields' components). */
-  components: number;
-}
+export type { StructField, StructType } from './types';
+export type { StructParam } from './kernelspec';
 
 /** The flattened stream name of one field of a struct parameter: `p` field `A` is `p_A`. */
 export function fieldParam(param: string, field: string): string {
@@ -58,7 +45,7 @@ export class StructStream {
 
   /** Use `structStream(ctx, type, shape, data?)`. */
   constructor(
-    readonly ctx: BrookContext,
+    readonly ctx: StreamHost,
     readonly type: StructType,
     shape: StreamShape,
   ) {
@@ -211,7 +198,7 @@ function interleave(type: StructType, n: number, parts: Float32Array[]): Float32
  * A new stream of `type` records (`shape` a length or [height, width]); with `data`, writes
  * that interleaved array.
  */
-export function structStream(ctx: BrookContext, type: StructType, shape: StreamShape, data?: ArrayLike<number>): StructStream {
+export function structStream(ctx: StreamHost, type: StructType, shape: StreamShape, data?: ArrayLike<number>): StructStream {
   ctx.guard();
   const s = new StructStream(ctx, type, shape);
   if (data !== undefined) {
@@ -223,12 +210,6 @@ export function structStream(ctx: BrookContext, type: StructType, shape: StreamS
     }
   }
   return s;
-}
-
-/** How a kernel's struct parameters map onto flattened field parameters (KernelSpec.structParams). */
-export interface StructParam {
-  struct: StructType;
-  role: 'inputs' | 'gathers' | 'outputs' | 'uniforms';
 }
 
 /**

@@ -9,7 +9,7 @@
  * console.table(passes);
  * ```
  */
-import type { Device } from './device';
+import type { Queries } from './queries';
 
 export interface PassRecord {
   /** 0-based position in the trace. */
@@ -38,7 +38,7 @@ export class Tracer {
   private timings: Promise<unknown>[] = [];
   private timer: WebGLQuery | null = null;
 
-  constructor(private readonly ctx: Device) {}
+  constructor(private readonly ctx: { readonly gl: WebGL2RenderingContext; readonly queries: Queries }) {}
 
   get active(): boolean {
     return this.on;

@@ -38,6 +38,22 @@ export type TypedArrayOf<K extends ScalarKind> = K extends 'float'
     : Uint32Array;
 export type StreamData = Float32Array | Int32Array | Uint32Array | Uint8Array;
 
+/** One field of a struct: its name and element type (float..float4). */
+export interface StructField {
+  name: string;
+  type: ElementType;
+}
+
+/** A struct type from Brook source (`typedef struct ... Name;`). */
+export interface StructType {
+  /** The typedef's name, e.g. 'Tri'. */
+  name: string;
+  /** Fields in declaration order. */
+  fields: readonly StructField[];
+  /** Floats per record when interleaved (the sum of the fields' components). */
+  components: number;
+}
+
 export interface TypeInfo {
   type: ElementType;
   /** The GLSL kind of a record in kernels (char streams are 'float'). */

@@ -1,0 +1,105 @@
+// The import graph of src/: every module's imports (type-only ones and `import('…')` types
+// included), its strongly connected components (circles), and the house's rules on them. Part of
+// `npm test` (well under a second); alone: `node scripts/imports.mjs [--all]` (--all lists every
+// module's imports).
+// Rules (exit 1 when one is broken):
+//  - no circle in src/core of more than MAX_CORE files;
+//  - no circle crosses wings (a wing is src/<dir>, or src/index.ts alone);
+//  - src/core imports nothing from src/brook (the runtime knows no Brook syntax);
+//  - src/geometry reaches (imports, and what they import) only src/geometry and GEOMETRY_MAY_USE:
+//    CPU geometry, nothing GPU.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const MAX_CORE = 3;
+/** Core modules with no GL in them or below them that geometry may use (BrookError, value checks). */
+const GEOMETRY_MAY_USE = new Set(['core/errors.ts', 'core/checks.ts']);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const src = path.join(root, 'src');
+const listAll = process.argv.includes('--all');
+
+const files = [];
+(function walk(dir) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p);
+    else if (/\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts')) files.push(p);
+  }
+})(src);
+
+const rel = (f) => path.relative(src, f).split(path.sep).join('/');
+const wing = (name) => (name.includes('/') ? name.slice(0, name.indexOf('/')) : name);
+
+function resolve(from, spec) {
+  if (!spec.startsWith('.')) return null; // a package
+  if (/\.(?!m?js$|tsx?$)[a-z0-9]+$/i.test(spec)) return null; // a text file (.glsl, .brook…) the build loads
+  const base = path.resolve(path.dirname(from), spec.replace(/\.(m?js|ts)$/, ''));
+  for (const c of [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) if (fs.existsSync(c)) return c;
+  throw new Error(`${rel(from)}: cannot resolve import '${spec}'`);
+}
+
+// preProcessFile finds import/export … from, import('…') (type positions too) and require.
+const graph = new Map();
+for (const f of files) {
+  const info = ts.preProcessFile(fs.readFileSync(f, 'utf8'), true, true);
+  const deps = new Set();
+  for (const { fileName } of info.importedFiles) {
+    const to = resolve(f, fileName);
+    if (to && to !== f) deps.add(rel(to));
+  }
+  graph.set(rel(f), [...deps].sort());
+}
+
+// Tarjan's strongly connected components.
+const index = new Map(), low = new Map(), onStack = new Set(), stack = [], sccs = [];
+let next = 0;
+function visit(v) {
+  index.set(v, next); low.set(v, next); next++;
+  stack.push(v); onStack.add(v);
+  for (const w of graph.get(v)) {
+    if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
+    else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+  }
+  if (low.get(v) === index.get(v)) {
+    const c = [];
+    let w;
+    do { w = stack.pop(); onStack.delete(w); c.push(w); } while (w !== v);
+    if (c.length > 1) sccs.push(c.sort());
+  }
+}
+for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+sccs.sort((a, b) => b.length - a.length || a[0].localeCompare(b[0]));
+
+const problems = [];
+for (const c of sccs) {
+  const wings = new Set(c.map(wing));
+  if (wings.size > 1) problems.push(`a circle crosses wings (${[...wings].join(', ')}): ${c.join(' ')}`);
+  if (wings.has('core') && c.length > MAX_CORE) problems.push(`a circle of ${c.length} files in core (at most ${MAX_CORE}): ${c.join(' ')}`);
+}
+for (const [from, deps] of graph) {
+  for (const to of deps) {
+    if (wing(from) === 'core' && wing(to) === 'brook') problems.push(`${from} imports ${to}: core imports nothing from src/brook`);
+  }
+}
+for (const from of graph.keys()) {
+  if (wing(from) !== 'geometry') continue;
+  const seen = new Set([from]), todo = [from];
+  while (todo.length) {
+    for (const to of graph.get(todo.pop())) {
+      if (seen.has(to)) continue;
+      seen.add(to);
+      if (wing(to) !== 'geometry' && !GEOMETRY_MAY_USE.has(to)) problems.push(`${from} reaches ${to}: geometry uses only geometry and ${[...GEOMETRY_MAY_USE].join(', ')}`);
+      else todo.push(to);
+    }
+  }
+}
+
+if (listAll) for (const [from, deps] of [...graph].sort()) console.log(`${from}: ${deps.join(' ')}`);
+const edges = [...graph.values()].reduce((n, d) => n + d.length, 0);
+console.log(`imports: ${graph.size} modules, ${edges} imports (type-only included), ${sccs.length} circle(s)` +
+  (sccs.length ? `, largest ${sccs[0].length} files` : ''));
+for (const c of sccs) console.log(`  circle of ${c.length}: ${c.join(' ')}`);
+for (const p of problems) console.error(`imports: ${p}`);
+process.exit(problems.length ? 1 : 0);
