@@ -6,8 +6,9 @@
 //    every code cell must have run without an error, every widget must be in the DOM with its
 //    model answered (the model read from the page: status, request answered, results), and every
 //    check cell must print "brookgl check: ok". The outputs are compared with the committed ones
-//    (the same outputs in the same cells; numbers followed by a time unit, the numbers of
-//    tables and the renderer string masked).
+//    up to timings (outputSignature): the same outputs in the same cells, their text (a widget's
+//    and an image's too) with numbers followed by a time unit and the renderer string masked,
+//    tables cell by cell with only their timing columns masked, images by pixel size.
 //  - marimo (`marimo run`): notebooks/marimo/*.py, the widgets through mo.ui.anywidget, until
 //    every check output says "brookgl check: ok".
 //
@@ -243,24 +244,73 @@ async function runModern(page, url, frontEnd, notebook, file, { save = false, ti
 // ---------------------------------------------------------------------------------------------
 // Committed outputs
 
-/** A cell's outputs reduced to what must stay the same between runs. */
+/** Words of a column header (or a table's title) that say its numbers are measured times or rates. */
+const TIMING = /µs|\b(?:ms|us|ns|s|sec|seconds|time|wall|GPU|fps|speedup|peak|FLOP\/s)\b|\/s\b|per second/i;
+/** A header that is a size (64k, 1024): under a title that names a time unit, its cells are times. */
+const SIZE = /^\s*\d[\d.,]*\s*[kKMG]?\s*$/;
+const NUMBER = /-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/g;
+
+/** Text up to timings: a number followed by a time or rate unit masked, the renderer string too. */
+function maskTimings(s) {
+  return String(s)
+    .replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*(?:ms|µs|us|s|ns|M\/s|G\/s|K\/s|GFLOP\/s|fps)\b/g, '#t')
+    .replace(/Run All [\d.]+ s/g, '')
+    // the renderer is printed for the reader, not compared (another Chromium, another GPU)
+    .replace(/renderer: .*/g, 'renderer: #')
+    .trim();
+}
+
+/**
+ * The tables of an HTML output (brookgl.table's and brookgl.bench_table's markup): title,
+ * headers and cells, the numbers masked in the columns that hold timings — a header that names
+ * a time or rate (ms, µs, wall, GPU, /s, speedup...), a size header (64k) under a title that
+ * names one, or a header brookgl.table(..., varies=[...]) marked (class brookgl-varies: values
+ * that change between runs, such as a live demo's step count). Every other cell is compared as
+ * written.
+ */
+export function tableSignature(html) {
+  const strip = (s) => s.replace(/<[^>]*>/g, '').trim();
+  return [...String(html).matchAll(/(?:<h4>([\s\S]*?)<\/h4>\s*)?<table[^>]*>([\s\S]*?)<\/table>/g)].map((m) => {
+    const title = strip(m[1] ?? '');
+    const heads = [...m[2].matchAll(/<th([^>]*)>([\s\S]*?)<\/th>/g)].map((h) => ({ text: strip(h[2]), marked: /\bbrookgl-varies\b/.test(h[1]) }));
+    const timing = heads.map((h) => h.marked || TIMING.test(h.text) || (TIMING.test(title) && SIZE.test(h.text)));
+    const rows = [...m[2].matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)]
+      .map((r) => [...r[1].matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c, k) => (timing[k] ? strip(c[1]).replace(NUMBER, '#') : strip(c[1]))))
+      .filter((r) => r.length);
+    return { title: maskTimings(title), columns: heads.map((h, k) => (timing[k] ? `${h.text} (timing)` : h.text)), rows };
+  });
+}
+
+/** Width x height of a base64 PNG (its IHDR chunk), or null. */
+export function pngSize(base64) {
+  const bytes = Buffer.from([].concat(base64).join('').replace(/\s/g, '').slice(0, 44), 'base64');
+  if (bytes.length < 24 || bytes.toString('latin1', 12, 16) !== 'IHDR') return null;
+  return `${bytes.readUInt32BE(16)}x${bytes.readUInt32BE(20)}`;
+}
+
+/**
+ * A cell's outputs reduced to what must stay the same between runs: text up to timings and the
+ * renderer (stream text, a widget's or an image's text form), tables cell by cell except their
+ * timings (tableSignature), an image's pixel size (its pixels may differ between GPUs), which
+ * output kinds there are, and an error's name.
+ */
 export function outputSignature(outputs) {
-  const mask = (s) =>
-    String(s)
-      .replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*(?:ms|µs|us|s|ns|M\/s|G\/s|K\/s|GFLOP\/s|fps)\b/g, '#t')
-      .replace(/Run All [\d.]+ s/g, '')
-      // the renderer is printed for the reader, not compared (another Chromium, another GPU)
-      .replace(/renderer: .*/g, 'renderer: #')
-      .trim();
   return outputs.map((o) => {
-    if (o.output_type === 'stream') return { stream: mask([].concat(o.text).join('')) };
+    if (o.output_type === 'stream') return { stream: maskTimings([].concat(o.text).join('')) };
     if (o.output_type === 'error') return { error: o.ename };
     const data = o.data ?? {};
     const kinds = Object.keys(data).sort();
-    // tables (HTML): their words and layout; every number masked (timings sit in unlabelled columns)
-    const plain = data['text/plain'] === undefined ? undefined : kinds.includes('text/html') ? [].concat(data['text/plain']).join('').replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/g, '#') : mask([].concat(data['text/plain']).join(''));
-    // widget views and images: their presence (a picture's pixels can differ between GPUs)
-    return { kinds, plain: kinds.includes('application/vnd.jupyter.widget-view+json') || kinds.includes('image/png') ? undefined : plain };
+    const text = (k) => [].concat(data[k] ?? []).join('');
+    const sig = { kinds };
+    if (data['text/html'] !== undefined) {
+      // a table's text form repeats its cells: the HTML's cells are compared instead
+      sig.tables = tableSignature(text('text/html'));
+      // a recorded table's source (brookgl.bench_table: <p><b>file.json</b> · renderer · date</p>)
+      sig.sources = [...text('text/html').matchAll(/<p><b>([^<]*)<\/b>/g)].map((m) => m[1]);
+      if (!sig.tables.length) sig.html = maskTimings(text('text/html').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' '));
+    } else if (data['text/plain'] !== undefined) sig.plain = maskTimings(text('text/plain'));
+    if (data['image/png'] !== undefined) sig.png = pngSize(data['image/png']);
+    return sig;
   });
 }
 
@@ -274,7 +324,14 @@ export function compareOutputs(committed, cells) {
     if (!c.outputs?.length && fresh[i].outputs.length) diffs.push(`code cell ${i}: no outputs committed (run node scripts/jupyter.mjs --save)`);
     const a = JSON.stringify(outputSignature(c.outputs ?? []));
     const b = JSON.stringify(outputSignature(fresh[i].outputs));
-    if (a !== b) diffs.push(`code cell ${i}: committed ${a.slice(0, 400)}\n   now ${b.slice(0, 400)}`);
+    if (a !== b) {
+      // where they part, with some context (tables are long)
+      let k = 0;
+      while (a[k] === b[k]) k++;
+      const from = Math.max(0, k - 160);
+      const part = (s) => `${from ? '…' : ''}${s.slice(from, k + 240)}${s.length > k + 240 ? '…' : ''}`;
+      diffs.push(`code cell ${i}: committed ${part(a)}\n   now ${part(b)}`);
+    }
   });
   return diffs;
 }

@@ -20,6 +20,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { serve, root } from './serve.mjs';
 import { launch } from './browser.mjs';
 import { findJupyterPython, withJupyter, compareOutputs, runMarimo, frontEndName, skipsFail, skipLine } from './jupyter.mjs';
+import { checkOutputComparison } from './jupyter-compare-check.mjs';
 
 const keep = process.argv.includes('--keep');
 /** The notebooks Notebook 7 runs too (JupyterLab runs them all; the same widgets, another shell). */
@@ -157,6 +158,7 @@ async function main() {
     // The notebooks, Run All in real servers. JupyterLab runs all six (outputs compared with the
     // committed ones); Notebook 7 and marimo the subsets below, to keep npm test short on 2 cores.
     console.log('notebooks (real JupyterLab, Notebook 7 and marimo servers, headless, Run All)');
+    await step('committed-output comparison: a changed number in text, a table cell that is not a timing, an image size or a widget fails; timings and the renderer do not', checkOutputComparison);
     await step('scripts/jupyter.mjs: a front end no Python can run fails the run under CI=true, and is a loud skip (exit 0) elsewhere', () => {
       const script = path.join(root, 'scripts/jupyter.mjs');
       const ask = (ci) => {

@@ -291,7 +291,7 @@ The demo fluid with obstacles: switch z-cull, static branches and precomputed of
 tick "show mask" to see the landlocked cells, and open the trace of one step."""),
     code("fluid = brookgl.Embed('fluid', size=64)\nfluid"),
     code("""flow = await fluid.state_async(lambda s: s.get('steps', 0) >= 3)
-brookgl.table(['grid', 'passes per step', 'steps so far'], [[flow['size'], flow['passesPerStep'], flow['steps']]])"""),
+brookgl.table(['grid', 'passes per step', 'steps so far'], [[flow['size'], flow['passesPerStep'], flow['steps']]], varies=['steps so far'])"""),
     md("""## The paper's figures beside ours
 
 Figures 34-1 and 34-2 plot, on a GeForce 6800 (pixel shader 3.0), the cost of a branch against

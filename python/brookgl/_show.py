@@ -81,11 +81,16 @@ def _cell(v: Any) -> str:
 
 
 class Table:
-    def __init__(self, columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str):
+    def __init__(self, columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str, varies: Sequence[str] = ()):
         self.columns, self.rows, self.title = list(columns), [list(r) for r in rows], title
+        unknown = [v for v in varies if v not in self.columns]
+        if unknown:
+            raise ValueError(f"brookgl.table: varies names {unknown}, which are not columns ({self.columns})")
+        self.varies = set(varies)
 
     def _repr_html_(self) -> str:
-        head = "".join(f"<th>{html.escape(str(c))}</th>" for c in self.columns)
+        varies = ' class="brookgl-varies"'
+        head = "".join(f"<th{varies if c in self.varies else ''}>{html.escape(str(c))}</th>" for c in self.columns)
         body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in r) + "</tr>" for r in self.rows)
         title = f"<h4>{html.escape(self.title)}</h4>" if self.title else ""
         return f"{title}<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
@@ -97,6 +102,9 @@ class Table:
         return "\n".join(lines)
 
 
-def table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str = "") -> Table:
-    """Rows as an HTML table (a saved notebook keeps it; GitHub and nbviewer show it)."""
-    return Table(columns, rows, title)
+def table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str = "", varies: Sequence[str] = ()) -> Table:
+    """Rows as an HTML table (a saved notebook keeps it; GitHub and nbviewer show it).
+    ``varies``: columns whose values change from run to run although their header names no
+    time or rate (a live demo's step count); the repository's committed-output check
+    (scripts/jupyter.mjs) masks their numbers, as it does those of timing columns."""
+    return Table(columns, rows, title, varies)

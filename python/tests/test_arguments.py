@@ -185,6 +185,11 @@ def test_embed_names_its_demos_and_image_table_render():
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     html = brookgl.table(["a", "b"], [[1, 2.5]])._repr_html_()
     assert "<th>a</th>" in html and "<td>2.50</td>" in html
+    # columns that change between runs are marked for the committed-output check
+    html = brookgl.table(["grid", "steps so far"], [[64, 22]], varies=["steps so far"])._repr_html_()
+    assert '<th>grid</th><th class="brookgl-varies">steps so far</th>' in html
+    with pytest.raises(ValueError, match="'steps'.*not columns"):
+        brookgl.table(["grid"], [[64]], varies=["steps"])
 
 
 def test_app_arrays_checked():
