@@ -78,13 +78,28 @@ function issueReads(gl: WebGL2RenderingContext, plan: ReadPlan, dst: StreamData 
   const rowScalars = plan.width * plan.channels;
   gl.pixelStorei(gl.PACK_ALIGNMENT, 4);
   if (dst) {
-    const view = plan.glType === UNSIGNED_INT && !(dst instanceof Uint32Array) ? new Uint32Array(dst.buffer) : dst;
+    const view = plan.glType === UNSIGNED_INT && !(dst instanceof Uint32Array) ? new Uint32Array(dst.buffer, dst.byteOffset, dst.length) : dst;
     if (rows > 0) gl.readPixels(0, 0, plan.width, rows, plan.format, plan.glType, view, 0);
     if (rest > 0) gl.readPixels(0, rows, rest, 1, plan.format, plan.glType, view, rows * rowScalars);
   } else {
     if (rows > 0) gl.readPixels(0, 0, plan.width, rows, plan.format, plan.glType, 0);
     if (rest > 0) gl.readPixels(0, rows, rest, 1, plan.format, plan.glType, rows * rowScalars * (plan.glType === UNSIGNED_BYTE ? 1 : 4));
   }
+}
+
+/**
+ * readPixels straight into the caller's array (the framebuffer bound): its elements are the
+ * texels' scalars in order (packed texels as 32-bit patterns), except that a packed read's last
+ * texel may hold fewer scalars than its four words: that texel goes through a small array.
+ */
+function readInto(gl: WebGL2RenderingContext, plan: ReadPlan, into: StreamData): void {
+  const view = plan.packed && !(into instanceof Uint32Array) ? new Uint32Array(into.buffer, into.byteOffset, into.length) : into;
+  if (view.length >= plan.texels * plan.channels) return issueReads(gl, plan, view);
+  const last = plan.texels - 1;
+  issueReads(gl, { ...plan, texels: last }, view);
+  const texel = new Uint32Array(4);
+  gl.readPixels(last % plan.width, Math.floor(last / plan.width), 1, 1, plan.format, plan.glType, texel);
+  view.set(texel.subarray(0, view.length - last * 4), last * 4);
 }
 
 const nativeFormats = new WeakMap<Device, Map<number, boolean>>();
@@ -125,14 +140,17 @@ export function readStreamSync(s: Stream, options: ReadOptions): StreamData {
   const into = opts.into === undefined ? undefined : resultArray(s, opts.into, 'readSync()');
   const plan = planRead(s, opts.method ?? 'native');
   try {
-    const raw = allocate(plan.format === RGBA_INTEGER && plan.glType === UNSIGNED_INT ? 'uint' : s.info.host, plan.texels * plan.channels);
     gl.bindFramebuffer(gl.FRAMEBUFFER, s.ctx.framebufferFor([plan.texture]));
+    if (into && !plan.unpack) {
+      readInto(gl, plan, into);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      return into;
+    }
+    // (RGBA texels of fewer components are read whole, then their first components taken)
+    const raw = allocate(plan.format === RGBA_INTEGER && plan.glType === UNSIGNED_INT ? 'uint' : s.info.host, plan.texels * plan.channels);
     issueReads(gl, plan, raw);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    const out = finishRead(s, plan, raw);
-    if (!into) return out;
-    into.set(out);
-    return into;
+    return plan.unpack ? fromRGBA(s, raw, into) : finishRead(s, plan, raw);
   } finally {
     plan.temp?.dispose();
   }
@@ -300,8 +318,8 @@ function resultArray(s: Stream, into: unknown, where: string): StreamData {
   return into as StreamData;
 }
 
+/** A read's own array of texel scalars as the stream's records (packed words reinterpreted; the last texel's spare words cut). */
 function finishRead(s: Stream, plan: ReadPlan, raw: StreamData): StreamData {
-  if (plan.unpack) return fromRGBA(s, raw);
   const scalars = s.length * s.info.components;
   const whole = raw.length === scalars ? raw : raw.slice(0, scalars);
   if (!plan.packed || s.info.kind === 'uint') return whole;

@@ -180,6 +180,38 @@ describe('core/stream', () => {
     small.dispose();
   });
 
+  it('readSync({ into }) reads the texels straight into the caller\'s array and returns it (own, native and packed texels)', () => {
+    const gl = ctx.gl;
+    const real = gl.readPixels;
+    const targets: ArrayBufferView[] = [];
+    const cases = [['float4', 777, 'native'], ['float', 1001, 'native'], ['float', 1001, 'pack'], ['float3', 1001, 'pack'], ['int2', 999, 'pack'], ['uint', 4099, 'native']] as const;
+    for (const [type, n, method] of cases) {
+      const st = ctx.stream(type, n, dataFor(type, n, 5));
+      const want = st.readSync({ method });
+      const scalars = want.length;
+      const packed = method === 'pack'; // (a packed read's last texel, when partly used, goes through 4 words of its own)
+      const host = new (want.constructor as Float32ArrayConstructor)(scalars + 3);
+      const into = host.subarray(3) as unknown as typeof want; // a view that does not start at its buffer's first byte
+      targets.length = 0;
+      gl.readPixels = function (this: WebGL2RenderingContext, ...args: unknown[]) {
+        if (ArrayBuffer.isView(args[6])) targets.push(args[6]);
+        return (real as (...a: unknown[]) => void).apply(this, args);
+      } as typeof gl.readPixels;
+      let got: ArrayLike<number>;
+      try {
+        got = st.readSync({ method, into });
+      } finally {
+        gl.readPixels = real;
+      }
+      expect(got, `${type} x ${n} (${method}): the array passed`).to.equal(into);
+      expectArrayEqual(into, want, `${type} x ${n} (${method})`);
+      expect(host.subarray(0, 3).every((x) => x === 0), 'the elements before the view untouched').to.equal(true);
+      expect(targets.length).to.be.greaterThan(0);
+      expect(targets.filter((t) => t.buffer !== host.buffer).length, `${type} x ${n} (${method}): readPixels into an array of its own`).to.be.at.most(packed && scalars % 4 !== 0 ? 1 : 0);
+      st.dispose();
+    }
+  });
+
   it('leaves no buffer, sync or extra texture behind after reads', async () => {
     const s = ctx.stream('float', 5000, dataFor('float', 5000, 3));
     await s.read();
