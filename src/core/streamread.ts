@@ -68,6 +68,11 @@ export const READ_BAND_BYTES = 8 * 2 ** 20;
 /** Row bands (pixel-pack buffers, a fence each) of a large read: 4 was the fastest on the H100 (8: 13.6 ms at 16 MiB). */
 export const READ_BANDS = 4;
 
+/** Bytes of one channel of the texels a read moves: 1 for char streams' 8-bit texels, else 4. */
+function channelBytes(plan: ReadPlan): number {
+  return plan.glType === UNSIGNED_BYTE ? 1 : 4;
+}
+
 /**
  * readPixels of the texels that hold data: the whole rows, then the filled part of the last
  * row (a stream's last row may be partly unused), into `dst` or the bound pixel-pack buffer.
@@ -83,7 +88,7 @@ function issueReads(gl: WebGL2RenderingContext, plan: ReadPlan, dst: StreamData 
     if (rest > 0) gl.readPixels(0, rows, rest, 1, plan.format, plan.glType, view, rows * rowScalars);
   } else {
     if (rows > 0) gl.readPixels(0, 0, plan.width, rows, plan.format, plan.glType, 0);
-    if (rest > 0) gl.readPixels(0, rows, rest, 1, plan.format, plan.glType, rows * rowScalars * (plan.glType === UNSIGNED_BYTE ? 1 : 4));
+    if (rest > 0) gl.readPixels(0, rows, rest, 1, plan.format, plan.glType, rows * rowScalars * channelBytes(plan));
   }
 }
 
@@ -178,7 +183,7 @@ export async function readStream(s: Stream, options: ReadOptions): Promise<Strea
   const opts = checkOptions(options, 'read(): options');
   const into = opts.into === undefined ? undefined : resultArray(s, opts.into, 'read()');
   const plan = planRead(s, opts.method ?? 'native');
-  const bytes = plan.texels * plan.channels * 4;
+  const bytes = plan.texels * plan.channels * channelBytes(plan);
   const rows = Math.ceil(plan.texels / plan.width);
   // large reads of whole rows in row bands, a pixel-pack buffer and a fence each (see READ_BAND_BYTES)
   const bands = !plan.unpack && plan.texels % plan.width === 0 && bytes >= READ_BAND_BYTES ? Math.min(READ_BANDS, rows) : 1;
@@ -230,7 +235,7 @@ async function readBands(s: Stream, plan: ReadPlan, bands: number, buffers: WebG
   const gl = ctx.gl;
   const rows = plan.texels / plan.width;
   const per = Math.ceil(rows / bands);
-  const rowBytes = plan.width * plan.channels * 4;
+  const rowBytes = plan.width * plan.channels * channelBytes(plan);
   gl.bindFramebuffer(gl.FRAMEBUFFER, ctx.framebufferFor([plan.texture]));
   gl.pixelStorei(gl.PACK_ALIGNMENT, 4);
   const fences: Promise<void>[] = [];
@@ -266,7 +271,7 @@ async function readBands(s: Stream, plan: ReadPlan, bands: number, buffers: WebG
   const scalars = s.length * s.info.components;
   const out = into ?? allocate(s.info.host, scalars); // (a new array's pages are first touched by the copies below)
   const view = plan.packed ? new Uint32Array(out.buffer, out.byteOffset, scalars) : out;
-  const bandScalars = (per * rowBytes) / 4; // scalars of a band (packed: 32-bit words)
+  const bandScalars = per * plan.width * plan.channels; // scalars of a band (packed: 32-bit words)
   for (let b = 0; b < buffers.length; b++) {
     await fences[b];
     const first = b * bandScalars;

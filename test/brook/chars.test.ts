@@ -2,7 +2,7 @@
 // a float in [0, 1] = b / 255 in kernels), host bytes in and out, against reference.charToFloat
 // and reference.floatToChar.
 import { expect } from 'chai';
-import { BrookContext, Stream, brook, streamDecl, streamRead, streamWrite } from '../../src/index';
+import { BrookContext, READ_BANDS, READ_BAND_BYTES, Stream, brook, streamDecl, streamRead, streamWrite } from '../../src/index';
 import { charToFloat, floatToChar } from '../../src/reference';
 import { expectArrayEqual, expectBrookError, newContext, rng } from '../helpers';
 
@@ -15,6 +15,37 @@ describe('brook/char streams: 8-bit normalized, as BrookGPU defined them', () =>
   let ctx: BrookContext;
   before(() => (ctx = newContext()));
   after(() => ctx.dispose());
+
+  it('read() sizes its readback buffers by the bytes of the texels (a byte a channel), banded from READ_BAND_BYTES up', async () => {
+    const gl = ctx.gl;
+    const real = gl.bufferData;
+    const sizes: number[] = [];
+    gl.bufferData = function (this: WebGL2RenderingContext, ...args: unknown[]) {
+      if (args[0] === gl.PIXEL_PACK_BUFFER && typeof args[1] === 'number') sizes.push(args[1]);
+      return (real as (...a: unknown[]) => void).apply(this, args);
+    } as typeof gl.bufferData;
+    try {
+      // char4: its own RGBA8 texels; 2 MiB in one buffer, 8 MiB (READ_BAND_BYTES) in READ_BANDS row bands
+      for (const [shape, buffers] of [[[512, 1024], 1], [[READ_BAND_BYTES / 4 / 2048, 2048], READ_BANDS]] as const) {
+        const data = bytes(shape[0] * shape[1] * 4, shape[0]);
+        const s = ctx.stream('char4', [...shape], data);
+        sizes.length = 0;
+        expectArrayEqual(await s.read(), data, `char4 [${shape}]`);
+        expect(sizes.length, `char4 [${shape}]: readback buffers`).to.equal(buffers);
+        expect(sizes.reduce((a, b) => a + b, 0), `char4 [${shape}]: readback bytes`).to.equal(data.length);
+        s.dispose();
+      }
+      // char: RGBA8 texels read whole (4 bytes a record), then the first byte taken
+      const data = bytes(1 << 16, 4);
+      const s = ctx.stream('char', data.length, data);
+      sizes.length = 0;
+      expectArrayEqual(await s.read(), data, 'char');
+      expect(sizes).to.deep.equal([data.length * 4]);
+      s.dispose();
+    } finally {
+      gl.bufferData = real;
+    }
+  });
 
   it('reads bytes as b / 255, writes floats clamped and rounded to bytes (char..char4, uchar, unsigned char, fixed)', () => {
     const { invert, widen, narrow, pick } = brook`
