@@ -167,6 +167,9 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
   return kernels;
 }
 
+/** A `;` right after a kernel's parameter list: a declaration, not a definition. */
+const DECLARATION_END = /\s*;/y;
+
 /** The kernels of `text` (comments and structs blanked) and the text between them (helpers). */
 function findKernels(text: string, source: string): { found: FoundKernel[]; helpers: string[] } {
   const helpers: string[] = [];
@@ -174,12 +177,22 @@ function findKernels(text: string, source: string): { found: FoundKernel[]; help
   let cursor = 0;
   let m: RegExpExecArray | null;
   const found: FoundKernel[] = [];
+  const declared: Declaration[] = [];
   const lineAt = lineFinder(text);
   while ((m = re.exec(text))) {
     const line = lineAt(m.index);
     helpers.push(text.slice(cursor, m.index));
     const open = m.index + m[0].length;
     const close = matching(text, open - 1, '(', ')', `brook, kernel ${m[2]}`);
+    DECLARATION_END.lastIndex = close + 1;
+    const after = DECLARATION_END.exec(text);
+    if (after) {
+      // a declaration (prototype), as BrookGPU's drivers write for kernels defined further on
+      declared.push({ reduce: m[1] === 'reduce', name: m[2]!, params: text.slice(open, close), line });
+      cursor = close + 1 + after[0].length;
+      re.lastIndex = cursor;
+      continue;
+    }
     const brace = text.indexOf('{', close);
     if (brace < 0 || text.slice(close + 1, brace).trim() !== '') {
       throw new BrookError(`brook, kernel ${m[2]} (line ${line}): expected '{' after the parameter list`);
@@ -194,8 +207,35 @@ function findKernels(text: string, source: string): { found: FoundKernel[]; help
     re.lastIndex = cursor;
   }
   helpers.push(text.slice(cursor));
+  checkDeclarations(declared, found);
   if (found.length === 0) throw new BrookError('brook: no `kernel void Name(...) { ... }` found in the source');
   return { found, helpers };
+}
+
+interface Declaration {
+  reduce: boolean;
+  name: string;
+  params: string;
+  line: number;
+}
+
+/**
+ * Kernel declarations (`kernel void f(float a<>, out float b<>);`, BrookGPU's prototypes) are
+ * accepted where the same source defines the kernel with the same parameters; brookgl compiles
+ * one source at a time, so a kernel declared here and defined elsewhere cannot be linked to.
+ */
+function checkDeclarations(declared: Declaration[], found: FoundKernel[]): void {
+  const squeeze = (params: string) => params.replace(/\s+/g, ' ').replace(/ ?([,<>()[\]*]) ?/g, '$1').trim();
+  for (const d of declared) {
+    const k = found.find((f) => f.name === d.name);
+    const kind = d.reduce ? 'reduce' : 'kernel';
+    if (!k) {
+      throw new BrookError(`brook, ${kind} ${d.name} (line ${d.line}): declared but not defined in this source; brookgl compiles one source at a time: put the definition (${kind} void ${d.name}(...) { ... }) in the same source`);
+    }
+    if (k.reduce !== d.reduce || squeeze(k.params) !== squeeze(d.params)) {
+      throw new BrookError(`brook, ${kind} ${d.name} (line ${d.line}): the declaration '${kind} void ${d.name}(${squeeze(d.params)})' differs from the definition on line ${k.paramsLine} ('${k.reduce ? 'reduce' : 'kernel'} void ${k.name}(${squeeze(k.params)})'): write the same parameter list`);
+    }
+  }
 }
 
 /** Reads a kernel's parameter list into a description's parameter maps (and its reduce and vout parameters). */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { BrookContext, brook, iter, reference } from '../../src/index';
-import { expectArrayEqual, expectNoGLError, newContext, rng } from '../helpers';
+import { BrookContext, brook, iter, parseBrook, reference } from '../../src/index';
+import { expectArrayEqual, expectBrookError, expectNoGLError, newContext, rng } from '../helpers';
 
 // Listing 36-1 of Horn, "Stream Reduction Operations for GPGPU Applications" (GPU Gems 2,
 // ch. 36), as printed apart from whitespace: StartScan and Scan from section 36.1.1,
@@ -160,3 +160,36 @@ describe('brook/compile front end: Listing 36-1 as printed', () => {
 });
 
 const f32 = Math.fround;
+
+// BrookGPU accepted kernel declarations (prototypes), as its split_testing drivers write them for
+// kernels that another file defines; brookgl compiles one source, so a declaration must be matched
+// by a definition in the same source.
+describe('brook/kernel declarations (BrookGPU prototypes)', () => {
+  const withDeclarations = `
+    kernel void twice(float a<>, out float b<>);
+    reduce void total(float a<>, reduce float r<>);
+    kernel void addone( float a <>,
+                        out float b<> );
+    kernel void twice(float a<>, out float b<>) { float t; addone(a, t); b = 2 * t; }
+    kernel void addone(float a<>, out float b<>) { b = a + 1; }
+    reduce void total(float a<>, reduce float r<>) { r += a; }`;
+  const definitionsOnly = withDeclarations.replace(/^ *(kernel|reduce) void \w+\([^)]*\);\n/gm, '');
+
+  it('a declaration before its definition compiles to the same kernels as the definition alone (a kernel calling one defined further on too)', () => {
+    expect(definitionsOnly.split(';').length).to.be.lessThan(withDeclarations.split(';').length);
+    const a = parseBrook(withDeclarations), b = parseBrook(definitionsOnly);
+    expect(Object.keys(a)).to.deep.equal(['twice', 'addone', 'total']);
+    for (const name of Object.keys(b)) {
+      const { origin: _o1, ...x } = a[name]!;
+      const { origin: _o2, ...y } = b[name]!;
+      expect(x, name).to.deep.equal(y);
+    }
+    expect(a.twice!.body).to.match(/addone/);
+  });
+
+  it('a declaration without a definition, or with other parameters, is a BrookError naming the line', () => {
+    expectBrookError(() => parseBrook('kernel void f(float a<>, out float b<>);\nkernel void g(float a<>, out float b<>) { b = a; }'), /kernel f \(line 1\): declared but not defined in this source; .*put the definition/);
+    expectBrookError(() => parseBrook('\nkernel void f(float a<>, out float c<>);\nkernel void f(float a<>, out float b<>) { b = a; }'), /kernel f \(line 2\): the declaration 'kernel void f\(float a<>,out float c<>\)' differs from the definition on line 3/);
+    expectBrookError(() => parseBrook('kernel void f(float a<>, reduce float r<>);\nreduce void f(float a<>, reduce float r<>) { r += a; }'), /kernel f \(line 1\): the declaration 'kernel void f.*differs from the definition on line 2 \('reduce void f/);
+  });
+});
