@@ -2,7 +2,8 @@
 // its tables, and writes bench-results/NAME.json (renderer, browser, date included) and one
 // SVG plot per figure. Usage: npm run bench -- <suite> [--quick] [--gpu] [--out DIR] [--max-k K]
 // (--max-k: largest filter size in thousands of records, default 4096; --label L: write
-// NAME-L.json, e.g. --label h100 for results recorded on that GPU). It also rewrites
+// NAME-L.json, e.g. --label h100 for results recorded on that GPU; --scenes A,B: only the scenes
+// whose names start with A or B, in suites that have scenes, e.g. ccd). It also rewrites
 // bench-results/index.json, the list of recordings the benchmark page shows.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { textTable } from '../demos/lib/table.js';
 
 const SUITES = ['core', 'filter', 'nbody', 'branch', 'binning', 'horn-apps', 'ccd', 'peers', 'sort', 'memory', 'readback'];
 const args = process.argv.slice(2);
-const valued = ['--out', '--max-k', '--label'];
+const valued = ['--out', '--max-k', '--label', '--scenes'];
 const suite = args.find((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));
 if (!suite || !SUITES.includes(suite)) {
   console.error(`usage: npm run bench -- <suite> [--quick] [--gpu] [--out DIR]; suites: ${SUITES.join(', ')}`);
@@ -21,6 +22,8 @@ if (!suite || !SUITES.includes(suite)) {
 const quick = args.includes('--quick');
 const maxKAt = args.indexOf('--max-k');
 const maxK = maxKAt >= 0 ? `&maxK=${Number(args[maxKAt + 1])}` : '';
+const scenesAt = args.indexOf('--scenes');
+const scenes = scenesAt >= 0 ? `&scenes=${encodeURIComponent(args[scenesAt + 1])}` : '';
 const outAt = args.indexOf('--out');
 const outDir = path.resolve(root, outAt >= 0 ? args[outAt + 1] : 'bench-results');
 const labelAt = args.indexOf('--label');
@@ -35,7 +38,7 @@ try {
   page.on('console', (m) => m.type() === 'error' && console.error(`[browser] ${m.text()}`));
   const t0 = Date.now();
   await page.exposeFunction('__benchProgress', (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${m}`));
-  await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}${maxK}`);
+  await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}${maxK}${scenes}`);
   await page.waitForFunction(() => window.__benchResult !== undefined, { timeout: 0, polling: 500 });
   const result = await page.evaluate(() => window.__benchResult);
   if (result.error) throw new Error(result.error);

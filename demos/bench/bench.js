@@ -50,7 +50,9 @@ async function runSuite(name, progress = () => {}, cancelled = () => false) {
     window.__benchProgress?.(m); // the headless driver prints it
     meter.log(m);
   };
-  const { tables, plots, results } = await suite.run(ctx, { quick: $('quick').checked, maxK, log, plan: meter.plan, stopped: cancelled });
+  // ?scenes=A,B: only the scenes whose names start with A or B (suites with scenes, e.g. ccd)
+  const scenes = params.get('scenes') ? params.get('scenes').split(',').map((x) => x.trim()).filter(Boolean) : undefined;
+  const { tables, plots, results } = await suite.run(ctx, { quick: $('quick').checked, maxK, scenes, log, plan: meter.plan, stopped: cancelled });
   const svgs = plots.map(linePlot);
   $('out').innerHTML = tables.map(htmlTable).join('') + svgs.join('');
   const secs = ((performance.now() - started) / 1000).toFixed(1);

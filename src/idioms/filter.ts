@@ -137,7 +137,7 @@ const pickLast: KernelSpec = {
  * The flag pass of the pyramid filter: for each group of four records, a uvec4 of their kept
  * flags (0 past the end) — level 0 of the pyramid, four records to a texel.
  */
-function flagKernel(type: ElementType, keep: string): KernelSpec {
+export function flagKernel(type: ElementType, keep: string): KernelSpec {
   return {
     name: 'Mark<flag4>',
     gathers: { src: type },
@@ -149,7 +149,7 @@ function flagKernel(type: ElementType, keep: string): KernelSpec {
 }
 
 /** A level of the packed pyramid: for each node, the totals of its four children (texels of the level below; 0 past its end). */
-const packedLevel: KernelSpec = {
+export const packedLevel: KernelSpec = {
   name: 'PyramidLevel',
   gathers: { below: 'uint4' },
   uniforms: { lenBelow: 'int' },
@@ -161,11 +161,17 @@ const packedLevel: KernelSpec = {
  * The descent kernel for a packed pyramid of `levels` levels (lv0: flags of four records a
  * texel; lv{levels-1}: the root, one texel). A node's four children's counts are one texel, so
  * every level costs one fetch: output record k walks from the root to the record holding the
- * k-th kept one.
+ * k-th kept one. With `fill` (a GLSL expression of the record type) the target may be longer
+ * than the count: the records past it are `fill` (and their index 0xffffffff), so a pipeline
+ * can size the target before it reads the count (the CCD traversal's speculative steps).
  */
-export function pyramidDescent(type: ElementType, levels: number, indices: boolean): KernelSpec {
+export function pyramidDescent(type: ElementType, levels: number, indices: boolean, fill?: string): KernelSpec {
   const gathers: Record<string, ElementType> = { value: type };
   const lines = ['uint k = uint(brook_index);', 'int j = 0;'];
+  if (fill !== undefined) {
+    // a target longer than the count (sized before the count was read): records past it get `fill`
+    lines.push(`uvec4 r = lv${levels - 1}(0);`, 'if (k >= r.x + r.y + r.z + r.w) {', `  kept = ${fill};`, ...(indices ? ['  idx = 0xffffffffu;'] : []), '  return;', '}');
+  }
   for (let l = levels - 1; l >= 0; l--) {
     gathers[`lv${l}`] = 'uint4';
     lines.push(
@@ -182,7 +188,7 @@ export function pyramidDescent(type: ElementType, levels: number, indices: boole
   lines.push('kept = value(j);');
   if (indices) lines.push('idx = uint(j);');
   return {
-    name: `PyramidDescent<${levels}>`,
+    name: fill === undefined ? `PyramidDescent<${levels}>` : `PyramidDescentCapped<${levels}>`,
     gathers,
     outputs: indices ? { kept: type, idx: 'uint' } : { kept: type },
     body: lines.join('\n'),

@@ -178,6 +178,57 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
     ccd.dispose();
   });
 
+  it("static steps run ahead from last frame's list sizes (counts read once a group): the CPU's front and pairs, also when a list outgrows its size and the step is redone", async function () {
+    this.timeout(120_000);
+    const c = new reference.ClothBall(12, 1);
+    for (let i = 0; i < 40; i++) c.advance();
+    const frames = [0, 1, 2, 3].map(() => (c.advance(), c.scene()));
+    const ccd = createCcd(ctx, frames[0]!);
+    const hints = (ccd as unknown as { hints: { front: number[] | null; root: number[] | null } }).hints;
+    const orphans = reference.orphanSets(frames[0]!);
+    const f32 = (kind: 'vf' | 'ee', q: Float64Array) => reference.ccdInclusion(kind, q, 'float32').hit;
+    const cpuStep = (s: CcdScene, front?: Int32Array) => reference.ccdReferenceStep(s, ccd.bvh, orphans, f32, front);
+    const check = async (r: { pairs: string[]; stats: { iterations: number } }, cpu: ReturnType<typeof cpuStep>, what: string) => {
+      expect(r.pairs, `${what}: pairs`).to.deep.equal(cpu.pairs);
+      expect(reference.frontKeys(await ccd.readFront()), `${what}: front`).to.deep.equal(reference.frontKeys(cpu.front));
+      expect(r.stats.iterations, `${what}: steps`).to.equal(cpu.steps.length);
+    };
+    // from the root twice: the second runs ahead on the first's sizes
+    const root0 = await ccd.step({ fromRoot: true });
+    let cpu = cpuStep(frames[0]!);
+    await check(root0, cpu, 'root, counts read each step');
+    const root1 = await ccd.step({ fromRoot: true });
+    await check(root1, cpu, 'root, run ahead');
+    expect(root1.stats.roundTrips, 'fewer round trips run ahead').to.be.lessThan(root0.stats.roundTrips);
+    expect(root1.stats.rollbacks).to.equal(0);
+    // from the front: the first reads its counts, the next runs ahead
+    const rows: string[] = [`from the root ${root0.stats.roundTrips} -> ${root1.stats.roundTrips} round trips`];
+    for (let f = 1; f < 4; f++) {
+      ccd.setPositions(frames[f]!.x0, frames[f]!.x1);
+      const r = await ccd.step();
+      cpu = r.stats.fromRoot ? cpuStep(frames[f]!) : cpuStep(frames[f]!, cpu.front); // (a front grown past rebuildGrowth is rebuilt)
+      await check(r, cpu, `frame ${f} from the front`);
+      rows.push(`frame ${f}: ${r.stats.iterations} steps, ${r.stats.roundTrips} round trips, ${r.stats.passes} passes`);
+    }
+    expect(hints.front!.length, 'sizes of the last frame from the front').to.be.greaterThan(2);
+    // sizes far too small: every group's first list outgrows its size; the steps are redone
+    hints.front = hints.front!.map(() => 1);
+    hints.root = hints.root!.map(() => 1);
+    ccd.setPositions(frames[3]!.x0, frames[3]!.x1);
+    const small = await ccd.step({ fromRoot: true });
+    await check(small, cpuStep(frames[3]!), 'root, sizes too small');
+    expect(small.stats.rollbacks, 'rollbacks').to.be.greaterThan(0);
+    rows.push(`sizes too small: ${small.stats.rollbacks} rollbacks, ${small.stats.roundTrips} round trips`);
+    // sizes far too large (only memory: the lists end where the counts say)
+    hints.root = hints.root!.map(() => 5000);
+    const large = await ccd.step({ fromRoot: true });
+    await check(large, cpuStep(frames[3]!), 'root, sizes too large');
+    rows.push(`sizes too large: ${large.stats.roundTrips} round trips, ${large.stats.passes} passes`);
+    report(`cloth 12x12: ${rows.join('; ')}`);
+    ccd.dispose();
+    expectNoGLError(ctx);
+  });
+
   it('a small memory budget splits the traversal, front compaction and elementary tests into chunks: same front and pairs', async function () {
     this.timeout(120_000);
     const c = new reference.ClothBall(12, 1);

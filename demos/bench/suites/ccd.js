@@ -1,11 +1,13 @@
 // Suite `ccd`: da Silva, Esperança & Marroquim (2014), Tables 1-6 reshaped for WebGL2. Each
 // scene is animated for a few frames (BART-like objects flying through each other; the
 // cloth-funnel step 227 -> 228 repeated; a mass-spring cloth falling on a ball): the first frame
-// traverses from the root (and compiles), the rest from the saved front. Wall clock: each stage
-// ended by a fence, medians with min-max over the unprofiled frames from the front. GPU time: the
-// last frame runs profiled (Ccd.step({ profile: true }): every pass under ctx.trace with its
-// EXT_disjoint_timer_query time, summed per stage), so its timer queries never touch the wall
-// times. Static balancing (gProximity's policy: a pass per step over a compacted list) beside
+// traverses from the root (and compiles), the second is the first from the saved front (static
+// balancing has no list sizes of an earlier such frame to run ahead on yet), the rest are timed.
+// Wall clock: a frame as a user pays it, from step() to its answer (no fences between stages),
+// medians with min-max over the timed frames. The last frame runs profiled (Ccd.step({ profile:
+// true }): every pass under ctx.trace with its EXT_disjoint_timer_query time, summed per stage,
+// and a fence ending each stage): its per-stage wall times are Table 1's stage columns, its GPU
+// times the GPU tables; its timer queries and fences never touch the timed frames. Static balancing (gProximity's policy: a pass per step over a compacted list) beside
 // lazy work stealing twice: wide (B = 32 blocks of T = 1024 fragments on a GPU, 16 x 64 on a
 // software renderer: the iterations are what costs) and the paper's B = 4 blocks of T threads;
 // the iteration ratio of B = 1 to B = 4 stands in for the paper's GT 520 (1 SM) vs GTS 450
@@ -42,15 +44,15 @@ async function funnelScene() {
 }
 
 /** Scene descriptions: a name, the paper's row, and frames (scenes) to step through. */
-async function scenes(soft, { quick, test, maxK }) {
+async function scenes(soft, { quick, test, maxK, only }) {
   const out = [];
   const bart = test ? [64] : quick ? [64, 256] : [64, 256, 1024, 4096];
-  // frame 0 from the root, wall-clock frames, then one profiled frame
-  const frames = test || quick ? 4 : 5;
+  // frame 0 from the root, frame 1 the first from the front, timed frames, then one profiled frame
+  const frames = test || quick ? 4 : 6;
   for (const n of bart) out.push({ name: `BART${n}`, paper: `BART${n}`, frames: Array.from({ length: frames }, (_, f) => () => reference.bartScene(n, 40 + f)) });
   if (!quick && !test && !soft) {
     const funnel = await funnelScene();
-    out.push({ name: 'Funnel', paper: 'Funnel', frames: Array.from({ length: 4 }, () => () => funnel) });
+    out.push({ name: 'Funnel', paper: 'Funnel', frames: Array.from({ length: 5 }, () => () => funnel) });
   }
   // a grid g x g has 2 (g - 1)^2 triangles
   const grid = test ? 10 : quick ? 16 : Math.round(Math.sqrt((Math.min(maxK ?? 92, 92) * 1000) / 2)) + 1;
@@ -58,15 +60,17 @@ async function scenes(soft, { quick, test, maxK }) {
   for (let i = 0; i < 25; i++) cloth.advance();
   const clothFrames = [];
   // a big cloth on a software renderer takes minutes a frame: the root frame, one, one profiled
-  for (let f = 0; f < (soft && grid > 110 ? 3 : 4); f++) {
+  for (let f = 0; f < (soft && grid > 110 ? 3 : test || quick ? 4 : 5); f++) {
     clothFrames.push(cloth.scene());
     cloth.advance();
   }
   out.push({ name: grid === 216 ? 'Cloth/Ball' : `Cloth/Ball (${grid}×${grid} cloth)`, paper: 'Cloth/Ball', frames: clothFrames.map((s) => () => s) });
-  return out;
+  // --scenes A,B (bench.mjs): only the scenes whose names start with one of them
+  return only ? out.filter((s) => only.some((o) => s.name.startsWith(o))) : out;
 }
 
-/** Steps the scene's frames with one balancing method: frame 0 from the root, the last profiled. */
+/** Steps the scene's frames with one balancing method: frame 0 from the root, the last profiled;
+ * with four frames or more, frame 1 (the first from the front) is not timed either. */
 async function animate(ccd, scene, balance, lws, frames = scene.frames.length, log) {
   const per = [];
   let pairs = 0, profiled = null;
@@ -78,7 +82,8 @@ async function animate(ccd, scene, balance, lws, frames = scene.frames.length, l
     const r = await ccd.step({ balance, lws, profile });
     log?.(`  frame ${f}: ${r.stats.totalMs.toFixed(0)} ms${profile ? ' (profiled)' : ''}`);
     if (profile) profiled = r.stats;
-    else if (f > 0 || frames === 1) per.push(r.stats); // frame 0 compiles and builds the front from the root
+    // frame 0 compiles and builds the front from the root; frame 1 is the first from the front
+    else if (f >= (frames >= 4 ? 2 : 1) || frames === 1) per.push(r.stats);
     pairs = r.pairs.length;
   }
   return { per, profiled, info: { triangles: ccd.triangles, orphans: ccd.orphanCount, nodes: ccd.bvh.count, pairs } };
@@ -116,7 +121,7 @@ async function wholeFrame(ctx, log) {
   };
 }
 
-export async function run(ctx, { log = () => {}, plan = () => {}, quick = false, test = false, maxK } = {}) {
+export async function run(ctx, { log = () => {}, plan = () => {}, quick = false, test = false, maxK, scenes: only } = {}) {
   const soft = ctx.caps.software;
   if (soft && !quick && !test && maxK === 92) return wholeFrame(ctx, log);
   // threads per block: 256 on a GPU; on a software renderer 32 for small scenes (its cost is per
@@ -133,7 +138,7 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
   const results = [];
   const t1 = [], t1gpu = [], t3 = [], t45 = [], t26 = [], tb = [], tk = [], tacc = [];
   const timeSeries = { static: [], lws: [], wide: [] };
-  const list = await scenes(soft, { quick, test, maxK });
+  const list = await scenes(soft, { quick, test, maxK, only });
   // the progress lines of each scene: 6 of its own, a line per frame of static, LWS 4 and the wide LWS, two of LWS 1
   plan(list.reduce((k, s) => k + 8 + 3 * s.frames.length, 0));
   for (const scene of list) {
@@ -157,7 +162,8 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
     const tris = st.info.triangles;
     const methods = [['static', st, [p.gprox450, p.gprox520]], [wideLabel, lw, [p.gts450, p.gt520]], [`LWS 4×${T}`, l4, [p.gts450, p.gt520]]];
     for (const [label, r, paper] of methods) {
-      const wall = (s) => median(r.per.map((x) => x.stages[s].wallMs));
+      // the stages' wall times: the profiled frame's, whose fences end each stage
+      const wall = (s) => r.profiled.stages[s].wallMs;
       const ratio = label === 'static' ? null : m(r, 'totalMs') / m(st, 'totalMs');
       t1.push([scene.name, label, tris, ...CCD_STAGES.map(wall), m(r, 'totalMs'), spread(r.per.map((x) => x.totalMs)), r.per.length, ratio, ...paper]);
       const g = r.profiled;
@@ -187,7 +193,7 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
   }
   const lanes = `${wideLabel}: B = ${wide.blocks} blocks of T = ${wide.threads} fragments; LWS 4×T: B = 4 blocks of T fragments, T = ${soft ? '32 below 2K triangles, else 256' : '256'}`;
   tables.push({
-    title: `Table 1 (wall clock): ms per frame by stage, static and lazy work stealing (${lanes}), medians over the frames from the saved front (a fence ends each stage; LWS balancing runs inside its traversal loop: '-', counted under traversal; static balancing includes waiting for its traversal pass); the paper's totals beside (gProximity for static, LWS for LWS)`,
+    title: `Table 1 (wall clock): ms per frame, static and lazy work stealing (${lanes}): total = median (min–max) over the timed frames from the saved front, from step() to its answer with no fences between stages; the stage columns are the profiled frame's (a fence ends each stage, timer queries on every pass: they may add up to more than the total; LWS balancing runs inside its traversal loop: '-', counted under traversal; static balancing includes waiting for its traversal passes); the paper's totals beside (gProximity for static, LWS for LWS)`,
     columns: ['scene', 'method', 'triangles', 'refit', 'front', 'traversal', 'balancing', 'elementary', 'total', 'total min–max', 'frames', 'LWS / static', 'paper GTS 450', 'paper GT 520'],
     rows: t1,
   });

@@ -22,7 +22,9 @@ export const CCD_REFIT: KernelSpec = {
 /** The BVTT gathers every traversal kernel declares. */
 export const BVTT_GATHERS = { nodes: 'int4', nodeObject: 'int', boxLo: 'float4', boxHi: 'float4', tris: 'int4' } as const;
 
-/** One traversal step of the static method: record k is slot k % 3 of work item k / 3. */
+/** One traversal step of the static method: record k is slot k % 3 of work item k / 3. A work
+ * item (-1, -1, 0, 0) is the filler past the count of a list sized before its count was read
+ * (CCD_DEAD): it has no children. */
 export const CCD_TRAVERSE: KernelSpec = {
   name: 'CcdTraverse',
   gathers: { work: 'int4', ...BVTT_GATHERS },
@@ -32,12 +34,16 @@ export const CCD_TRAVERSE: KernelSpec = {
   body: [
     'int item = brook_index / 3, slot = brook_index - 3 * item;',
     'ivec4 w = work(item);',
+    'if (w.x < 0) { child = ivec4(-1, -1, 0, 0); return; }',
     'ivec2 c[3]; int front;',
     'int n = bvttStep(w.x, w.y, c, front);',
     'if (n > 0) child = slot < n ? ivec4(c[slot], CCD_WORK, 0) : ivec4(-1, -1, 0, 0);',
     'else child = slot == 0 ? ivec4(w.xy, front, 0) : ivec4(-1, -1, 0, 0);',
   ].join('\n'),
 };
+
+/** The record a speculative list holds past its count (GLSL): no node, kind 0 (neither work nor front). */
+export const CCD_DEAD = 'ivec4(-1, -1, 0, 0)';
 
 /** Work item i's front record, if the step made one (slot 0 of its three), else kind 0. */
 export const CCD_FRONT_SLOT: KernelSpec = {

@@ -127,6 +127,8 @@ const LWS_LIVE: KernelSpec = { name: 'LwsLive', gathers: STEAL_GATHERS, uniforms
 export interface LwsResult {
   front: Stream | null;
   frontCount: number;
+  /** The candidates (front records of kind 3), when the compaction kept them with the front. */
+  cand?: { stream: Stream | null; count: number };
   iterations: number;
   nodes: number;
   lanes: number;
@@ -152,6 +154,7 @@ export async function traverseLws(ccd: Ccd, start: Stream, count: number, option
     roundTrips += r.roundTrips;
     if (!r.overflow) return { ...r, roundTrips, stats: { ...r.stats, reruns } };
     r.front?.dispose();
+    r.cand?.stream?.dispose();
     if (reruns >= 4) throw new BrookError(`lws: a deque ring of ${Q} slots overflowed five times; pass a larger dequeCap`);
     Q *= 4;
   }
@@ -235,11 +238,13 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
     const kept = await ccd.compact(
       chunks.splice(0).map((stream) => ({ stream, count: B * T })),
       'x.z >= 2',
+      'x.z == 3',
     );
     return {
       frontMs: performance.now() - tf,
       front: kept.stream,
       frontCount: kept.count,
+      ...(kept.also ? { cand: kept.also } : {}),
       iterations: loop.iterations,
       nodes,
       lanes: B * T,

@@ -32,8 +32,8 @@ import { BrookError, check } from '../../core/errors';
 import type { KernelArgs, KernelSpec } from '../../core/kernel';
 import { runPass, type PassDesc } from '../../core/pass';
 import type { Stream } from '../../core/stream';
-import { filter, pyramidFilterPasses } from '../../idioms/filter';
-import { CCD_CANDIDATE_VERDICTS, CCD_FRONT_SLOT, CCD_GATHER8, CCD_ORPHAN_TESTS, CCD_ORPHAN_TESTS_TOI, CCD_PAIR_TESTS_TOI, CCD_TICK_OF, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
+import { filter, flagKernel, packedLevel, pyramidDescent, pyramidFilterPasses } from '../../idioms/filter';
+import { CCD_CANDIDATE_VERDICTS, CCD_DEAD, CCD_FRONT_SLOT, CCD_GATHER8, CCD_ORPHAN_TESTS, CCD_ORPHAN_TESTS_TOI, CCD_PAIR_TESTS_TOI, CCD_TICK_OF, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
 import { traverseLws, type LwsOptions, type LwsStats } from './lws';
 import { checkCcdArgs, checkLwsOptions, checkPositions, checkStepOptions } from './validate';
 import { StageClock, type Balance, type CcdStats, type Stage } from './stages';
@@ -45,14 +45,38 @@ import { buildBvh, orphanSets, triangleCount, type Bvh, type CcdScene } from '..
  * one or two chunks per pass. */
 export const CCD_MEMORY_BUDGET = 256 * 2 ** 20;
 
-/** Bytes per record of the chunked passes, their filters' working streams included: a static
- * traversal step per work item (3 int4 children, the filter's flags and pyramid, the next list,
- * the front slot), the elementary tests per candidate (15 int4 hits and their filter's streams),
- * per orphan record, and the front compaction per record (gathered, flags, kept). */
 /** Ticks of a time of impact: 2^16 a step (the elementary tests' deepest interval). */
 const TICKS = 65536;
 
-const BYTES = { traverse: 144, candidate: 15 * 24, orphan: 24, compact: 40 } as const;
+/** Bytes per record of the chunked passes, their filters' working streams included: a static
+ * traversal step per work item (3 int4 children, the filter's flags and pyramid, the next list,
+ * the front slot), the elementary tests per candidate (15 int4 hits and their filter's streams),
+ * per orphan record, and the front compaction per record (gathered, the front's and the
+ * candidates' flags, the kept front and candidates). */
+const BYTES = { traverse: 144, candidate: 15 * 24, orphan: 24, compact: 56 } as const;
+
+/** The kernels of a pyramid filter over int4 records, built once per predicate / level count. */
+const FLAGS = new Map<string, KernelSpec>();
+const DESCENTS = new Map<string, KernelSpec>();
+function flagSpec(keep: string): KernelSpec {
+  let k = FLAGS.get(keep);
+  if (!k) FLAGS.set(keep, (k = flagKernel('int4', keep)));
+  return k;
+}
+function descentSpec(levels: number, capped: boolean): KernelSpec {
+  const key = `${levels} ${capped}`;
+  let k = DESCENTS.get(key);
+  if (!k) DESCENTS.set(key, (k = pyramidDescent('int4', levels, false, capped ? CCD_DEAD : undefined)));
+  return k;
+}
+
+/** Static steps run ahead past the end of last frame's lists (whose sizes are then taken as 0:
+ * 256 records), in case this frame's lists go on longer. */
+const AHEAD_PAST = 2;
+
+/** Pyramid levels: the flags first, the root (one texel: four counts) last. */
+type Pyramid = Stream[];
+const rootOf = (p: Pyramid): Stream => p[p.length - 1]!;
 
 export interface CcdOptions {
   /** Rebuild the front from the root when it has grown past this factor. Default 1.5. */
@@ -79,6 +103,10 @@ export interface StepOptions {
    * report the GPU ms per stage and kernel in `stats.stages` / `stats.kernels`. Each pass then
    * carries a timer query, which adds to the wall times. */
   profile?: boolean;
+  /** End each stage with a fence, so that `stats.stages[s].wallMs` is the stage's wall time (two
+   * more CPU round trips a frame). Default: as `profile`. Without fences the stages overlap on
+   * the GPU and only `stats.totalMs` is a wall time (the stage wallMs are null). */
+  fences?: boolean;
 }
 
 export interface StepResult {
@@ -116,12 +144,21 @@ export class Ccd {
   /** The current frame's pass counter by stage (a fresh one each step). */
   private clock: StageClock;
   private roundTrips = 0;
+  /** Static steps run ahead whose list outgrew its size this frame (each redone). */
+  private rollbacks = 0;
   private disposed = false;
   readonly rebuildGrowth: number;
   readonly lwsOptions: LwsOptions;
   readonly memoryBudget: number;
   /** Chunks the last step's passes ran in (1 where nothing was split). */
   private chunkCount = 0;
+  /** The static traversal's list sizes (start list first) in the last frame from the saved
+   * front and in the last from the root: the next such frame sizes its lists from them before
+   * it reads their counts (see traverseStatic). */
+  private readonly hints: { front: number[] | null; root: number[] | null } = { front: null, root: null };
+  /** The most hits kept from one stream of elementary tests in the last frame (sizes the next
+   * frame's read of them). */
+  private lastHits = 0;
 
   constructor(
     readonly ctx: BrookContext,
@@ -183,7 +220,7 @@ export class Ccd {
   }
 
   /** @internal A scratch stream of n records (its allocation guarded as run's targets are). */
-  scratch(type: 'int4' | 'int2' | 'int', n: number, what: string): Stream {
+  scratch(type: 'int4' | 'int2' | 'int' | 'uint4', n: number, what: string): Stream {
     return this.guarded(() => this.ctx.scratch(type, n), what, [], [type, n]);
   }
 
@@ -203,7 +240,7 @@ export class Ccd {
     } catch (e) {
       const mib = (b: number) => (b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(0)} MiB` : `${(b / 1024).toFixed(1)} KiB`);
       const size = alloc
-        ? `${alloc[1]} ${alloc[0]} records, ${mib(alloc[1] * (alloc[0] === 'int4' ? 16 : alloc[0] === 'int2' ? 8 : 4))}`
+        ? `${alloc[1]} ${alloc[0]} records, ${mib(alloc[1] * (alloc[0].endsWith('4') ? 16 : alloc[0] === 'int2' ? 8 : 4))}`
         : targets.map((t) => `${t.length} ${t.type} records, ${mib(t.length * t.info.texelBytes)}`).join(' + ');
       throw this.renamed(e, what, size);
     }
@@ -238,6 +275,54 @@ export class Ccd {
     }
     this.clock.count(pyramidFilterPasses(s.length, r.count));
     return { stream: r.stream, count: r.count, ...(indices ? { indices: r.indices } : {}) };
+  }
+
+  /** @internal The first half of a pyramid filter of int4 records (brookgl's filter, split so that
+   * its count need not be read at once): the flags and levels up to the root, no readback. */
+  pyramid(s: Stream, keep: string): Stream[] {
+    const levels: Pyramid = [];
+    try {
+      levels.push(this.scratch('uint4', Math.ceil(s.length / 4), `a filter's flags (${keep})`));
+      this.run(flagSpec(keep), { src: s, n: s.length, flags: levels[0]! });
+      while (rootOf(levels).length > 1) {
+        const below = rootOf(levels);
+        levels.push(this.scratch('uint4', Math.ceil(below.length / 4), `a filter's pyramid level (${keep})`));
+        this.run(packedLevel, { below, lenBelow: below.length, counts: rootOf(levels) });
+      }
+      return levels;
+    } catch (e) {
+      levels.forEach((l) => l.dispose());
+      throw e;
+    }
+  }
+
+  /** @internal The counts of several pyramids (and any other streams to read with them): one
+   * CPU round trip, the reads waiting together. */
+  async counts(pyramids: Stream[][], also: Stream[] = []): Promise<{ counts: number[]; data: Array<Int32Array | Float32Array | Uint32Array> }> {
+    if (pyramids.length + also.length === 0) return { counts: [], data: [] };
+    this.roundTrips++;
+    const all = (await Promise.all([...pyramids.map(rootOf), ...also].map((s) => s.read()))) as Array<Int32Array | Float32Array | Uint32Array>;
+    const counts = all.slice(0, pyramids.length).map((r) => r[0]! + r[1]! + r[2]! + r[3]!);
+    return { counts, data: all.slice(pyramids.length) };
+  }
+
+  /** @internal The second half: the kept records of `s` into a new stream of `length` records —
+   * the count, or (capped) more than it, sized before the count was read: the records past the
+   * count are then CCD_DEAD, and a count above `length` loses the rest (the caller checks). */
+  descend(s: Stream, levels: Stream[], length: number, capped: boolean): Stream {
+    if (levels.length + 1 > this.ctx.caps.maxTextureImageUnits) {
+      throw new BrookError(`the pyramid over ${s.length} records has ${levels.length} levels, more than this device's ${this.ctx.caps.maxTextureImageUnits - 1} texture units allow`);
+    }
+    const kept = this.scratch('int4', length, 'the kept records of a filter');
+    try {
+      const args: KernelArgs = { value: s, kept };
+      levels.forEach((l, i) => (args[`lv${i}`] = l));
+      this.run(descentSpec(levels.length, capped), args);
+    } catch (e) {
+      kept.dispose();
+      throw e;
+    }
+    return kept;
   }
 
   /** @internal The BVTT gathers and uniforms every traversal kernel takes. */
@@ -290,40 +375,148 @@ export class Ccd {
     return level[0]!;
   }
 
-  /** The static method: one pass per step over the compacted work list, and one count readback
-   * per step (the next list's). Each step's front records are copied out (one pass over its work
-   * items, no readback) and the chunks joined and compacted once at the end. Wall: the filter's
-   * count readback also waits for the step's traversal pass, so its wall time lands in balancing
-   * (the GPU times of a profiled frame split them). */
-  private async traverseStatic(start: Stream, count: number, timing: { balancing: number; front: number }): Promise<{ front: Stream | null; frontCount: number; iterations: number; nodes: number }> {
+  /** The static method: one pass per step over the compacted work list (gProximity's policy).
+   * Each step's front records are copied out (one pass over its work items, no readback) and the
+   * chunks joined and compacted once at the end, with the candidates.
+   *
+   * The next list's size is its count, which lives on the GPU. A step whose count is read at
+   * once costs a CPU round trip (on an H100 through Chrome, several ms: most of a 24-step
+   * frame). So when the last frame of the same kind (from the front, or from the root) left its
+   * list sizes (`hints`), the steps run ahead in a group: each next list is given a size before
+   * its count is read — min(3 x this list's size, the budget's chunk, 2 x last frame's + 256) —
+   * the records past the count are CCD_DEAD (no children, no front record), and the group's
+   * counts come back in one round trip, AHEAD_PAST steps after last frame's lists ended. A count above its
+   * list's size (the list lost records) rolls back: the front slots from that step on are
+   * dropped and the step is redone with its count read; results are the same either way. A
+   * list longer than one chunk of the budget is stepped with its count read (in chunks). Wall:
+   * the count readbacks also wait for the traversal passes, so their wall time lands in
+   * balancing (the GPU times of a profiled frame split them). */
+  private async traverseStatic(
+    start: Stream,
+    count: number,
+    fromRoot: boolean,
+    timing: { balancing: number; front: number },
+  ): Promise<{ front: Stream | null; frontCount: number; cand?: { stream: Stream | null; count: number }; iterations: number; nodes: number }> {
     const chunks: Array<{ stream: Stream; count: number }> = [];
-    let work = start, w = count, iterations = 0, nodes = 0;
+    const hint = fromRoot ? this.hints.root : this.hints.front;
+    const sizes = [count]; // sizes[i]: list i's count (list 0: the start list); every list here was stepped
+    const per = this.chunk(BYTES.traverse, 3);
+    let work = start, w = count, exact = false;
     const nexts: Array<{ stream: Stream; count: number }> = [];
+    const group: Array<{ list: Stream; size: number; root: Stream; chunk: number }> = [];
     try {
       while (w > 0) {
-        iterations++;
-        nodes += w;
-        // a step over more work items than the budget holds runs in slices of the work list
-        const per = this.chunk(BYTES.traverse, 3);
-        for (let a = 0; a < w; a += per) {
-          const n = Math.min(per, w - a);
-          if (n < w) this.split();
-          this.stage('traversal');
-          const out = this.scratch('int4', 3 * n, 'CcdTraverse\'s children');
-          try {
-            this.run(CCD_TRAVERSE, { work: n === w ? work : work.domain(a, a + n), ...this.bvttArgs(), child: out });
-            this.stage('front');
-            const fr = this.scratch('int4', n, "a step's front slots");
-            chunks.push({ stream: fr, count: n });
-            this.run(CCD_FRONT_SLOT, { child: out, fr });
-            const t0 = performance.now();
-            this.stage('balancing');
-            const next = await this.filter(out, 'x.z == 1');
-            timing.balancing += performance.now() - t0;
-            if (next.stream) nexts.push({ stream: next.stream, count: next.count });
-          } finally {
-            out.dispose();
+        const at = sizes.length - 1; // list `work` is list `at`
+        if (hint && !exact && w <= per && at + 1 < hint.length + AHEAD_PAST) {
+          // a group of steps run ahead, their counts read together
+          let list = work, size = w;
+          for (let j = at; ; j++) {
+            this.stage('traversal');
+            const out = this.scratch('int4', 3 * size, "CcdTraverse's children");
+            try {
+              this.run(CCD_TRAVERSE, { work: list, ...this.bvttArgs(), child: out });
+              this.stage('front');
+              const fr = this.scratch('int4', size, "a step's front slots");
+              chunks.push({ stream: fr, count: size });
+              this.run(CCD_FRONT_SLOT, { child: out, fr });
+              this.stage('balancing');
+              const next = Math.max(1, Math.min(3 * size, per, 2 * (hint[j + 1] ?? 0) + 256));
+              const levels = this.pyramid(out, 'x.z == 1');
+              const root = rootOf(levels);
+              try {
+                group.push({ list: this.descend(out, levels, next, true), size: next, root, chunk: chunks.length - 1 });
+              } catch (e) {
+                root.dispose();
+                throw e;
+              } finally {
+                levels.slice(0, -1).forEach((l) => l.dispose());
+              }
+              if (j + 2 >= hint.length + AHEAD_PAST || group.length >= 64) break;
+            } finally {
+              out.dispose();
+            }
+            list = group[group.length - 1]!.list;
+            size = group[group.length - 1]!.size;
           }
+          const t0 = performance.now();
+          const { counts } = await this.counts(group.map((g) => [g.root]));
+          timing.balancing += performance.now() - t0;
+          let k = 0, overflow = false;
+          for (; k < group.length; k++) {
+            const c = counts[k]!;
+            if (c > group[k]!.size) {
+              overflow = true;
+              break;
+            }
+            if (c === 0) break;
+            sizes.push(c);
+          }
+          let keep: Stream | null;
+          if (overflow) {
+            // list k + 1 lost records: drop the front slots of the steps from list k on and redo
+            // list k's step with its count read
+            keep = k === 0 ? work : group[k - 1]!.list;
+            w = k === 0 ? w : counts[k - 1]!;
+            chunks.splice(group[k]!.chunk).forEach((c) => c.stream.dispose());
+            exact = true;
+            this.rollbacks++;
+          } else if (k < group.length) {
+            keep = null;
+            w = 0;
+          } else {
+            keep = group[group.length - 1]!.list;
+            w = counts[k - 1]!;
+          }
+          for (const g of group.splice(0)) {
+            g.root.dispose();
+            if (g.list !== keep) g.list.dispose();
+          }
+          if (keep !== work) {
+            if (work !== start) work.dispose();
+            work = keep ?? start;
+          }
+          continue;
+        }
+        // a step with its count read (each chunk's, when the list is longer than the budget holds;
+        // the chunks' counts together, in one round trip, when all their children fit the budget)
+        exact = false;
+        const together = w > per && w * 64 <= this.memoryBudget;
+        const held: Array<{ out: Stream; levels: Stream[] }> = [];
+        try {
+          for (let a = 0; a < w; a += per) {
+            const n = Math.min(per, w - a);
+            if (n < w) this.split();
+            this.stage('traversal');
+            const out = this.scratch('int4', 3 * n, "CcdTraverse's children");
+            let kept = false;
+            try {
+              this.run(CCD_TRAVERSE, { work: a === 0 ? work : work.domain(a, a + n), ...this.bvttArgs(), child: out });
+              this.stage('front');
+              const fr = this.scratch('int4', n, "a step's front slots");
+              chunks.push({ stream: fr, count: n });
+              this.run(CCD_FRONT_SLOT, { child: out, fr });
+              this.stage('balancing');
+              if (together) {
+                held.push({ out, levels: this.pyramid(out, 'x.z == 1') });
+                kept = true;
+              } else {
+                const t0 = performance.now();
+                const next = await this.filter(out, 'x.z == 1');
+                timing.balancing += performance.now() - t0;
+                if (next.stream) nexts.push({ stream: next.stream, count: next.count });
+              }
+            } finally {
+              if (!kept) out.dispose();
+            }
+          }
+          if (held.length > 0) {
+            const t0 = performance.now();
+            const { counts } = await this.counts(held.map((h) => h.levels));
+            timing.balancing += performance.now() - t0;
+            held.forEach((h, i) => counts[i]! > 0 && nexts.push({ stream: this.descend(h.out, h.levels, counts[i]!, false), count: counts[i]! }));
+          }
+        } finally {
+          for (const h of held) h.out.dispose(), h.levels.forEach((l) => l.dispose());
         }
         if (work !== start) work.dispose();
         work = start;
@@ -332,23 +525,56 @@ export class Ccd {
         if (!joined.stream) break;
         work = joined.stream;
         w = joined.count;
+        sizes.push(w);
       }
     } catch (e) {
       if (work !== start) work.dispose();
+      for (const g of group) g.list.dispose(), g.root.dispose();
       [...chunks, ...nexts].forEach((c) => c.stream.dispose());
       throw e;
     }
+    if (work !== start) work.dispose();
+    if (fromRoot) this.hints.root = sizes;
+    else this.hints.front = sizes;
     const t1 = performance.now();
     this.stage('front');
-    const f = await this.compact(chunks, 'x.z >= 2');
+    const f = await this.compact(chunks, 'x.z >= 2', 'x.z == 3');
     timing.front += performance.now() - t1;
-    return { front: f.stream, frontCount: f.count, iterations, nodes };
+    return { front: f.stream, frontCount: f.count, ...(f.also ? { cand: f.also } : {}), iterations: sizes.length, nodes: sizes.reduce((a, b) => a + b, 0) };
   }
 
   /** @internal Joins int4 chunks and keeps the records where `keep` holds, in batches the
-   * memory budget holds (the chunks are disposed). */
-  async compact(chunks: Array<{ stream: Stream; count: number }>, keep: string): Promise<{ stream: Stream | null; count: number }> {
+   * memory budget holds (the chunks are disposed). With `also` (the candidates' predicate) and
+   * one batch, the records where `also` holds come back too (`also`, in stage elementary), both
+   * counts read in one round trip; else `also` is left to the caller. */
+  async compact(chunks: Array<{ stream: Stream; count: number }>, keep: string, also?: string): Promise<{ stream: Stream | null; count: number; also?: { stream: Stream | null; count: number } }> {
     const per = this.chunk(BYTES.compact);
+    if (also !== undefined && chunks.length > 0 && chunks.reduce((a, c) => a + c.count, 0) <= per) {
+      const all = this.concat(chunks.splice(0));
+      const pyramids: Pyramid[] = [];
+      const kept: Stream[] = [];
+      try {
+        const stage = this.clock.stage;
+        pyramids.push(this.pyramid(all.stream!, keep));
+        this.stage('elementary');
+        pyramids.push(this.pyramid(all.stream!, also));
+        this.stage(stage);
+        const { counts } = await this.counts(pyramids);
+        const [nk, na] = counts as [number, number];
+        const front = nk > 0 ? this.descend(all.stream!, pyramids[0]!, nk, false) : null;
+        if (front) kept.push(front);
+        this.stage('elementary');
+        const cand = na > 0 ? this.descend(all.stream!, pyramids[1]!, na, false) : null;
+        this.stage(stage);
+        return { stream: front, count: nk, also: { stream: cand, count: na } };
+      } catch (e) {
+        kept.forEach((s) => s.dispose());
+        throw e;
+      } finally {
+        pyramids.forEach((p) => p.forEach((l) => l.dispose()));
+        all.stream!.dispose();
+      }
+    }
     const kept: Array<{ stream: Stream; count: number }> = [];
     try {
       while (chunks.length > 0) {
@@ -390,8 +616,12 @@ export class Ccd {
   private async frame(balance: Balance, options: StepOptions): Promise<StepResult> {
     const ctx = this.ctx;
     this.roundTrips = 0;
+    this.rollbacks = 0;
     this.chunkCount = 0;
+    // the stage fences (profiled frames, or on request): each stage's wall time on its own
+    const fenced = options.fences ?? options.profile === true;
     const fence = async () => {
+      if (!fenced) return;
       await ctx.queries.fence();
       this.roundTrips++;
     };
@@ -417,9 +647,9 @@ export class Ccd {
     const t2 = performance.now();
     const timing = { balancing: 0, front: 0 };
     let lwsStats: LwsStats | undefined;
-    let r: { front: Stream | null; frontCount: number; iterations: number; nodes: number; lanes?: number };
+    let r: { front: Stream | null; frontCount: number; cand?: { stream: Stream | null; count: number }; iterations: number; nodes: number; lanes?: number };
     try {
-      if (balance === 'static') r = await this.traverseStatic(start, startCount, timing);
+      if (balance === 'static') r = await this.traverseStatic(start, startCount, fromRoot, timing);
       else {
         const l = await traverseLws(this, start, startCount, { ...this.lwsOptions, ...options.lws });
         this.roundTrips += l.roundTrips;
@@ -442,6 +672,14 @@ export class Ccd {
     let candidates = 0;
     const withToi = options.times === true || options.verdicts === true;
     const verdicts: Int32Array[] = [];
+    const add = (recs: Int32Array, count: number, t: Int32Array | null) => {
+      for (let i = 0; i < count; i++) {
+        const x = recs.subarray(i * 4, i * 4 + 4);
+        const key = x[2] === -1 ? `vf ${x[0]} ${x[1]}` : `ee ${x[0]} ${x[1]} ${x[2]} ${x[3]}`;
+        const tick = t ? t[i]! : TICKS;
+        found.set(key, Math.min(found.get(key) ?? TICKS, tick));
+      }
+    };
     // the kept hits (and, with times, their ticks: by the filter's indices) into `found`
     const collect = async (hits: Stream, ticks: Stream | null) => {
       const kept = await this.filter(hits, 'x.x >= 0', ticks !== null);
@@ -465,67 +703,98 @@ export class Ccd {
         kept.stream?.dispose();
         kept.indices?.dispose();
       }
-      for (let i = 0; i < kept.count; i++) {
-        const x = recs.subarray(i * 4, i * 4 + 4);
-        const key = x[2] === -1 ? `vf ${x[0]} ${x[1]}` : `ee ${x[0]} ${x[1]} ${x[2]} ${x[3]}`;
-        const tick = t ? t[i]! : TICKS;
-        found.set(key, Math.min(found.get(key) ?? TICKS, tick));
+      add(recs, kept.count, t);
+    };
+    // Without times, and where the candidates' and the orphans' hits fit the budget together, the
+    // hits are compacted without reading their counts first: the kept records go into a stream
+    // sized from last frame's (2 x + 64 records), read with the counts in one round trip (a
+    // count above that size is compacted again at its size and read: one more).
+    const cand = r.cand ?? (this.front ? await this.filter(this.front, 'x.z == 3') : { stream: null, count: 0 });
+    const deferred = !withToi && cand.count * BYTES.candidate + this.orphanCount * BYTES.orphan <= this.memoryBudget;
+    const pending: Array<{ hits: Stream; levels: Pyramid }> = [];
+    const hold = (hits: Stream) => {
+      try {
+        pending.push({ hits, levels: this.pyramid(hits, 'x.x >= 0') });
+      } catch (e) {
+        hits.dispose();
+        throw e;
       }
     };
-    if (this.front) {
-      const cand = await this.filter(this.front, 'x.z == 3');
+    try {
       if (cand.stream) {
         candidates = cand.count;
-        try {
-          const per = this.chunk(BYTES.candidate + (withToi ? 15 * 8 : 0), 15);
-          for (let a = 0; a < cand.count; a += per) {
-            const n = Math.min(per, cand.count - a);
-            if (n < cand.count) this.split();
-            const slice = n === cand.count ? cand.stream : cand.stream.domain(a, a + n);
-            const hits = this.scratch('int4', 15 * n, "CcdPairTests' hits");
-            const ticks = withToi ? this.scratch('int', 15 * n, "CcdPairTests' times") : null;
-            try {
-              const args = { cand: slice, nodes: this.nodes, tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits };
-              if (ticks) this.run(CCD_PAIR_TESTS_TOI, { ...args, tick: ticks });
-              else this.run(CCD_PAIR_TESTS, args);
-              if (options.verdicts && ticks) {
-                const v = this.scratch('int4', n, 'the candidates\' verdicts');
-                try {
-                  this.run(CCD_CANDIDATE_VERDICTS, { cand: slice, nodes: this.nodes, hit: hits, tick: ticks, v });
-                  verdicts.push((await v.read()) as Int32Array);
-                } finally {
-                  v.dispose();
-                }
-                this.roundTrips++;
+        const per = this.chunk(BYTES.candidate + (withToi ? 15 * 8 : 0), 15);
+        for (let a = 0; a < cand.count; a += per) {
+          const n = Math.min(per, cand.count - a);
+          if (n < cand.count) this.split();
+          const slice = n === cand.count ? cand.stream : cand.stream.domain(a, a + n);
+          const hits = this.scratch('int4', 15 * n, "CcdPairTests' hits");
+          const ticks = withToi ? this.scratch('int', 15 * n, "CcdPairTests' times") : null;
+          let held = false;
+          try {
+            const args = { cand: slice, nodes: this.nodes, tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits };
+            if (ticks) this.run(CCD_PAIR_TESTS_TOI, { ...args, tick: ticks });
+            else this.run(CCD_PAIR_TESTS, args);
+            if (options.verdicts && ticks) {
+              const v = this.scratch('int4', n, 'the candidates\' verdicts');
+              try {
+                this.run(CCD_CANDIDATE_VERDICTS, { cand: slice, nodes: this.nodes, hit: hits, tick: ticks, v });
+                verdicts.push((await v.read()) as Int32Array);
+              } finally {
+                v.dispose();
               }
-              await collect(hits, ticks);
-            } finally {
-              hits.dispose();
-              ticks?.dispose();
+              this.roundTrips++;
             }
+            if (deferred) (held = true), hold(hits);
+            else await collect(hits, ticks);
+          } finally {
+            if (!held) hits.dispose();
+            ticks?.dispose();
+          }
+        }
+      }
+      if (this.orphans) {
+        const per = this.chunk(BYTES.orphan + (withToi ? 8 : 0));
+        for (let a = 0; a < this.orphanCount; a += per) {
+          const n = Math.min(per, this.orphanCount - a);
+          if (n < this.orphanCount) this.split();
+          const hits = this.scratch('int4', n, "CcdOrphanTests' hits");
+          const ticks = withToi ? this.scratch('int', n, "CcdOrphanTests' times") : null;
+          let held = false;
+          try {
+            const args = { rec: n === this.orphanCount ? this.orphans : this.orphans.domain(a, a + n), tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits };
+            if (ticks) this.run(CCD_ORPHAN_TESTS_TOI, { ...args, tick: ticks });
+            else this.run(CCD_ORPHAN_TESTS, args);
+            if (deferred) (held = true), hold(hits);
+            else await collect(hits, ticks);
+          } finally {
+            if (!held) hits.dispose();
+            ticks?.dispose();
+          }
+        }
+      }
+      if (pending.length > 0) {
+        const size = pending.map((p) => Math.min(p.hits.length, 2 * this.lastHits + 64));
+        const kept: Stream[] = [];
+        try {
+          pending.forEach((p, i) => kept.push(this.descend(p.hits, p.levels, size[i]!, true)));
+          const { counts, data } = await this.counts(pending.map((p) => p.levels), kept);
+          const again: number[] = [];
+          counts.forEach((c, i) => (c <= size[i]! ? add(data[i] as Int32Array, c, null) : again.push(i)));
+          this.lastHits = Math.max(0, ...counts);
+          if (again.length > 0) {
+            const whole = again.map((i) => this.descend(pending[i]!.hits, pending[i]!.levels, counts[i]!, false));
+            kept.push(...whole);
+            const { data: recs } = await this.counts([], whole);
+            again.forEach((i, j) => add(recs[j] as Int32Array, counts[i]!, null));
           }
         } finally {
-          cand.stream.dispose();
+          kept.forEach((s) => s.dispose());
         }
       }
-    }
-    if (this.orphans) {
-      const per = this.chunk(BYTES.orphan + (withToi ? 8 : 0));
-      for (let a = 0; a < this.orphanCount; a += per) {
-        const n = Math.min(per, this.orphanCount - a);
-        if (n < this.orphanCount) this.split();
-        const hits = this.scratch('int4', n, "CcdOrphanTests' hits");
-        const ticks = withToi ? this.scratch('int', n, "CcdOrphanTests' times") : null;
-        try {
-          const args = { rec: n === this.orphanCount ? this.orphans : this.orphans.domain(a, a + n), tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits };
-          if (ticks) this.run(CCD_ORPHAN_TESTS_TOI, { ...args, tick: ticks });
-          else this.run(CCD_ORPHAN_TESTS, args);
-          await collect(hits, ticks);
-        } finally {
-          hits.dispose();
-          ticks?.dispose();
-        }
-      }
+    } finally {
+      cand.stream?.dispose();
+      for (const p of pending) p.hits.dispose(), p.levels.forEach((l) => l.dispose());
     }
     const t4 = performance.now();
     const lanes = r.lanes ?? 0;
@@ -537,7 +806,8 @@ export class Ccd {
       elementary: t4 - t3,
     };
     const passes = this.clock.total;
-    const { stages, kernels, gpuMs } = await this.clock.finish(wall);
+    // unfenced, the stages overlap on the GPU: no stage has a wall time of its own
+    const { stages, kernels, gpuMs } = await this.clock.finish(fenced ? wall : { refit: null, front: null, traversal: null, balancing: null, elementary: null });
     const stats: CcdStats = {
       balance,
       refitMs: wall.refit,
@@ -551,6 +821,7 @@ export class Ccd {
       gpuMs,
       passes,
       roundTrips: this.roundTrips,
+      rollbacks: this.rollbacks,
       iterations: r.iterations,
       nodesProcessed: r.nodes,
       utilisation: lanes > 0 ? r.nodes / (lanes * r.iterations) : r.iterations > 0 ? 1 : 0,

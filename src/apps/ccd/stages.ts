@@ -22,8 +22,9 @@ export const CCD_STAGES: readonly Stage[] = ['refit', 'front', 'traversal', 'bal
 export interface StageStats {
   /** Passes drawn in the stage (counted from ctx.trace when profiled, else by the pipeline). */
   passes: number;
-  /** Wall-clock ms, each stage ended by a fence; null where the stage's passes interleave with
-   * another's (lazy work stealing's balancing runs inside its traversal loop: counted there). */
+  /** Wall-clock ms, each stage ended by a fence (step({ fences: true }), the default of
+   * profiled frames); null in a frame without fences, and where the stage's passes interleave
+   * with another's (lazy work stealing's balancing runs inside its traversal loop: counted there). */
   wallMs: number | null;
   /** GPU ms: the sum of the stage's pass times; null unless profiled with the timer extension
    * (or when a pass's measurement was disjoint). */
@@ -43,7 +44,8 @@ export type Balance = 'static' | 'lws';
 /** Per-frame measurements (Table 1's breakdown and the balancing counters). */
 export interface CcdStats {
   balance: Balance;
-  /** Milliseconds (wall clock, each stage ended by a fence). */
+  /** Milliseconds by stage: wall clock with step({ fences: true }); without fences, the CPU's
+   * time from the stage's start to its last readback (the GPU may still run its passes later). */
   refitMs: number;
   /** Front update: assembling the new front from the nodes where the traversal ended (static:
    * each step's front slots copied out, joined and compacted once; lws: gathering the per-iteration chunks
@@ -65,6 +67,9 @@ export interface CcdStats {
   /** Passes drawn and CPU round trips (count readbacks, query answers, result reads). */
   passes: number;
   roundTrips: number;
+  /** Static: groups of steps run ahead from last frame's list sizes in which a list outgrew its
+   * size, so the step was redone with its count read (results unchanged). 0 for lws. */
+  rollbacks: number;
   /** Traversal iterations until the work was gone. */
   iterations: number;
   /** BVTT nodes processed, and nodes processed / (lanes x iterations). */

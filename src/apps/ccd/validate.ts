@@ -55,10 +55,10 @@ export function checkCcdArgs(ctx: unknown, scene: unknown, options: unknown): as
 }
 
 /** Ccd.step's options. */
-export function checkStepOptions(options: unknown): { balance?: 'static' | 'lws'; fromRoot?: boolean; lws?: LwsOptions; profile?: boolean; times?: boolean; verdicts?: boolean } {
+export function checkStepOptions(options: unknown): { balance?: 'static' | 'lws'; fromRoot?: boolean; lws?: LwsOptions; profile?: boolean; fences?: boolean; times?: boolean; verdicts?: boolean } {
   const o = checkOptions(options as object | undefined, 'Ccd.step: options') as Record<string, unknown>;
   if (o.balance !== undefined) checkOneOf(o.balance, ['static', 'lws'] as const, 'Ccd.step: options.balance');
-  for (const flag of ['fromRoot', 'profile', 'times', 'verdicts']) {
+  for (const flag of ['fromRoot', 'profile', 'fences', 'times', 'verdicts']) {
     if (o[flag] !== undefined) check(typeof o[flag] === 'boolean', () => `Ccd.step: options.${flag} must be true or false, got ${describeValue(o[flag])}`);
   }
   // the step's lws options are checked merged over the creation's (threads bound stackCap)
