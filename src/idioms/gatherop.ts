@@ -97,7 +97,7 @@ function checkIndex(what: string, index: Stream, dst: Stream, dstName: string, s
   }
 }
 
-/** GLSL: the index value as vec4, rounded as BrookGPU rounds ((int)(x + 0.5), toward zero). */
+/** GLSL: the index value as ivec4, rounded as BrookGPU rounds ((int)(x + 0.5), toward zero). */
 function roundedIndex(type: ElementType, value: string): string {
   const comps = /[234]$/.test(type) ? Number(type[type.length - 1]) : 1;
   const v = comps === 4 ? `vec4(${value})` : `vec4(${comps === 1 ? `float(${value})` : `vec${comps}(${value})`}${', 0.0'.repeat(4 - comps)})`;
@@ -106,18 +106,27 @@ function roundedIndex(type: ElementType, value: string): string {
 
 const keyKernels = new Map<string, KernelSpec>();
 
-/** key[i] = the record number index[i] names in a source of extents gop_shape (x first), or -1 outside it. */
-function keyKernel(type: ElementType): KernelSpec {
+/**
+ * key[i] = the record number index[i] names in a source of extents gop_shape (x first), or -1
+ * outside it. A float index is tested before it becomes an int (NaN or 1e30 has no int):
+ * (int)(x + 0.5) truncates toward zero, so it lies in [0, n) exactly when x + 0.5 is in (-1, n).
+ * streamGatherOp and scatterReduce share it.
+ */
+export function keyKernel(type: ElementType): KernelSpec {
   let k = keyKernels.get(type);
   if (!k) {
+    const comps = /[234]$/.test(type) ? Number(type[type.length - 1]) : 1;
+    const v = comps === 4 ? 'vec4(index)' : `vec4(${comps === 1 ? 'float(index)' : `vec${comps}(index)`}${', 0.0'.repeat(4 - comps)})`;
+    const float = type.startsWith('float');
     k = {
       name: 'GatherOpKey',
       inputs: { index: type },
       uniforms: { gop_shape: 'int4' },
       outputs: { key: 'float' },
       body: [
-        `ivec4 c = ${roundedIndex(type, 'index')};`,
-        'bool inside = all(greaterThanEqual(c, ivec4(0))) && all(lessThan(c, gop_shape));',
+        ...(float
+          ? [`vec4 f = ${v} + 0.5;`, 'bool inside = all(greaterThan(f, vec4(-1.0))) && all(lessThan(f, vec4(gop_shape)));', 'ivec4 c = inside ? ivec4(f) : ivec4(0);']
+          : [`ivec4 c = ${roundedIndex(type, 'index')};`, 'bool inside = all(greaterThanEqual(c, ivec4(0))) && all(lessThan(c, gop_shape));']),
         'key = inside ? float(((c.w * gop_shape.z + c.z) * gop_shape.y + c.y) * gop_shape.x + c.x) : -1.0;',
       ].join('\n'),
     };

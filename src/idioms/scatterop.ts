@@ -13,11 +13,16 @@
  * c[b[p]]); gatherop.ts): this is the scatter that its name suggests, which BrookGPU did not have.
  */
 import { BrookContext, BrookError, Kernel, KernelArgs, KernelSpec, Stream, UniformType, glslName } from '../core/index';
+import { keyKernel } from './gatherop';
 import { sortStream } from './sort';
 
 const scatterOps = new WeakMap<KernelSpec, KernelSpec>();
 
-/** Scatters `s` into `t` at `index` (float record numbers of `t`), combining with the reduce kernel `op`. */
+/**
+ * Scatters `s` into `t` at `index` (float record numbers of `t`), combining with the reduce kernel
+ * `op`. Indices are rounded as BrookGPU rounds them, (int)(x + 0.5), as streamGatherOp rounds
+ * its own; an index outside t (NaN and infinities included) scatters nothing.
+ */
 export function scatterReduce(ctx: BrookContext, s: Stream, index: Stream, t: Stream, op: KernelSpec | Kernel, args: KernelArgs = {}): void {
   ctx.guard();
   const spec = op instanceof Kernel ? op.spec : op;
@@ -63,11 +68,16 @@ export function scatterReduce(ctx: BrookContext, s: Stream, index: Stream, t: St
     };
     scatterOps.set(spec, derived);
   }
-  const sorted = sortStream(ctx, index);
+  // the records of t that index names, rounded as BrookGPU rounds ((int)(x + 0.5), as streamGatherOp); -1 outside t
+  const made: Stream[] = [];
   try {
+    const keys = ctx.scratch('float', index.length);
+    made.push(keys);
+    ctx.run(keyKernel('float'), { index, gop_shape: [t.length, 1, 1, 1], key: keys });
+    const sorted = sortStream(ctx, keys);
+    made.push(sorted.keys, sorted.order);
     ctx.run(derived, { ...args, sop_old: t, sop_keys: sorted.keys, sop_order: sorted.order, sop_src: s, sop_n: s.length, [meta.result]: t });
   } finally {
-    sorted.keys.dispose();
-    sorted.order.dispose();
+    made.forEach((x) => x.dispose());
   }
 }

@@ -94,7 +94,7 @@ function gatherOpKey(index: ArrayLike<number>, i: number, comps: number, extents
   let key = 0;
   for (let d = comps - 1; d >= 0; d--) {
     const c = Math.trunc(index[i * comps + d]! + 0.5);
-    if (c < 0 || c >= extents[d]!) return -1;
+    if (!(c >= 0 && c < extents[d]!)) return -1; // (NaN too)
     key = key * extents[d]! + c;
   }
   return key;
@@ -147,6 +147,22 @@ export function brookScatterOpReference(
     const k = gatherOpKey(b, p, indexComps, extents);
     const x = k < 0 ? Array<number>(comps).fill(0) : recordAt(c, k, comps);
     setRecord(out, p, op(x, recordAt(out, p, comps)).map(f));
+  }
+  return out;
+}
+
+/**
+ * brookgl's scatterReduce(s, index, t, op) (the scatter BrookGPU's name streamScatterOp suggests):
+ * for i in order, t[k] = op(s[i], t[k]) where k is index[i] rounded as BrookGPU rounds indices,
+ * (int)(x + 0.5), as streamGatherOp does; an index outside t (NaN, infinite, negative past -0.5,
+ * at or past t's length - 0.5) scatters nothing. Records of `comps` numbers.
+ */
+export function scatterReduceReference(s: ArrayLike<number>, index: ArrayLike<number>, t: ArrayLike<number>, comps: number, op: ReduceOp): Float32Array {
+  const out = Float32Array.from(t);
+  const extents = [out.length / comps];
+  for (let i = 0; i < index.length; i++) {
+    const k = gatherOpKey(index, i, 1, extents);
+    if (k >= 0) setRecord(out, k, op(recordAt(s, i, comps), recordAt(out, k, comps)).map(f));
   }
   return out;
 }

@@ -48,6 +48,7 @@ describe('brook/streamGatherOp: t[i] = s[index[i]]; s[index[i]] = op(s[index[i]]
       const r = rng(seed);
       const sv = Float32Array.from({ length: m }, () => Math.floor(r() * 8) - 4);
       const iv = Float32Array.from({ length: n }, () => Math.floor(r() * (m + 3)) - 1 + (r() < 0.5 ? 0.3 : -0.3)); // rounded as BrookGPU rounds
+      [NaN, Infinity, -Infinity, 1e30, -1e30, -0.7, -1.2, m - 0.5].forEach((x, k) => (iv[k * 7] = x)); // no int of their own; -0.7 is record 0
       const tv = Float32Array.from({ length: n }, () => 99);
       const s = ctx.stream('float', m, sv);
       const index = ctx.stream('float', n, iv);

@@ -2,7 +2,7 @@
 // smaller 1D and 2D stream, with extra constant and gather arguments, and a non-commutative
 // operator (2x2 matrix product) whose result shows the fixed index order.
 import { expect } from 'chai';
-import { BrookContext, brook, reduceValue, scatterReduce, streamScatterOp } from '../../src/index';
+import { BrookContext, brook, reduceValue, reference, scatterReduce, streamScatterOp } from '../../src/index';
 import { expectArrayEqual, expectBrookError, expectNoGLError, newContext, randomFloats, rng } from '../helpers';
 
 /** CPU fold in index order: r = first, then r = op(r, a) for each next record. */
@@ -189,6 +189,24 @@ describe('brook/scatterReduce with a reduce-kernel operator', () => {
     mats.forEach((m, i) => (exp[targets[i]!] = mul(exp[targets[i]!]!, m)));
     expectArrayEqual(mt.readSync(), exp.flat(), 'products in the order of i');
     [s, index, t, ms, mi, mt].forEach((x) => x.dispose());
+  });
+
+  it('rounds indices as BrookGPU and streamGatherOp do, (int)(x + 0.5); an index outside t (or NaN, infinite) scatters nothing', () => {
+    const tn = 50;
+    const edges = [2.4, 2.5, 2.6, -0.4, -0.5, -0.7, -1, -1.2, 48.9, 49.49, 49.5, 49.6, 50, NaN, Infinity, -Infinity, 1e30, -1e30, 3.5, 3.49999];
+    const r = rng(23);
+    const iv = Float32Array.from({ length: 200 }, (_, i) => (i < edges.length ? edges[i]! : (r() - 0.1) * 55));
+    const sv = Float32Array.from({ length: iv.length }, () => Math.floor(r() * 100));
+    const tv = Float32Array.from({ length: tn }, (_, k) => k * 1000);
+    const s = ctx.stream('float', iv.length, sv);
+    const index = ctx.stream('float', iv.length, iv);
+    const t = ctx.stream('float', tn, tv);
+    scatterReduce(ctx, s, index, t, kernels.sum!);
+    const want = reference.scatterReduceReference(sv, iv, tv, 1, (x, acc) => [acc[0]! + x[0]!]);
+    expectArrayEqual(t.readSync(), want, 'scatter-add with rounded indices');
+    expect(want[2]! - tv[2]! + want[3]! - tv[3]!, 'the edge records scattered somewhere').to.be.greaterThan(0);
+    [s, index, t].forEach((x) => x.dispose());
+    expectNoGLError(ctx);
   });
 
   it('refuses a t of more than 2^24 records (float indices could not tell its records apart); nothing leaks', () => {
