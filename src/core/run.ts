@@ -3,7 +3,8 @@
  * at most MAX_DRAW_BUFFERS outputs through the pass runner (pass.ts). An output that is also
  * read renders into a pooled texture and is swapped in after every pass has run (ping-pong: as
  * in Brook, no pass reads and writes the same texture); a pass that leaves texels unwritten (a
- * z mask, a region, an output domain) starts that texture from a copy of the old contents.
+ * z mask, a region, an output domain, a tested write mask, a kernel that may `discard`) starts
+ * that texture from a copy of the old contents.
  */
 import type { Device } from './device';
 import { check } from './errors';
@@ -11,6 +12,15 @@ import { Kernel, KernelArgs, KernelSpec, RunOptions, bindArguments, cachedKernel
 import { copyTexels, runPass, type ColorTarget, type PassDesc } from './pass';
 import { checkOwner, describeValue as describeAny } from './checks';
 import { ZMask } from './zmask';
+
+const discards = new WeakMap<KernelSpec, boolean>();
+
+/** Whether the kernel's GLSL says `discard` anywhere (a record it discards is not written). */
+function mayDiscard(spec: KernelSpec): boolean {
+  let d = discards.get(spec);
+  if (d === undefined) discards.set(spec, (d = [spec.body, spec.helpers, spec.prologue, spec.epilogue].some((t) => t !== undefined && /\bdiscard\b/.test(t))));
+  return d;
+}
 
 /**
  * Core's plain run: runs `given` once over its output domain with `args`: validated first, then drawn. A
@@ -53,7 +63,8 @@ export function runKernel(ctx: Device, given: Kernel | KernelSpec, args: KernelA
     check(domain.width >= 3 && domain.height >= 3, () => `kernel ${kernel.name}: region '${region}' needs an output of at least 3x3 texels`);
   }
   const k = compiled ?? compileKernel(ctx, spec, variant); // every argument checked: compile (cached), then allocate
-  const partial = options.mask !== undefined || region !== 'all' || scissor !== undefined || wm?.test === true;
+  // a discarded record keeps the output's value, as when the pass draws into the stream itself
+  const partial = options.mask !== undefined || region !== 'all' || scissor !== undefined || wm?.test === true || mayDiscard(spec);
   const readStreams = [...reads.values()];
   const aliased = outputs.map((o) => readStreams.includes(o));
   const temps = outputs.map((o, i) => (aliased[i] ? ctx.acquireTexture(domain.width, domain.height, o.info) : null));

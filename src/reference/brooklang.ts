@@ -168,6 +168,17 @@ export function scatterReduceReference(s: ArrayLike<number>, index: ArrayLike<nu
 }
 
 /**
+ * The kernel `if (a < lo) discard; o = a * 2;` run in place (`o` is `a`) once per `lo` of
+ * `los`: a discarded record keeps the stream's value from before that pass, as a BrookGPU GPU
+ * backend kept it (the pass renders into the stream's own texture; nothing is written there).
+ */
+export function brookDiscardInPlaceReference(a: ArrayLike<number>, los: readonly number[]): Float32Array {
+  const out = Float32Array.from(a);
+  for (const lo of los) for (let i = 0; i < out.length; i++) if (!(out[i]! < lo)) out[i] = f(out[i]! * 2);
+  return out;
+}
+
+/**
  * Brook's iterator values over a domain (what `iter(start, end)` passed for a stream parameter
  * holds, prog/tests convert_iter_to_stream and iterator): over a 1D domain of n records every
  * component steps by (end - start) / n; over a 2D [rows, columns] domain a 2-component iterator's

@@ -121,6 +121,21 @@ describe('core/kernel', () => {
     a.dispose();
   });
 
+  it('a kernel that discards, run in place, keeps the discarded records\' values (not the pooled texture\'s old contents)', () => {
+    const n = 3000;
+    const values = randomFloats(n, 31, -100, 100);
+    const halve: KernelSpec = { name: 'doubleUnlessBelow', inputs: { a: 'float' }, uniforms: { lo: 'float' }, outputs: { o: 'float', seen: 'float' }, body: 'if (a < lo) discard;\no = a * 2.0;\nseen = 1.0;' };
+    const a = ctx.stream('float', n, values);
+    const seen = ctx.stream('float', n, new Float32Array(n).fill(-1));
+    // the first passes leave a's older textures in the pool, holding older values
+    const los = [-Infinity, -Infinity, 0, 50, -20];
+    for (const lo of los) ctx.run(halve, { a, lo, o: a, seen });
+    expectArrayEqual(a.readSync(), reference.brookDiscardInPlaceReference(values, los), 'a after the passes');
+    expectArrayEqual(seen.readSync(), new Float32Array(n).fill(1), 'seen (not read: written in place)');
+    [a, seen].forEach((s) => s.dispose());
+    expectNoGLError(ctx);
+  });
+
   it('ping-pongs when an output is gathered from (a shift that would race in place)', () => {
     const n = 1000;
     const a = ctx.stream('float', n, Float32Array.from({ length: n }, (_, i) => i));
