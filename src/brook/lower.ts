@@ -12,8 +12,9 @@
  *   converts it: the parameter becomes an iterator of the output's domain (no stream is made;
  *   the record sees the value the converted stream would hold).
  *
- * - While a write mask is bound with its test or set enabled (writemask.ts), a plain kernel run
- *   whose output has the mask's texture size runs against it.
+ * - While a write mask is bound with its test or set enabled (writemask.ts), the user's plain
+ *   kernel runs go against it: one whose output has another texture size is a BrookError. A
+ *   library call's own passes (`ctx.runInternal`, options.internal) are never masked.
  *
  * All end in core's runKernel, which never comes back here.
  */
@@ -91,7 +92,7 @@ function lowerBrook(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelA
       return true;
     }
   }
-  const wm = activeWriteMask(ctx);
+  const wm = options.internal ? undefined : activeWriteMask(ctx);
   if (wm && spec?.outputs && !spec.brook?.reduce && args && typeof args === 'object' && !options.build && !options.mask && !options.writeMask) {
     let firstOutput: string | undefined;
     for (const name in spec.outputs) {
@@ -100,7 +101,15 @@ function lowerBrook(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelA
     }
     const first = args[firstOutput!];
     const out = first instanceof Stream ? first : first instanceof StreamDomain ? first.stream : undefined;
-    if (out && !out.disposed && out.layout.width === wm.mask.width && out.layout.height === wm.mask.height) {
+    if (out && !out.disposed) {
+      const { width, height } = out.layout;
+      if (width !== wm.mask.width || height !== wm.mask.height) {
+        // (BrookGPU's masked pass drew into a target of another size than its depth buffer: undefined)
+        throw new BrookError(
+          `kernel ${spec.name}: a write mask of ${wm.mask.height}x${wm.mask.width} (rows x columns) is bound with its ${[wm.test && 'test', wm.set && 'set'].filter(Boolean).join(' and ')} enabled, but output '${firstOutput}' (${out.describe()}) has a ${height}x${width} texture; ` +
+            'create the mask with the output\'s size, or unbind it (or disable its test and set) around this run',
+        );
+      }
       const masked = { ...options, writeMask: wm };
       if (!lowerBrook(ctx, given, args, masked)) runKernel(ctx, given, args, masked);
       return true;

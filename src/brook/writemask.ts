@@ -17,8 +17,10 @@
  * set are neither shaded nor written nor counted by a write query); with set enabled every record
  * the pass writes (not discarded, and passing the test if enabled) stores 0.5, masking it for
  * later tested passes. WebGL2 gives the same depth test and depth writes, so this is BrookGPU's
- * mechanism itself. The mask applies to plain kernel runs whose output has the mask's size
- * (a reduce kernel's fold passes are not masked).
+ * mechanism itself. The mask applies to the user's plain kernel runs (`ctx.run`), whose output
+ * must have the mask's size (another size is a BrookError); not to a reduce kernel's fold passes,
+ * nor to the passes of library calls (sortStream, filters, streamGatherOp, scatterReduce, reads,
+ * ...: `ctx.runInternal`), as BrookGPU's runtime calls were not masked.
  */
 import type { BrookContext } from '../core/context';
 import { check } from '../core/errors';

@@ -257,6 +257,14 @@ export class BrookContext implements StreamHost {
     if (!runLowered(this, kernel, args, checked)) runKernel(this, kernel, args, checked);
   }
 
+  /**
+   * @internal `run` for a library call's own passes (idioms, apps, reads and domain copies):
+   * marked internal, so that a bound Brook write mask applies only to the user's own runs.
+   */
+  runInternal(kernel: Kernel | KernelSpec, args: KernelArgs, options: RunOptions = {}): void {
+    this.run(kernel, args, { ...options, internal: true });
+  }
+
   /** A z mask (see zmask.ts) for streams laid out like `like` (same texture size). */
   zmask(like: Stream): ZMask {
     this.guard();

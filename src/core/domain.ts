@@ -115,7 +115,7 @@ export class StreamDomain {
     const temp = this.ctx.scratch(this.type, this.tempShape());
     try {
       temp.write(data);
-      this.ctx.run(domainCopy(this.type), { src: temp, dst: this });
+      this.ctx.runInternal(domainCopy(this.type), { src: temp, dst: this });
     } finally {
       temp.dispose();
     }
@@ -162,7 +162,7 @@ export class StreamDomain {
     this.live('read()');
     const temp = this.ctx.scratch(this.type, this.tempShape());
     try {
-      this.ctx.run(domainCopy(this.type), { src: this, dst: temp });
+      this.ctx.runInternal(domainCopy(this.type), { src: this, dst: temp });
     } catch (e) {
       temp.dispose();
       throw e;

@@ -217,4 +217,9 @@ export interface RunOptions {
    * clear, 0.5 set); with `set`, every record written sets it (depth writes on).
    */
   writeMask?: { mask: ZMask; test: boolean; set: boolean };
+  /**
+   * @internal A library call's own pass (sortStream's, a filter's, a read's packing, ...; see
+   * BrookContext.runInternal): Brook's bound write mask neither applies to it nor checks its size.
+   */
+  internal?: boolean;
 }

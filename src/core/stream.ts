@@ -39,8 +39,8 @@ export interface StreamHost extends Device {
   stream(type: ElementType, shape: StreamShape, data?: ArrayLike<number>): Stream;
   /** A stream whose texture comes from the texture pool, for temporaries (`ctx.scratch`). */
   scratch(type: ElementType, shape: StreamShape): Stream;
-  /** Runs a kernel over its output (`ctx.run`): domain copies and the read's packing pass. */
-  run(kernel: KernelSpec, args: Readonly<Record<string, Stream | StreamDomain>>): void;
+  /** Runs a library pass over its output (`ctx.runInternal`: no write mask applies): domain copies and the read's packing pass. */
+  runInternal(kernel: KernelSpec, args: Readonly<Record<string, Stream | StreamDomain>>): void;
   /** Texture layout for a stream shape (layoutFor within this context's MAX_TEXTURE_SIZE). */
   layout(shape: StreamShape): Layout;
   /** @internal Counts a new stream (dispose() releases it with the context). */

@@ -304,7 +304,7 @@ function planRead(s: Stream, method: ReadMethod): ReadPlan {
   }
   const temp = ctx.scratch('uint4', texels);
   try {
-    ctx.run(packKernel(s.type), { src: s, texels: temp });
+    ctx.runInternal(packKernel(s.type), { src: s, texels: temp });
   } catch (e) {
     temp.dispose();
     throw e;

@@ -212,13 +212,13 @@ async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, in
   const n = stream.length;
   const levels: Stream[] = [ctx.scratch('uint4', Math.ceil(n / 4))];
   try {
-    ctx.run(flagKernel(stream.type, keep), { src: stream, n, flags: levels[0]! });
+    ctx.runInternal(flagKernel(stream.type, keep), { src: stream, n, flags: levels[0]! });
     watch('flags (1 = kept), four records a texel', levels[0]!);
     while (levels[levels.length - 1]!.length > 1) {
       const below = levels[levels.length - 1]!;
       const level = ctx.scratch('uint4', Math.ceil(below.length / 4));
       levels.push(level);
-      ctx.run(packedLevel, { below, lenBelow: below.length, counts: level });
+      ctx.runInternal(packedLevel, { below, lenBelow: below.length, counts: level });
       watch(`pyramid level ${levels.length - 1} (four children's counts a texel)`, level);
     }
     const root = await levels[levels.length - 1]!.read();
@@ -234,7 +234,7 @@ async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, in
       const args: Record<string, Stream> = { value: stream, kept };
       levels.forEach((s, l) => (args[`lv${l}`] = s));
       if (idx) args.idx = idx;
-      ctx.run(spec, args);
+      ctx.runInternal(spec, args);
     } catch (e) {
       [kept, idx].forEach((s) => s?.dispose());
       throw e;
@@ -254,7 +254,7 @@ async function bitonicFilter(ctx: BrookContext, stream: Stream, keep: string, in
   const flags = ctx.scratch('uint', n);
   let perm: Stream | null = null;
   try {
-    ctx.run(
+    ctx.runInternal(
       markKernel('sortkey', stream.type, keep, { key: 'float', flag: 'uint' }, 'key = keep ? 0.0 : 1.0;\nflag = keep ? 1u : 0u;'),
       { x: stream, key: keys, flag: flags },
     );
@@ -263,12 +263,12 @@ async function bitonicFilter(ctx: BrookContext, stream: Stream, keep: string, in
     const count = (await ctx.reduce(flags, 'sum'))[0]!;
     if (count === 0) return { stream: null, count, indices: null };
     const kept = ctx.scratch(stream.type, count);
-    ctx.run(gatherByIndex(stream.type), { value: stream, order: perm, out_: kept });
+    ctx.runInternal(gatherByIndex(stream.type), { value: stream, order: perm, out_: kept });
     watch('compacted', kept);
     let idx: Stream | null = null;
     if (indices) {
       idx = ctx.scratch('uint', count);
-      ctx.run(orderIndex, { perm, idx });
+      ctx.runInternal(orderIndex, { perm, idx });
     }
     return { stream: kept, count, indices: idx };
   } finally {
@@ -334,23 +334,23 @@ async function hornFilter(
     let value = stream;
     if (!useData) {
       value = scratch('float2', n);
-      ctx.run(markKernel('tag', stream.type, keep, { tag: 'float2' }, 'tag = keep ? vec2(float(i), 0.0) : vec2(uintBitsToFloat(0x7f800000u));'), {
+      ctx.runInternal(markKernel('tag', stream.type, keep, { tag: 'float2' }, 'tag = keep ? vec2(float(i), 0.0) : vec2(uintBitsToFloat(0x7f800000u));'), {
         x: stream,
         tag: value,
       });
     }
     // 36.1.1: running count of null records
     let count = scratch('float', n);
-    ctx.run(k.StartScan!, { value, count, here: iter(0, n), left_1: iter(-1, n - 1) });
+    ctx.runInternal(k.StartScan!, { value, count, here: iter(0, n), left_1: iter(-1, n - 1) });
     watch('StartScan: nulls among records i-1, i', count);
     for (let twotoi = 2; twotoi < n; twotoi *= 2) {
       const next = scratch('float', n);
-      ctx.run(k.Scan!, { input: count, count: next, here: iter(0, n), left_2toi: iter(-twotoi, n - twotoi), twotoi });
+      ctx.runInternal(k.Scan!, { input: count, count: next, here: iter(0, n), left_2toi: iter(-twotoi, n - twotoi), twotoi });
       count = next;
       watch(`Scan, twotoi = ${twotoi}`, count);
     }
     const last = scratch('float', 1);
-    ctx.run(pickLast, { src: count, at: n - 1, v: last });
+    ctx.runInternal(pickLast, { src: count, at: n - 1, v: last });
     const nulls = (await last.read())[0]!;
     const m = n - nulls;
     if (m === 0) return { stream: null, count: 0, indices: null };
@@ -359,26 +359,26 @@ async function hornFilter(
     let found: Stream;
     if (method === 'scan-multipass') {
       let guess = scratch('float', m);
-      ctx.run(fill, { v: halfN, out_: guess });
+      ctx.runInternal(fill, { v: halfN, out_: guess });
       let twotoi = halfN;
       for (let i = 0; i < logN; i++) {
         twotoi /= 2;
         const next = scratch('float', m);
-        ctx.run(k.GatherSearch!, { scatterValues: count, outGuess: next, value, twotoi, lastguess: guess, here: iter(0, m) });
+        ctx.runInternal(k.GatherSearch!, { scatterValues: count, outGuess: next, value, twotoi, lastguess: guess, here: iter(0, m) });
         guess = next;
         watch(`GatherSearch ${i + 1}: guesses`, guess);
       }
       found = useData ? ctx.scratch(vtype, m) : scratch(vtype, m);
-      ctx.run(k.RelGather!, { outp: found, gatherindex: guess, value, here: iter(0, m) });
+      ctx.runInternal(k.RelGather!, { outp: found, gatherindex: guess, value, here: iter(0, m) });
     } else {
       found = useData ? ctx.scratch(vtype, m) : scratch(vtype, m);
-      ctx.run(k.GatherSearchLoop!, { scatterValues: count, output: found, value, halfN, logN, here: iter(0, m) });
+      ctx.runInternal(k.GatherSearchLoop!, { scatterValues: count, output: found, value, halfN, logN, here: iter(0, m) });
     }
     watch(useData ? 'compacted' : 'found (index, 0) tags', found);
     if (useData) return { stream: found, count: m, indices: null };
     const kept = ctx.scratch(stream.type, m);
     const idx = indices ? ctx.scratch('uint', m) : scratch('uint', m);
-    ctx.run(gatherByTag(stream.type), { tag: found, value: stream, kept, idx });
+    ctx.runInternal(gatherByTag(stream.type), { tag: found, value: stream, kept, idx });
     watch('compacted', kept);
     return { stream: kept, count: m, indices: indices ? idx : null };
   } finally {

@@ -173,13 +173,13 @@ export function runBranch(ctx: BrookContext, d: BranchDesc, args: KernelArgs, op
   const method = options.method ?? 'branch';
   check(BRANCH_METHODS.includes(method), () => `branch ${d.name}: unknown method '${method}': use ${BRANCH_METHODS.join(', ')}`);
   if (method !== 'zcull') {
-    ctx.run(branchKernel(d, method), args);
+    ctx.runInternal(branchKernel(d, method), args);
     return;
   }
   const mask = options.mask ?? branchMask(ctx, d, args);
   try {
-    ctx.run(sideKernel(d, 'then'), args, { mask });
-    ctx.run(sideKernel(d, 'else'), args, { mask, invert: true });
+    ctx.runInternal(sideKernel(d, 'then'), args, { mask });
+    ctx.runInternal(sideKernel(d, 'else'), args, { mask, invert: true });
   } finally {
     if (!options.mask) mask.dispose();
   }
@@ -209,8 +209,8 @@ export interface OcclusionLoopOptions {
 export async function occlusionLoop(ctx: BrookContext, o: OcclusionLoopOptions): Promise<{ iterations: number; issued: number }> {
   checkContext(ctx, 'occlusionLoop');
   o = checkRequired(o, 'occlusionLoop: options', '{ iterate, terminate, maxIterations }');
-  checkFunction(o.iterate, 'occlusionLoop: options.iterate', '(k) => ctx.run(step, ...)');
-  checkFunction(o.terminate, 'occlusionLoop: options.terminate', '() => ctx.run(terminationKernel, ...)');
+  checkFunction(o.iterate, 'occlusionLoop: options.iterate', '(k) => ctx.runInternal(step, ...)');
+  checkFunction(o.terminate, 'occlusionLoop: options.terminate', '() => ctx.runInternal(terminationKernel, ...)');
   checkInteger(o.maxIterations, 'occlusionLoop: options.maxIterations (the bound on a loop that never ends)', 1);
   if (o.inFlight !== undefined) checkInteger(o.inFlight, 'occlusionLoop: options.inFlight', 1);
   const window = new OcclusionWindow(ctx, o.inFlight);
@@ -247,7 +247,7 @@ export async function liveCount(ctx: BrookContext, s: Stream, keep: string): Pro
   checkString(keep, 'liveCount: keep', "a GLSL boolean expression of x and i, e.g. 'x.w > 0.0'");
   const flags = ctx.scratch('uint', shapeOf(s));
   try {
-    ctx.run(markKernel('flag', s.type, keep, { flag: 'uint' }, 'flag = keep ? 1u : 0u;'), { x: s, flag: flags });
+    ctx.runInternal(markKernel('flag', s.type, keep, { flag: 'uint' }, 'flag = keep ? 1u : 0u;'), { x: s, flag: flags });
     return (await ctx.reduce(flags, 'sum'))[0]!;
   } finally {
     flags.dispose();

@@ -47,7 +47,7 @@ export function iterAsStream(ctx: BrookContext, it: Iter, like: Stream): Stream 
   if (!k) iterStreams.set(type, (k = { name: 'IterToStream', iters: { it: type }, outputs: { o: type }, body: 'o = it;' }));
   const s = ctx.scratch(type, like.layout.dims === 1 ? like.length : like.shape);
   try {
-    ctx.run(k, { it, o: s });
+    ctx.runInternal(k, { it, o: s });
   } catch (e) {
     s.dispose();
     throw e;
@@ -227,13 +227,13 @@ export function streamGatherOp(ctx: BrookContext, t: Stream, index: Stream | Ite
   try {
     const keys = ctx.scratch('float', index.layout.dims === 1 ? index.length : index.shape);
     made.push(keys);
-    ctx.run(keyKernel(index.type), { index, gop_shape: extentsXYZW(s.shape), key: keys });
+    ctx.runInternal(keyKernel(index.type), { index, gop_shape: extentsXYZW(s.shape), key: keys });
     const sorted = sortStream(ctx, keys);
     made.push(sorted.keys, sorted.order);
     const search = { gop_sorted: sorted.keys, gop_order: sorted.order, gop_n: keys.length };
-    ctx.run(read, { ...args, ...search, gop_key: keys, gop_src: s, [meta.result]: t });
+    ctx.runInternal(read, { ...args, ...search, gop_key: keys, gop_src: s, [meta.result]: t });
     const { gop_order: _, ...counts } = search;
-    ctx.run(update, { ...args, ...counts, gop_self: s, [meta.result]: s }); // run.ts renders into a temporary: s is read and written
+    ctx.runInternal(update, { ...args, ...counts, gop_self: s, [meta.result]: s }); // run.ts renders into a temporary: s is read and written
 
   } finally {
     made.forEach((x) => x.dispose());
@@ -282,5 +282,5 @@ export function streamScatterOp(ctx: BrookContext, a: Stream, b: Stream | Iter, 
     };
     perIndex.set(b.type, derived);
   }
-  ctx.run(derived, { ...args, sop_old: a, sop_index: b, sop_src: c, [meta.result]: a });
+  ctx.runInternal(derived, { ...args, sop_old: a, sop_index: b, sop_src: c, [meta.result]: a });
 }

@@ -179,15 +179,15 @@ export function radix16Sort(ctx: BrookContext, rec: Stream): Stream {
       };
       try {
         const dig = scratch('uint', groups);
-        ctx.run(digits, { src, shift, n, dig });
+        ctx.runInternal(digits, { src, shift, n, dig });
         const lv: Stream[] = [scratch('uint4', 16 * lens[0]!)];
-        ctx.run(count1, { dig, len: lens[0]!, groups, counts: lv[0]! });
+        ctx.runInternal(count1, { dig, len: lens[0]!, groups, counts: lv[0]! });
         for (let l = 1; l < lens.length; l++) {
           lv.push(scratch('uint4', 16 * lens[l]!));
-          ctx.run(level, { below: lv[l - 1]!, len: lens[l]!, lenBelow: lens[l - 1]!, counts: lv[l]! });
+          ctx.runInternal(level, { below: lv[l - 1]!, len: lens[l]!, lenBelow: lens[l - 1]!, counts: lv[l]! });
         }
         const prefix = scratch('uint4', 4);
-        ctx.run(totals, { top: lv[lv.length - 1]!, prefix });
+        ctx.runInternal(totals, { top: lv[lv.length - 1]!, prefix });
         const out = ctx.scratch('uint2', n);
         const args: Record<string, Stream | number> = { src, dig, prefix, placed: out };
         lv.forEach((s, l) => {
@@ -195,7 +195,7 @@ export function radix16Sort(ctx: BrookContext, rec: Stream): Stream {
           args[`len${l + 1}`] = lens[l]!;
         });
         try {
-          ctx.run(place, args);
+          ctx.runInternal(place, args);
         } catch (e) {
           out.dispose();
           throw e;

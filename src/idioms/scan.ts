@@ -107,7 +107,7 @@ function pyramidScan(ctx: BrookContext, stream: Stream, exclusive: boolean): Str
     const parent = sweepDown(ctx, levels, levels.length - 1, 1, temps);
     const out = ctx.scratch(type, outputShape(stream));
     try {
-      ctx.run(down, { level: stream, parent: parent ?? stream, root: parent === null, inclusive: !exclusive, sum: out });
+      ctx.runInternal(down, { level: stream, parent: parent ?? stream, root: parent === null, inclusive: !exclusive, sum: out });
     } catch (e) {
       out.dispose();
       throw e;
@@ -151,7 +151,7 @@ export function sumPyramid(ctx: BrookContext, levels: Stream[], top: number, nam
     const level = ctx.scratch(below.type, Math.ceil(below.length / 4));
     levels.push(level);
     temps?.push(level);
-    ctx.run(up, { below, count: level });
+    ctx.runInternal(up, { below, count: level });
     watch?.(level);
   }
 }
@@ -164,7 +164,7 @@ function sweepDown(ctx: BrookContext, levels: Stream[], from: number, to: number
     const level = levels[l]!;
     const prefix = ctx.scratch(level.type, level.length);
     temps.push(prefix);
-    ctx.run(down, { level, parent: parent ?? level, root: parent === null, inclusive: false, sum: prefix });
+    ctx.runInternal(down, { level, parent: parent ?? level, root: parent === null, inclusive: false, sum: prefix });
     parent = prefix;
   }
   return parent;
@@ -177,13 +177,13 @@ function hillisSteele(ctx: BrookContext, stream: Stream, exclusive: boolean): St
   let src = stream;
   for (let offset = 1; offset < n || src === stream; offset *= 2) {
     const out = ctx.scratch(stream.type, shape);
-    ctx.run(step, { src, offset, sum: out });
+    ctx.runInternal(step, { src, offset, sum: out });
     if (src !== stream) src.dispose();
     src = out;
   }
   if (exclusive) {
     const out = ctx.scratch(stream.type, shape);
-    ctx.run(shiftKernel(stream.type), { src, sum: out });
+    ctx.runInternal(shiftKernel(stream.type), { src, sum: out });
     src.dispose();
     src = out;
   }

@@ -43,12 +43,12 @@ export async function scatterFilter(ctx: BrookContext, stream: Stream, keep: str
   const flags = ctx.scratch('uint', n);
   let ranks: Stream | null = null;
   try {
-    ctx.run(markKernel('flag', stream.type, keep, { flag: 'uint' }, 'flag = keep ? 1u : 0u;'), { x: stream, flag: flags });
+    ctx.runInternal(markKernel('flag', stream.type, keep, { flag: 'uint' }, 'flag = keep ? 1u : 0u;'), { x: stream, flag: flags });
     watch('flags (1 = kept)', flags);
     ranks = scan(ctx, flags, { exclusive: true });
     watch('ranks (exclusive scan of the flags)', ranks);
     const total = ctx.scratch('uint', 1);
-    ctx.run(lastCount, { rank: ranks, flag: flags, at: n - 1, n: total });
+    ctx.runInternal(lastCount, { rank: ranks, flag: flags, at: n - 1, n: total });
     const count = ((await total.read()) as Uint32Array)[0]!;
     total.dispose();
     if (count === 0) return { stream: null, count, indices: null };

@@ -73,10 +73,10 @@ export function scatterReduce(ctx: BrookContext, s: Stream, index: Stream, t: St
   try {
     const keys = ctx.scratch('float', index.length);
     made.push(keys);
-    ctx.run(keyKernel('float'), { index, gop_shape: [t.length, 1, 1, 1], key: keys });
+    ctx.runInternal(keyKernel('float'), { index, gop_shape: [t.length, 1, 1, 1], key: keys });
     const sorted = sortStream(ctx, keys);
     made.push(sorted.keys, sorted.order);
-    ctx.run(derived, { ...args, sop_old: t, sop_keys: sorted.keys, sop_order: sorted.order, sop_src: s, sop_n: s.length, [meta.result]: t });
+    ctx.runInternal(derived, { ...args, sop_old: t, sop_keys: sorted.keys, sop_order: sorted.order, sop_src: s, sop_n: s.length, [meta.result]: t });
   } finally {
     made.forEach((x) => x.dispose());
   }

@@ -93,11 +93,11 @@ export function bitonicOrder(ctx: BrookContext, keys: Stream, watch?: (label: st
     throw new BrookError(`bitonic sort pads ${n} records to ${padded}, beyond this device's ${ctx.caps.maxRecords}: sort at most ${ctx.caps.maxRecords} keys`);
   }
   let src = ctx.scratch('uint2', padded);
-  ctx.run(init, { keys, n, sorted: src });
+  ctx.runInternal(init, { keys, n, sorted: src });
   for (let k = 2; k <= padded; k *= 2) {
     for (let j = k / 2; j >= 1; j /= 2) {
       const out = ctx.scratch('uint2', padded);
-      ctx.run(step, { src, j, k, sorted: out });
+      ctx.runInternal(step, { src, j, k, sorted: out });
       src.dispose();
       src = out;
       watch?.(`bitonic stage k = ${k}, j = ${j}`, src);
@@ -201,13 +201,13 @@ export function radixOrder(ctx: BrookContext, keys: Stream, placement: RadixPlac
     throw new BrookError(`a radix sort of ${n} keys descends ${levels} pyramid levels, more than this device's ${ctx.caps.maxTextureImageUnits - 1} texture units allow: use method 'bitonic'`);
   }
   let src = ctx.scratch('uint2', n);
-  ctx.run(radixInit, { key: keys, rec: src });
+  ctx.runInternal(radixInit, { key: keys, rec: src });
   try {
     for (let shift = 0; shift < 32; shift += RADIX_BITS) {
       const counts = ctx.scratch('uint4', Math.ceil(n / 4));
       const temps: Stream[] = [counts];
       try {
-        ctx.run(radixCount, { src, shift, n, counts });
+        ctx.runInternal(radixCount, { src, shift, n, counts });
         const out = ctx.scratch('uint2', n);
         try {
           if (placement === 'descent') {
@@ -215,7 +215,7 @@ export function radixOrder(ctx: BrookContext, keys: Stream, placement: RadixPlac
             sumPyramid(ctx, lv, 1, 'RadixLevel', temps);
             const args: Record<string, Stream | number> = { src, shift, placed: out };
             lv.forEach((s, l) => (args[`lv${l}`] = s));
-            ctx.run(radixDescent(lv.length), args);
+            ctx.runInternal(radixDescent(lv.length), args);
           } else {
             scatterPoints(ctx, src, counts, out, shift, temps);
           }
@@ -245,7 +245,7 @@ export function radix16Order(ctx: BrookContext, keys: Stream): Stream {
   checkKeys(ctx, keys);
   const rec = ctx.scratch('uint2', keys.length);
   try {
-    ctx.run(radixInit, { key: keys, rec });
+    ctx.runInternal(radixInit, { key: keys, rec });
   } catch (e) {
     rec.dispose();
     throw e;
@@ -319,15 +319,15 @@ export function sortStream(ctx: BrookContext, keys: Stream, options: SortOptions
   try {
     const order = ctx.stream('uint', n);
     made.push(order);
-    ctx.run(orderIndex, { perm, idx: order });
+    ctx.runInternal(orderIndex, { perm, idx: order });
     const sortedKeys = ctx.stream('float', n);
     made.push(sortedKeys);
-    ctx.run(gatherByIndex('float'), { value: keys, order: perm, out_: sortedKeys });
+    ctx.runInternal(gatherByIndex('float'), { value: keys, order: perm, out_: sortedKeys });
     let sortedPayload: Stream | undefined;
     if (payload) {
       sortedPayload = ctx.stream(payload.type, n);
       made.push(sortedPayload);
-      ctx.run(gatherByIndex(payload.type), { value: payload, order: perm, out_: sortedPayload });
+      ctx.runInternal(gatherByIndex(payload.type), { value: payload, order: perm, out_: sortedPayload });
     }
     return { keys: sortedKeys, payload: sortedPayload, order };
   } catch (e) {

@@ -48,7 +48,7 @@ export async function voutRun(
   const [h, w] = dims === 2 ? (first.shape as [number, number]) : [1, first.length];
   const slots = ctx.scratch(vout.type, dims === 2 ? [h, w * vout.most] : first.length * vout.most);
   try {
-    ctx.run(kernel, { ...args, [vout.output]: slots });
+    ctx.runInternal(kernel, { ...args, [vout.output]: slots });
     const r = await filter(ctx, slots, { sentinel: true, method: options.method });
     return { stream: r.stream, count: r.count };
   } finally {

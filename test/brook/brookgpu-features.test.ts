@@ -3,7 +3,7 @@
 // iterators passed for stream parameters (convert_iter_to_stream, iterator, rayBug), domains of
 // struct streams (read_write_domain), vout kernels over 2D inputs (vout) and write masks (writeQuery).
 import { expect } from 'chai';
-import { BrookContext, StructStream, brook, iter, reference, streamDecl, streamRead, streamWrite, voutRun, writeMask, writeQuery } from '../../src/index';
+import { BrookContext, StructStream, brook, iter, reference, scan, scatterReduce, sortStream, streamDecl, streamGatherOp, streamRead, streamWrite, voutRun, writeMask, writeQuery } from '../../src/index';
 import { expectArrayEqual, expectBrookError, expectNoGLError, newContext, rng } from '../helpers';
 
 describe('brook/BrookGPU 0.5 features against src/reference', () => {
@@ -154,16 +154,66 @@ describe('brook/BrookGPU 0.5 features against src/reference', () => {
     expectArrayEqual(o.readSync(), want.output, 'o');
     const three = reference.brookWriteMaskReference(sv, init, passes.slice(0, 3));
     expect(three.counts.reduce((x, y) => x + y, 0)).to.equal(H * W); // each record written once by the first three
-    // a bound mask of another size leaves runs of other sizes alone; a disposed one refuses
+    // a user kernel whose output has another size than the bound mask is refused; a read (its packing pass) is not
     const small = ctx.stream('float', 5, [1, 2, 3, 4, 5]);
     m.bind();
     m.enableTest();
+    expectBrookError(() => ctx.run(copyAdd!, { s: small, add: 1, o: small }), /kernel copyAdd: a write mask of 33x47 \(rows x columns\) is bound with its test enabled, but output 'o' \(.*\) has a \d+x\d+ texture; create the mask with the output's size, or unbind it/);
+    expectArrayEqual(small.readSync({ method: 'pack' }), [1, 2, 3, 4, 5], 'untouched');
+    m.unbind();
     ctx.run(copyAdd!, { s: small, add: 1, o: small });
-    expectArrayEqual(small.readSync(), [2, 3, 4, 5, 6], 'unmasked run of another size');
+    expectArrayEqual(small.readSync(), [2, 3, 4, 5, 6], 'run of another size with the mask unbound');
     m.dispose();
     expectBrookError(() => m.bind(), /write mask was disposed/);
     [s, o, small].forEach((x) => x.dispose());
     q.dispose();
+    expectNoGLError(ctx);
+  });
+
+  it('write masks leave library calls alone (sortStream, scatterReduce, streamGatherOp, scan, packed reads) whose passes have the mask\'s size', async () => {
+    const { addOne, sum, myinc } = brook`
+      kernel void addOne(float s<>, out float o<>) { o = s + 1; }
+      reduce void sum(float a<>, reduce float r<>) { r += a; }
+      reduce void myinc(float a<>, reduce float b<>) { b = a + 1; }`;
+    const n = 4096;
+    const r = rng(17);
+    const kv = Float32Array.from({ length: n }, () => Math.floor(r() * 500) - 250);
+    const iv = Float32Array.from({ length: n }, () => Math.floor(r() * n));
+    const keys = ctx.stream('float', n, kv);
+    const index = ctx.stream('float', n, iv);
+    const { width, height } = keys.layout;
+    const m = writeMask(ctx, height, width);
+    m.bind();
+    m.enableTest();
+    m.enableSet(); // every masked pass would set what it wrote, and later tested passes skip it
+    try {
+      const sorted = sortStream(ctx, keys);
+      expectArrayEqual(sorted.order.readSync({ method: 'pack' }), reference.sortOrderReference(kv), 'sortStream order');
+      [sorted.keys, sorted.order].forEach((x) => x.dispose());
+      const tv = Float32Array.from({ length: n }, (_, i) => i);
+      const t = ctx.stream('float', n, tv);
+      scatterReduce(ctx, keys, index, t, sum!);
+      expectArrayEqual(t.readSync(), reference.scatterReduceReference(kv, iv, tv, 1, (x, acc) => [acc[0]! + x[0]!]), 'scatterReduce');
+      const s = ctx.stream('float', n, kv);
+      t.write(tv);
+      streamGatherOp(ctx, t, index, s, myinc!);
+      const want = reference.brookGatherOpReference(tv, iv, kv, { comps: 1, indexComps: 1, extents: [n] }, (x) => [x[0]! + 1]);
+      expectArrayEqual(t.readSync(), want.t, 'streamGatherOp t');
+      expectArrayEqual(s.readSync(), want.s, 'streamGatherOp s');
+      const total = scan(ctx, keys);
+      expectArrayEqual(total.readSync(), reference.scanReference(kv, 1), 'scan');
+      total.dispose();
+      // the mask is still clear: the user's kernel writes every record, and sets them
+      const o = ctx.stream('float', n, new Float32Array(n));
+      ctx.run(addOne!, { s: keys, o });
+      expectArrayEqual(o.readSync(), kv.map((x) => x + 1), 'the user kernel under the mask');
+      ctx.run(addOne!, { s: o, o: s });
+      expectArrayEqual(s.readSync(), want.s, 'a second user run, tested: every record set, none written');
+      [t, s, o].forEach((x) => x.dispose());
+    } finally {
+      m.dispose();
+    }
+    [keys, index].forEach((x) => x.dispose());
     expectNoGLError(ctx);
   });
 

@@ -128,11 +128,11 @@ export class Agents {
   async decide(): Promise<Stream> {
     const ctx = this.ctx;
     const positions = ctx.scratch('float4', this.count);
-    ctx.run(POINTS, { a: this.state, p: positions });
+    ctx.runInternal(POINTS, { a: this.state, p: positions });
     const bins = (this.bins = await binPoints(ctx, positions, this.grid, { capacity: 8, method: 'delayed', into: this.bins ?? undefined }));
     const slots = bins.pack();
     try {
-      ctx.run(AVOID, {
+      ctx.runInternal(AVOID, {
         a: this.state,
         goal: this.goals,
         binLoads: bins.loads,
@@ -155,7 +155,7 @@ export class Agents {
   async step(dt: number): Promise<void> {
     check(typeof dt === 'number' && Number.isFinite(dt) && dt > 0, () => `agents step: dt must be a positive number, got ${dt}`);
     await this.decide();
-    this.ctx.run(MOVE, { a: this.state, choice: this.choice, goal: this.goals, home: this.homes, dt, radius: this.radius, an: this.state, gn: this.goals, hn: this.homes });
+    this.ctx.runInternal(MOVE, { a: this.state, choice: this.choice, goal: this.goals, home: this.homes, dt, radius: this.radius, an: this.state, gn: this.goals, hn: this.homes });
   }
 
   dispose(): void {

@@ -78,8 +78,8 @@ export function runElementary(ctx: BrookContext, args: ElementaryArgs): Stream {
   const verdict = args.into ?? ctx.stream('int2', args.queries.length);
   const common = { q: args.queries, x0: args.x0, x1: args.x1, vf: args.kind === 'vf' ? 1 : 0, inputUlp: args.inputUlp ?? 0, verdict };
   try {
-    if (args.toi) ctx.run(CCD_ELEMENTARY_TOI, { ...common, toi: args.toi });
-    else ctx.run(CCD_ELEMENTARY, common);
+    if (args.toi) ctx.runInternal(CCD_ELEMENTARY_TOI, { ...common, toi: args.toi });
+    else ctx.runInternal(CCD_ELEMENTARY, common);
   } catch (e) {
     if (verdict !== args.into) verdict.dispose(); // ours: not left behind by a failed pass
     throw e;

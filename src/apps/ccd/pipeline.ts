@@ -209,7 +209,7 @@ export class Ccd {
   /** @internal Runs one pass and counts it; a target the device cannot allocate or render into
    * is a BrookError naming the pass, its size and memoryBudget. */
   run(spec: KernelSpec, args: KernelArgs): void {
-    this.guarded(() => this.ctx.run(spec, args), `pass ${spec.name}`, Object.keys(spec.outputs).map((k) => args[k] as Stream));
+    this.guarded(() => this.ctx.runInternal(spec, args), `pass ${spec.name}`, Object.keys(spec.outputs).map((k) => args[k] as Stream));
     this.clock.count();
   }
 

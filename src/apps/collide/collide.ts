@@ -203,7 +203,7 @@ async function runCollide(ctx: BrookContext, A: GpuObbTree, poseA: ArrayLike<num
     while (n > 0) {
       const m = 2 * n;
       const next = own(structStream(ctx, Traverser, m));
-      ctx.run(k.Collide!, { t: current, mA: A.boxes, mB: B.boxes, here: iter(0, m), next });
+      ctx.runInternal(k.Collide!, { t: current, mA: A.boxes, mB: B.boxes, here: iter(0, m), next });
       drop(current);
       const nodes = await filter(ctx, next.fields.index!, { keep: 'x.y == 0.0', indices: true });
       own(nodes.stream);
@@ -217,7 +217,7 @@ async function runCollide(ctx: BrookContext, A: GpuObbTree, poseA: ArrayLike<num
           leaves = found.stream;
         } else {
           const joined = own(ctx.scratch('float4', leafCount + found.count));
-          ctx.run(k.Append!, { first: leaves, second: found.stream!, count: leafCount, here: iter(0, leafCount + found.count), joined });
+          ctx.runInternal(k.Append!, { first: leaves, second: found.stream!, count: leafCount, here: iter(0, leafCount + found.count), joined });
           drop(leaves);
           drop(found.stream);
           leaves = joined;
@@ -227,14 +227,14 @@ async function runCollide(ctx: BrookContext, A: GpuObbTree, poseA: ArrayLike<num
       n = nodes.count;
       if (n > 0) {
         current = own(structStream(ctx, Traverser, n));
-        ctx.run(k.GatherTraverser!, { kept: nodes.indices!, t: next, next: current });
+        ctx.runInternal(k.GatherTraverser!, { kept: nodes.indices!, t: next, next: current });
       }
       drop(nodes.indices);
       drop(next);
     }
     if (!leaves) return { pairs: new Uint32Array(0), count: 0, levels, triangleTests: 0 };
     const hitStream = own(ctx.scratch('float4', leafCount));
-    ctx.run(k.TrianglesHaveContact!, {
+    ctx.runInternal(k.TrianglesHaveContact!, {
       pair: leaves, triA: A.triangles, triB: B.triangles,
       mRx: pose.rows[0], mRy: pose.rows[1], mRz: pose.rows[2], mT: pose.t, hit: hitStream,
     });

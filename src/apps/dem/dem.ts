@@ -140,7 +140,7 @@ export class Dem {
     const bins = (this.bins = await binPoints(ctx, this.positions, this.grid, { capacity: 8, method: 'delayed', into: this.bins ?? undefined }));
     const slots = bins.pack();
     try {
-      ctx.run(DEM_FORCE, {
+      ctx.runInternal(DEM_FORCE, {
         x: this.positions,
         v: this.velocities,
         binLoads: bins.loads,
@@ -167,7 +167,7 @@ export class Dem {
     if (options.push !== undefined) checkVector(options.push, 3, 'dem step: options.push');
     await this.computeForces();
     const p = this.params;
-    this.ctx.run(INTEGRATE, {
+    this.ctx.runInternal(INTEGRATE, {
       x: this.positions,
       v: this.velocities,
       force: this.forces,

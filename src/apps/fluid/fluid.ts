@@ -259,8 +259,8 @@ export class Fluid {
   private rebuild(): void {
     this.run(STAGES.offsets!, { obst: this.obstacles, o: this.offsets }, false);
     this.ctx.buildMask(this.mask, LANDLOCKED, { obstacleGrid: this.obstacles, unused: this.unused });
-    for (const s of [this.u.read, this.u.write]) this.ctx.run(CLEAR_SOLID.float2, { a: s, obst: this.obstacles, b: s });
-    for (const s of [this.dye.read, this.dye.write]) this.ctx.run(CLEAR_SOLID.float, { a: s, obst: this.obstacles, b: s });
+    for (const s of [this.u.read, this.u.write]) this.ctx.runInternal(CLEAR_SOLID.float2, { a: s, obst: this.obstacles, b: s });
+    for (const s of [this.dye.read, this.dye.write]) this.ctx.runInternal(CLEAR_SOLID.float, { a: s, obst: this.obstacles, b: s });
     this.dirty = false;
     this.rebuilds++;
   }
@@ -269,10 +269,10 @@ export class Fluid {
   private run(stage: Stage, args: KernelArgs, masked = true): void {
     const options: RunOptions = masked && this.idioms.zcull ? { mask: this.mask } : {};
     if (this.idioms.staticBranches) {
-      this.ctx.run(stageSpec(stage, 'interior'), args, { ...options, region: 'interior' });
-      this.ctx.run(stageSpec(stage, 'border'), args, { ...options, region: 'boundary' });
+      this.ctx.runInternal(stageSpec(stage, 'interior'), args, { ...options, region: 'interior' });
+      this.ctx.runInternal(stageSpec(stage, 'border'), args, { ...options, region: 'boundary' });
     } else {
-      this.ctx.run(stageSpec(stage, 'single'), args, options);
+      this.ctx.runInternal(stageSpec(stage, 'single'), args, options);
     }
   }
 

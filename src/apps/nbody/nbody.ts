@@ -343,14 +343,14 @@ export class NBodySystem {
     if (method === 'nxn') {
       const side = this.padded;
       let src = ctx.scratch('float4', [side, side]);
-      ctx.run(forceTexture, { pos: this.positions, force: src, eps2: this.eps2 });
+      ctx.runInternal(forceTexture, { pos: this.positions, force: src, eps2: this.eps2 });
       while (src.layout.width > 1) {
         const next = ctx.scratch('float4', [side, Math.ceil(src.layout.width / ROW_FOLD)]);
-        ctx.run(rowSum, { src, sum: next });
+        ctx.runInternal(rowSum, { src, sum: next });
         src.dispose();
         src = next;
       }
-      ctx.run(firstColumn, { src, acc: this.acc });
+      ctx.runInternal(firstColumn, { src, acc: this.acc });
       src.dispose();
     } else if (method === 'points') {
       const { width, height } = this.positions.layout;
@@ -373,12 +373,12 @@ export class NBodySystem {
       const spec = accelerationKernel(v, width);
       const uniforms = { pos: this.positions, M, npad: this.padded, rows, height, eps2: this.eps2 };
       if (v.q === 1 && v.b === 1) {
-        ctx.run(spec, { ...uniforms, acc0: this.acc });
+        ctx.runInternal(spec, { ...uniforms, acc0: this.acc });
       } else {
         const parts = Array.from({ length: v.b }, () => ctx.scratch('float4', M * v.q));
         try {
-          ctx.run(spec, { ...uniforms, ...Object.fromEntries(parts.map((s, k) => [`acc${k}`, s])) });
-          ctx.run(combineKernel(v.q, v.b), { M, acc: this.acc, ...Object.fromEntries(parts.map((s, k) => [`part${k}`, s])) });
+          ctx.runInternal(spec, { ...uniforms, ...Object.fromEntries(parts.map((s, k) => [`acc${k}`, s])) });
+          ctx.runInternal(combineKernel(v.q, v.b), { M, acc: this.acc, ...Object.fromEntries(parts.map((s, k) => [`part${k}`, s])) });
         } finally {
           parts.forEach((s) => s.dispose());
         }
@@ -400,10 +400,10 @@ export class NBodySystem {
     if (!this.accValid) this.accelerations();
     const io = { x: this.positions, v: this.velocities, a: this.acc, xn: this.positions, vn: this.velocities };
     for (let s = 0; s < steps; s++) {
-      this.ctx.run(kickDrift, { ...io, kick: s === 0 ? dt / 2 : dt, drift: dt });
+      this.ctx.runInternal(kickDrift, { ...io, kick: s === 0 ? dt / 2 : dt, drift: dt });
       this.accelerations();
     }
-    this.ctx.run(kickDrift, { ...io, kick: dt / 2, drift: 0 });
+    this.ctx.runInternal(kickDrift, { ...io, kick: dt / 2, drift: 0 });
   }
 
   /** Positions (xyzm) and velocities (xyz0) of the `count` bodies. */

@@ -120,7 +120,7 @@ export async function subdivide(ctx: BrookContext, mesh: IndexedMesh, options: S
         output = more;
       } else {
         const joined = scratchTri(outCount + count);
-        ctx.run(k.Append3!, {
+        ctx.runInternal(k.Append3!, {
           fA: output.A, fB: output.B, fC: output.C, gA: more.A, gB: more.B, gC: more.C,
           count: outCount, here: iter(0, outCount + count), ...joined,
         });
@@ -131,14 +131,14 @@ export async function subdivide(ctx: BrookContext, mesh: IndexedMesh, options: S
     };
     const take = (src: Stream, count: number, tag: number) => {
       const t = scratchTri(count);
-      ctx.run(k.TakeTriangles!, { src, t: tris, tag, ...t });
+      ctx.runInternal(k.TakeTriangles!, { src, t: tris, tag, ...t });
       append(t, count);
     };
     const rounds: SubdivideRound[] = [];
     for (let r = 0; r < maxDepth && n > 0; r++) {
       const round: SubdivideRound = { round: r, triangles: n, finished: 0, split: 0, slivers: 0 };
       const state = own(ctx.scratch('float4', n));
-      ctx.run(k.EdgeFlags!, { t: tris, nb: nbs, eps2: adaptive ? eps2 : -1, state });
+      ctx.runInternal(k.EdgeFlags!, { t: tris, nb: nbs, eps2: adaptive ? eps2 : -1, state });
       let src: Stream;
       let m = n;
       if (adaptive) {
@@ -162,26 +162,26 @@ export async function subdivide(ctx: BrookContext, mesh: IndexedMesh, options: S
         src = todo.indices!;
       } else {
         src = own(ctx.scratch('uint', n));
-        ctx.run(k.Iota!, { here: iter(0, n), src });
+        ctx.runInternal(k.Iota!, { here: iter(0, n), src });
       }
       round.split = m;
       const split = own(structStream(ctx, SplitTri!, m));
-      ctx.run(k.SplitTriangle!, { src, t: tris, nb: nbs, state, betas, keeps, split });
+      ctx.runInternal(k.SplitTriangle!, { src, t: tris, nb: nbs, state, betas, keeps, split });
       const splitNb = own(structStream(ctx, Neighbor!, m));
-      ctx.run(k.SplitNeighbor!, { src, t: tris, nb: nbs, state, split: splitNb });
+      ctx.runInternal(k.SplitNeighbor!, { src, t: tris, nb: nbs, state, split: splitNb });
       drop(src, state, tris, nbs);
       tris = own(structStream(ctx, STri!, 4 * m));
       nbs = own(structStream(ctx, Neighbor!, 4 * m));
-      ctx.run(k.Expand!, { split, nb: splitNb, here: iter(0, 4 * m), child: tris, childNb: nbs });
+      ctx.runInternal(k.Expand!, { split, nb: splitNb, here: iter(0, 4 * m), child: tris, childNb: nbs });
       if (adaptive) {
         const sl = scratchTri(3 * m);
-        ctx.run(k.Sliver!, { split, tag: r + 0.5, here: iter(0, 3 * m), ...sl });
+        ctx.runInternal(k.Sliver!, { split, tag: r + 0.5, here: iter(0, 3 * m), ...sl });
         const kept = await filter(ctx, sl.A, { sentinel: true, indices: true });
         own(kept.stream);
         own(kept.indices);
         if (kept.count > 0) {
           const t = scratchTri(kept.count);
-          ctx.run(k.TakeSlivers!, { src: kept.indices!, gA: sl.A, gB: sl.B, gC: sl.C, ...t });
+          ctx.runInternal(k.TakeSlivers!, { src: kept.indices!, gA: sl.A, gB: sl.B, gC: sl.C, ...t });
           append(t, kept.count);
         }
         drop(kept.stream, kept.indices, sl.A, sl.B, sl.C);
@@ -193,7 +193,7 @@ export async function subdivide(ctx: BrookContext, mesh: IndexedMesh, options: S
     }
     if (n > 0) {
       const all = own(ctx.scratch('uint', n));
-      ctx.run(k.Iota!, { here: iter(0, n), src: all });
+      ctx.runInternal(k.Iota!, { here: iter(0, n), src: all });
       take(all, n, rounds.length);
       drop(all);
     }

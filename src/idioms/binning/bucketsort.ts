@@ -54,17 +54,17 @@ export async function bucketSort(ctx: BrookContext, keys: Stream, options: { bin
   const n = keys.length;
   const bins = options.bins ?? 2 ** Math.max(0, Math.min(24, Math.round(Math.log2(n / 4))));
   const bad = ctx.scratch('uint', n);
-  ctx.run(checkKeys, { v: keys, bad });
+  ctx.runInternal(checkKeys, { v: keys, bad });
   const badCount = (await ctx.reduce(bad, 'sum'))[0]!;
   bad.dispose();
   if (badCount > 0) throw new BrookError(`bucketSort: ${badCount} key(s) are not integers in [0, 2^24); the binning sort stores keys exactly only there — use sortStream for other keys`);
   const items = ctx.scratch('float4', n);
-  ctx.run(toItems, { v: keys, item: items });
+  ctx.runInternal(toItems, { v: keys, item: items });
   let structure: Bins | null = null;
   const order = ctx.scratch('uint', bins);
   try {
     structure = await binItems(ctx, items, { mode: 'value', bins }, { method: options.method ?? 'delayed', capacity: 8 });
-    ctx.run(loadsInOrder, { loads: structure.loads, w: structure.width, n: order });
+    ctx.runInternal(loadsInOrder, { loads: structure.loads, w: structure.width, n: order });
     const ends = scan(ctx, order);
     try {
       const total = (await ctx.reduce(order, 'sum'))[0]!;
@@ -73,7 +73,7 @@ export async function bucketSort(ctx: BrookContext, keys: Stream, options: { bin
       }
       const slots = structure.pack();
       const out = ctx.stream('float', n);
-      ctx.run(gatherSorted, { ends, slots, bins, steps: Math.ceil(Math.log2(bins)) + 1, w: structure.width, h: structure.height, slotRows: structure.slotRows, sorted: out });
+      ctx.runInternal(gatherSorted, { ends, slots, bins, steps: Math.ceil(Math.log2(bins)) + 1, w: structure.width, h: structure.height, slotRows: structure.slotRows, sorted: out });
       slots.dispose();
       return out;
     } finally {

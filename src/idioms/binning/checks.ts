@@ -112,7 +112,7 @@ export class DroppedCount {
 function countDropped(ctx: BrookContext, items: Stream): Promise<number> {
   const flags = ctx.scratch('uint', items.length);
   try {
-    ctx.run(droppedFlag, { p: items, nan: flags });
+    ctx.runInternal(droppedFlag, { p: items, nan: flags });
     return ctx.reduce(flags, 'sum').then((r) => r[0]!);
   } finally {
     flags.dispose(); // the reduction's passes are issued: the flags may go back to the pool

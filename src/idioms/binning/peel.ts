@@ -77,7 +77,7 @@ export async function peelOnce(
   const survivors = (after: number) => {
     bins.copySlice(after, slice);
     const recs = ctx.scratch('float2', count);
-    ctx.run(survivorKernel(working !== null), { ...(working ? { w: working } : {}), items, slice, rec: recs, ...u });
+    ctx.runInternal(survivorKernel(working !== null), { ...(working ? { w: working } : {}), items, slice, rec: recs, ...u });
     return recs;
   };
   try {

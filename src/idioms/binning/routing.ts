@@ -161,7 +161,7 @@ const occupied: KernelSpec = { name: 'Occupied', inputs: { s: 'float' }, outputs
 async function countRouted(ctx: BrookContext, slots: Stream): Promise<number> {
   const flags = ctx.scratch('uint', [slots.layout.height, slots.layout.width]);
   try {
-    ctx.run(occupied, { s: slots, n: flags });
+    ctx.runInternal(occupied, { s: slots, n: flags });
     return (await ctx.reduce(flags, 'sum'))[0]!;
   } finally {
     flags.dispose();
