@@ -7,7 +7,9 @@
 //  - no circle crosses wings (a wing is src/<dir>, or src/index.ts alone);
 //  - src/core imports nothing from src/brook (the runtime knows no Brook syntax);
 //  - src/geometry reaches (imports, and what they import) only src/geometry and GEOMETRY_MAY_USE:
-//    CPU geometry, nothing GPU.
+//    CPU geometry, nothing GPU;
+//  - library code (src/core, src/idioms, src/apps, src/view) runs its passes with ctx.runInternal,
+//    never ctx.run: a bound Brook write mask applies to the user's ctx.run (src/brook/lower.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +96,20 @@ for (const from of graph.keys()) {
       else todo.push(to);
     }
   }
+}
+
+const LIBRARY_WINGS = new Set(['core', 'idioms', 'apps', 'view']);
+for (const f of files) {
+  const text = fs.readFileSync(f, 'utf8');
+  if (!LIBRARY_WINGS.has(wing(rel(f))) || !text.includes('.run(')) continue;
+  const sf = ts.createSourceFile(f, text, ts.ScriptTarget.Latest, true);
+  (function walk(node) {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'run' && /(^|\.)ctx$/.test(node.expression.expression.getText(sf))) {
+      const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
+      problems.push(`${rel(f)}:${line + 1}: ${node.expression.getText(sf)}(...) in library code: use ctx.runInternal (a user's write mask must not apply to it)`);
+    }
+    ts.forEachChild(node, walk);
+  })(sf);
 }
 
 if (listAll) for (const [from, deps] of [...graph].sort()) console.log(`${from}: ${deps.join(' ')}`);
