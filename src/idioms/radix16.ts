@@ -168,9 +168,44 @@ export function radix16Sort(ctx: BrookContext, rec: Stream): Stream {
   }
   const groups = Math.ceil(n / 4);
   const place = radix16Place(lens.length);
+  return digitPasses(ctx, rec, RADIX16_BITS, (src, shift, scratch) => {
+    const dig = scratch('uint', groups);
+    ctx.runInternal(digits, { src, shift, n, dig });
+    const lv: Stream[] = [scratch('uint4', 16 * lens[0]!)];
+    ctx.runInternal(count1, { dig, len: lens[0]!, groups, counts: lv[0]! });
+    for (let l = 1; l < lens.length; l++) {
+      lv.push(scratch('uint4', 16 * lens[l]!));
+      ctx.runInternal(level, { below: lv[l - 1]!, len: lens[l]!, lenBelow: lens[l - 1]!, counts: lv[l]! });
+    }
+    const prefix = scratch('uint4', 4);
+    ctx.runInternal(totals, { top: lv[lv.length - 1]!, prefix });
+    const placed = scratch('uint2', n);
+    const args: Record<string, Stream | number> = { src, dig, prefix, placed };
+    lv.forEach((s, l) => {
+      args[`lv${l + 1}`] = s;
+      args[`len${l + 1}`] = lens[l]!;
+    });
+    ctx.runInternal(place, args);
+    return placed;
+  });
+}
+
+/**
+ * The loop of an LSD radix sort, shared by both radix sorts: for shift = 0, bits, 2·bits, ...
+ * below 32, `pass` places `src` (uint2 records) by that digit and returns the placed records, one
+ * of the streams it made with `scratch` or pushed to `temps`; the others are disposed after the
+ * digit, and so is the digit's `src` (`rec` first). On failure everything is disposed, `rec`
+ * included. Returns the last digit's records (the caller disposes them).
+ */
+export function digitPasses(
+  ctx: BrookContext,
+  rec: Stream,
+  bits: number,
+  pass: (src: Stream, shift: number, scratch: (type: ElementType, len: number) => Stream, temps: Stream[]) => Stream,
+): Stream {
   let src = rec;
   try {
-    for (let shift = 0; shift < 32; shift += RADIX16_BITS) {
+    for (let shift = 0; shift < 32; shift += bits) {
       const temps: Stream[] = [];
       const scratch = (type: ElementType, len: number) => {
         const s = ctx.scratch(type, len);
@@ -178,28 +213,9 @@ export function radix16Sort(ctx: BrookContext, rec: Stream): Stream {
         return s;
       };
       try {
-        const dig = scratch('uint', groups);
-        ctx.runInternal(digits, { src, shift, n, dig });
-        const lv: Stream[] = [scratch('uint4', 16 * lens[0]!)];
-        ctx.runInternal(count1, { dig, len: lens[0]!, groups, counts: lv[0]! });
-        for (let l = 1; l < lens.length; l++) {
-          lv.push(scratch('uint4', 16 * lens[l]!));
-          ctx.runInternal(level, { below: lv[l - 1]!, len: lens[l]!, lenBelow: lens[l - 1]!, counts: lv[l]! });
-        }
-        const prefix = scratch('uint4', 4);
-        ctx.runInternal(totals, { top: lv[lv.length - 1]!, prefix });
-        const out = ctx.scratch('uint2', n);
-        const args: Record<string, Stream | number> = { src, dig, prefix, placed: out };
-        lv.forEach((s, l) => {
-          args[`lv${l + 1}`] = s;
-          args[`len${l + 1}`] = lens[l]!;
-        });
-        try {
-          ctx.runInternal(place, args);
-        } catch (e) {
-          out.dispose();
-          throw e;
-        }
+        const out = pass(src, shift, scratch, temps);
+        const kept = temps.indexOf(out);
+        if (kept >= 0) temps.splice(kept, 1);
         src.dispose();
         src = out;
       } finally {

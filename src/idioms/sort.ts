@@ -36,7 +36,7 @@ import RADIX_SCATTER_FRAG from '../../glsl/idioms/radix-scatter.frag.glsl';
 import { runPass, type ShaderStage } from '../core/pass';
 import { BrookContext, BrookError, ElementType, KernelSpec, Stream } from '../core/index';
 import { pyramidPrefixes, sumPyramid } from './scan';
-import { radix16Sort } from './radix16';
+import { digitPasses, radix16Sort } from './radix16';
 
 export type SortMethod = 'radix' | 'radix-2bit' | 'bitonic';
 export const SORT_METHODS: readonly SortMethod[] = ['radix', 'radix-2bit', 'bitonic'];
@@ -200,40 +200,28 @@ export function radixOrder(ctx: BrookContext, keys: Stream, placement: RadixPlac
   if (placement === 'descent' && levels + 1 > ctx.caps.maxTextureImageUnits) {
     throw new BrookError(`a radix sort of ${n} keys descends ${levels} pyramid levels, more than this device's ${ctx.caps.maxTextureImageUnits - 1} texture units allow: use method 'bitonic'`);
   }
-  let src = ctx.scratch('uint2', n);
-  ctx.runInternal(radixInit, { key: keys, rec: src });
+  const rec = ctx.scratch('uint2', n);
   try {
-    for (let shift = 0; shift < 32; shift += RADIX_BITS) {
-      const counts = ctx.scratch('uint4', Math.ceil(n / 4));
-      const temps: Stream[] = [counts];
-      try {
-        ctx.runInternal(radixCount, { src, shift, n, counts });
-        const out = ctx.scratch('uint2', n);
-        try {
-          if (placement === 'descent') {
-            const lv: Stream[] = [counts];
-            sumPyramid(ctx, lv, 1, 'RadixLevel', temps);
-            const args: Record<string, Stream | number> = { src, shift, placed: out };
-            lv.forEach((s, l) => (args[`lv${l}`] = s));
-            ctx.runInternal(radixDescent(lv.length), args);
-          } else {
-            scatterPoints(ctx, src, counts, out, shift, temps);
-          }
-        } catch (e) {
-          out.dispose();
-          throw e;
-        }
-        src.dispose();
-        src = out;
-      } finally {
-        temps.forEach((t) => t.dispose());
-      }
-    }
-    return src;
+    ctx.runInternal(radixInit, { key: keys, rec });
   } catch (e) {
-    src.dispose();
+    rec.dispose();
     throw e;
   }
+  return digitPasses(ctx, rec, RADIX_BITS, (src, shift, scratch, temps) => {
+    const counts = scratch('uint4', Math.ceil(n / 4));
+    ctx.runInternal(radixCount, { src, shift, n, counts });
+    const placed = scratch('uint2', n);
+    if (placement === 'descent') {
+      const lv: Stream[] = [counts];
+      sumPyramid(ctx, lv, 1, 'RadixLevel', temps);
+      const args: Record<string, Stream | number> = { src, shift, placed };
+      lv.forEach((s, l) => (args[`lv${l}`] = s));
+      ctx.runInternal(radixDescent(lv.length), args);
+    } else {
+      scatterPoints(ctx, src, counts, placed, shift, temps);
+    }
+    return placed;
+  });
 }
 
 /**
