@@ -1,7 +1,7 @@
 // Runs a benchmark suite headless: opens demos/bench/?suite=NAME&auto=1 in Chromium, prints
 // its tables, and writes bench-results/NAME.json (renderer, browser, date included) and one
 // SVG plot per figure. Usage: npm run bench -- <suite> [--quick] [--gpu] [--out DIR] [--max-k K]
-// (--max-k: largest filter size in thousands of records, default 4096; --label L: write
+// (--max-k: largest filter or sort size in thousands of records, default 4096; --label L: write
 // NAME-L.json, e.g. --label h100 for results recorded on that GPU; --scenes A,B: only the scenes
 // whose names start with A or B, in suites that have scenes, e.g. ccd). It also rewrites
 // bench-results/index.json, the list of recordings the benchmark page shows.

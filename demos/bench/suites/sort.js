@@ -25,9 +25,10 @@ const LABEL = {
   bitonic: "'bitonic' (the book's network)",
 };
 
-export async function run(ctx, { log = () => {}, quick = false } = {}) {
+export async function run(ctx, { log = () => {}, quick = false, maxK } = {}) {
   const soft = ctx.caps.software;
-  const sizes = quick ? [16 * K] : soft ? [64 * K, 256 * K] : [64 * K, 1024 * K, 4096 * K];
+  // --max-k K: sizes up to K thousand keys (the smallest always)
+  const sizes = (quick ? [16 * K] : soft ? [64 * K, 256 * K] : [64 * K, 1024 * K, 4096 * K]).filter((n, i) => i === 0 || !maxK || n <= maxK * K);
   const reps = quick ? 3 : soft ? 3 : 7;
   const batch = quick ? 2 : soft ? 2 : 5;
   const drain = fenceOf(ctx);
