@@ -11,7 +11,10 @@
 // (a measured second cell would split a row from itself). Only timing columns are compared (ms,
 // µs, wall, GPU, time, and columns of a table whose title gives its unit as ms or µs); counts,
 // rates (GB/s, G interactions/s), ratios, spreads and the papers' figures are not. A cell
-// "11.1 (10.8–11.6)" counts as its median 11.1. --top K lists the K largest ratios per suite
+// "11.1 (10.8–11.6)" counts as its median 11.1. Per suite: the median of its tables' medians
+// (a table of 300 per-kernel rows weighs as one) and of all its cells; '[work differs: passes]'
+// marks a table where the builds' counts of passes, iterations or round trips differ (not the
+// same work: a changed algorithm, not a slowdown). --top K lists the K largest ratios per suite
 // (default 3); --json writes every compared cell; --explain names each table's label and timing
 // columns.
 import fs from 'node:fs';
@@ -150,6 +153,7 @@ for (const name of names) {
   const newTables = news.map((r) => tablesOf(r.json));
   const titles = [...newTables[0].keys()];
   const suiteCells = [];
+  const tableMedians = [];
   const onlyOne = [...oldTables[0].keys()].filter((t) => !newTables[0].has(t)).length + titles.filter((t) => !oldTables[0].has(t)).length;
   for (const title of titles) {
     const os = oldTables.map((m) => m.get(title)).filter(Boolean);
@@ -203,6 +207,7 @@ for (const name of names) {
     }
     if (!cells.length) continue;
     const ratios = cells.map((c) => c.ratio);
+    tableMedians.push(median(ratios));
     const spreads = (k) => {
       const s = cells.map((c) => c[k]).filter((x) => x !== null);
       return s.length ? median(s) : null;
@@ -217,16 +222,21 @@ for (const name of names) {
   if (!suiteCells.length) continue;
   const r = suiteCells.map((c) => c.ratio);
   const geo = Math.exp(r.reduce((a, x) => a + Math.log(x || 1e-9), 0) / r.length);
-  console.log(`   suite: ${suiteCells.length} cells, median new/old ${fmt(median(r))}, geometric mean ${fmt(geo)}, ${r.filter((x) => x > 1.1).length} cells > 1.10, ${r.filter((x) => x < 1 / 1.1).length} < 0.91`);
+  console.log(
+    `   suite: ${tableMedians.length} tables, median of their medians ${fmt(median(tableMedians))}; ${suiteCells.length} cells, median ${fmt(median(r))}, geometric mean ${fmt(geo)}, ${r.filter((x) => x > 1.1).length} cells > 1.10, ${r.filter((x) => x < 1 / 1.1).length} < 0.91`,
+  );
   for (const c of [...suiteCells].sort((a, b) => b.ratio - a.ratio).slice(0, TOP)) {
     console.log(`     slowest: ${fmt(c.ratio)}  ${c.oldMedian.toPrecision(3)} -> ${c.newMedian.toPrecision(3)}  [${short(c.row, 50)}] '${c.column}' in ${short(c.table, 60)}`);
   }
-  summary.push([name, suiteCells.length, median(r), geo, Math.min(...r), Math.max(...r)]);
+  summary.push([name, tableMedians.length, median(tableMedians), suiteCells.length, median(r), geo, Math.min(...r), Math.max(...r)]);
 }
 
 if (summary.length) {
-  console.log('\nsuite                      cells  median new/old  geo mean  (min–max)');
-  for (const [n, k, m, g, lo, hi] of summary) console.log(`${n.padEnd(26)} ${String(k).padStart(5)}  ${fmt(m).padStart(14)}  ${fmt(g).padStart(8)}  (${fmt(lo)}–${fmt(hi)})`);
+  console.log('\nnew/old per suite: the median of its tables\' medians, then over all its timing cells');
+  console.log('suite                  tables  median of tables  cells  median  geo mean  (min–max)');
+  for (const [n, t, tm, k, m, g, lo, hi] of summary) {
+    console.log(`${n.padEnd(22)} ${String(t).padStart(6)}  ${fmt(tm).padStart(16)}  ${String(k).padStart(5)}  ${fmt(m).padStart(6)}  ${fmt(g).padStart(8)}  (${fmt(lo)}–${fmt(hi)})`);
+  }
 }
 if (JSON_OUT) {
   fs.writeFileSync(JSON_OUT, JSON.stringify(all, null, 1) + '\n');
