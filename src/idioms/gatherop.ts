@@ -97,36 +97,50 @@ function checkIndex(what: string, index: Stream, dst: Stream, dstName: string, s
   }
 }
 
-/** GLSL: the index value as ivec4, rounded as BrookGPU rounds ((int)(x + 0.5), toward zero). */
-function roundedIndex(type: ElementType, value: string): string {
+/**
+ * GLSL: `ivec4 name` = the record (x first) that index value `value` names, rounded as BrookGPU
+ * rounds a float index, (int)(x + 0.5) toward zero, or ivec4(-1) where a float has no such int
+ * (NaN, infinite, 2^30 and beyond): the float is tested before it becomes an int. Exact for
+ * every float: floor(x) plus (fract >= 0.5), not x + 0.5, which float32 rounds to even (odd x in
+ * [2^23, 2^24) would name the record after it). Integer indices convert directly (a uint past
+ * 2^31 - 1 is outside).
+ */
+function roundedIndex(type: ElementType, value: string, name: string): string {
   const comps = /[234]$/.test(type) ? Number(type[type.length - 1]) : 1;
+  const pad = ', 0'.repeat(4 - comps);
+  if (type.startsWith('uint')) {
+    const u = comps === 1 ? 'uint' : `uvec${comps}`;
+    return `ivec4 ${name} = ivec4(${comps === 1 ? 'int' : `ivec${comps}`}(min(${value}, ${u}(0x7fffffffu)))${pad});`;
+  }
+  if (type.startsWith('int')) return `ivec4 ${name} = ivec4(${value}${pad});`;
   const v = comps === 4 ? `vec4(${value})` : `vec4(${comps === 1 ? `float(${value})` : `vec${comps}(${value})`}${', 0.0'.repeat(4 - comps)})`;
-  return type.startsWith('float') ? `ivec4(${v} + 0.5)` : `ivec4(${v})`;
+  return [
+    `vec4 ${name}_x = ${v};`,
+    `vec4 ${name}_f = floor(${name}_x);`,
+    `vec4 ${name}_r = ${name}_f + vec4(greaterThanEqual(${name}_x - ${name}_f, vec4(0.5)));`, // floor(x + 0.5), exactly
+    // (int)(x + 0.5) truncates toward zero: x in (-1.5, -0.5) is record 0 too
+    `ivec4 ${name} = all(greaterThan(${name}_x, vec4(-1.5))) && all(lessThan(${name}_r, vec4(1073741824.0))) ? ivec4(max(${name}_r, vec4(0.0))) : ivec4(-1);`,
+  ].join('\n');
 }
 
 const keyKernels = new Map<string, KernelSpec>();
 
 /**
  * key[i] = the record number index[i] names in a source of extents gop_shape (x first), or -1
- * outside it. A float index is tested before it becomes an int (NaN or 1e30 has no int):
- * (int)(x + 0.5) truncates toward zero, so it lies in [0, n) exactly when x + 0.5 is in (-1, n).
+ * outside it (roundedIndex: a float index is tested before it becomes an int; NaN or 1e30 has none).
  * streamGatherOp and scatterReduce share it.
  */
 export function keyKernel(type: ElementType): KernelSpec {
   let k = keyKernels.get(type);
   if (!k) {
-    const comps = /[234]$/.test(type) ? Number(type[type.length - 1]) : 1;
-    const v = comps === 4 ? 'vec4(index)' : `vec4(${comps === 1 ? 'float(index)' : `vec${comps}(index)`}${', 0.0'.repeat(4 - comps)})`;
-    const float = type.startsWith('float');
     k = {
       name: 'GatherOpKey',
       inputs: { index: type },
       uniforms: { gop_shape: 'int4' },
       outputs: { key: 'float' },
       body: [
-        ...(float
-          ? [`vec4 f = ${v} + 0.5;`, 'bool inside = all(greaterThan(f, vec4(-1.0))) && all(lessThan(f, vec4(gop_shape)));', 'ivec4 c = inside ? ivec4(f) : ivec4(0);']
-          : [`ivec4 c = ${roundedIndex(type, 'index')};`, 'bool inside = all(greaterThanEqual(c, ivec4(0))) && all(lessThan(c, gop_shape));']),
+        roundedIndex(type, 'index', 'c'),
+        'bool inside = all(greaterThanEqual(c, ivec4(0))) && all(lessThan(c, gop_shape));',
         'key = inside ? float(((c.w * gop_shape.z + c.z) * gop_shape.y + c.y) * gop_shape.x + c.x) : -1.0;',
       ].join('\n'),
     };
@@ -278,7 +292,7 @@ export function streamScatterOp(ctx: BrookContext, a: Stream, b: Stream | Iter, 
       gathers: { ...gathers, sop_src: meta.type },
       uniforms,
       brook: undefined,
-      prologue: `  ${glslName(meta.result)} = sop_old;\n  ${glslName(meta.input)} = sop_src(${roundedIndex(b.type, 'sop_index')});`,
+      prologue: [`  ${glslName(meta.result)} = sop_old;`, roundedIndex(b.type, 'sop_index', 'sop_c'), `  ${glslName(meta.input)} = sop_src(sop_c);`].join('\n'), // sop_c -1: zero
     };
     perIndex.set(b.type, derived);
   }

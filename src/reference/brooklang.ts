@@ -154,8 +154,8 @@ export function brookScatterOpReference(
 /**
  * brookgl's scatterReduce(s, index, t, op) (the scatter BrookGPU's name streamScatterOp suggests):
  * for i in order, t[k] = op(s[i], t[k]) where k is index[i] rounded as BrookGPU rounds indices,
- * (int)(x + 0.5), as streamGatherOp does; an index outside t (NaN, infinite, negative past -0.5,
- * at or past t's length - 0.5) scatters nothing. Records of `comps` numbers.
+ * (int)(x + 0.5) toward zero, as streamGatherOp does (-1.2 is record 0); an index outside t (NaN,
+ * infinite, -1.5 or below, t's length - 0.5 or above) scatters nothing. Records of `comps` numbers.
  */
 export function scatterReduceReference(s: ArrayLike<number>, index: ArrayLike<number>, t: ArrayLike<number>, comps: number, op: ReduceOp): Float32Array {
   const out = Float32Array.from(t);

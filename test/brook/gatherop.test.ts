@@ -128,4 +128,38 @@ describe('brook/streamScatterOp: a[p] = op(a[p], c[b[p]]), only a changes', () =
     expectArrayEqual(a1.readSync(), [11, 12, 23, 24, 5], 'a1 by hand');
     [a, b, c, a1, b1, c1].forEach((x) => x.dispose());
   });
+
+  it('an index with no int of its own (NaN, infinite, 1e30) reads zero as any index outside c does; rounding edges', () => {
+    const m = 40;
+    const bv = Float32Array.from([NaN, Infinity, -Infinity, 1e30, -1e30, 3e9, -3e9, -0.7, -1.2, -1.5, -0.5, 2.5, 2.49999, m - 0.5, m - 0.51, 39.5, 7]);
+    const av = Float32Array.from(bv, (_, p) => 1000 * (p + 1));
+    const cv = Float32Array.from({ length: m }, (_, k) => k + 1); // no record of c is zero
+    const [a, b, c] = [ctx.stream('float', av.length, av), ctx.stream('float', bv.length, bv), ctx.stream('float', m, cv)];
+    streamScatterOp(ctx, a, b, c, kernels.twice!);
+    const want = reference.brookScatterOpReference(av, bv, cv, { comps: 1, indexComps: 1, extents: [m] }, ops.twice!);
+    expectArrayEqual(want.subarray(0, 7), av.subarray(0, 7), 'reference: NaN, infinities and 1e30 read zero');
+    expectArrayEqual(a.readSync(), want, 'a');
+    const uv = Uint32Array.from([0xffffffff, 2, m, 0x80000000, 0x7fffffff, 0]);
+    const [ua, ub] = [ctx.stream('float', uv.length), ctx.stream('uint', uv.length, uv)];
+    streamScatterOp(ctx, ua, ub, c, kernels.twice!);
+    expectArrayEqual(ua.readSync(), reference.brookScatterOpReference(new Float32Array(uv.length), uv, cv, { comps: 1, indexComps: 1, extents: [m] }, ops.twice!), 'uint indices');
+    expectNoGLError(ctx);
+    [a, b, c, ua, ub].forEach((x) => x.dispose());
+  });
+
+  it('float indices past 2^23 name the record they round to (x + 0.5 in float32 would round an odd one up)', () => {
+    const m = (1 << 23) + 8;
+    const cv = Float32Array.from({ length: m }, (_, k) => k); // exact in float32
+    const bv = Float32Array.from([8388609, 8388611, 8388607, 8388608, 8388613, 8388614, m - 1, m, 4194305.5, 4194304.5]);
+    const c = ctx.stream('float', m, cv);
+    const a = ctx.stream('float', bv.length);
+    const b = ctx.stream('float', bv.length, bv);
+    streamScatterOp(ctx, a, b, c, kernels.twice!);
+    expectArrayEqual(a.readSync(), reference.brookScatterOpReference(new Float32Array(bv.length), bv, cv, { comps: 1, indexComps: 1, extents: [m] }, ops.twice!), 'streamScatterOp');
+    const t = ctx.stream('float', bv.length);
+    streamGatherOp(ctx, t, b, c, kernels.twice!);
+    expectArrayEqual(t.readSync(), reference.brookGatherOpReference(new Float32Array(bv.length), bv, cv, { comps: 1, indexComps: 1, extents: [m] }, ops.twice!).t, 'streamGatherOp t');
+    expectNoGLError(ctx);
+    [a, b, c, t].forEach((x) => x.dispose());
+  });
 });

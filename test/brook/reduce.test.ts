@@ -209,6 +209,22 @@ describe('brook/scatterReduce with a reduce-kernel operator', () => {
     expectNoGLError(ctx);
   });
 
+  it('float indices past 2^23 name the record they round to (x + 0.5 in float32 would round an odd one up)', () => {
+    const tn = (1 << 23) + 8;
+    const iv = Float32Array.from([8388609, 8388611, 8388607, 8388608, 8388613, tn - 1, tn, 4194305.5]);
+    const sv = Float32Array.from(iv, (_, i) => i + 1);
+    const s = ctx.stream('float', iv.length, sv);
+    const index = ctx.stream('float', iv.length, iv);
+    const t = ctx.stream('float', tn);
+    scatterReduce(ctx, s, index, t, kernels.sum!);
+    const want = reference.scatterReduceReference(sv, iv, new Float32Array(tn), 1, (x, acc) => [acc[0]! + x[0]!]);
+    const got = t.readSync();
+    for (const k of [4194306, 8388607, 8388608, 8388609, 8388610, 8388611, 8388612, 8388613, 8388614, tn - 1]) expect(got[k], `t[${k}]`).to.equal(want[k]);
+    expectArrayEqual(got, want, 't');
+    [s, index, t].forEach((x) => x.dispose());
+    expectNoGLError(ctx);
+  });
+
   it('refuses a t of more than 2^24 records (float indices could not tell its records apart); nothing leaks', () => {
     const s = ctx.stream('float', 2, [1, 2]);
     const index = ctx.stream('float', 2, [0, 1]);
