@@ -197,9 +197,14 @@ export function pyramidDescent(type: ElementType, levels: number, indices: boole
 
 /** Passes a pyramid filter of n records keeping `count` runs: the flags, the levels above them up to a root of one texel, and the descent when anything is kept. */
 export function pyramidFilterPasses(n: number, count: number): number {
-  let passes = 1;
-  for (let len = Math.ceil(n / 4); len > 1; len = Math.ceil(len / 4)) passes++;
-  return passes + (count > 0 ? 1 : 0);
+  return pyramidLevelCount(n) + (count > 0 ? 1 : 0);
+}
+
+/** Levels of the packed pyramid over n records: the flags (four records a texel), then levels of four children a texel up to a root of one texel. */
+function pyramidLevelCount(n: number): number {
+  let levels = 1;
+  for (let len = Math.ceil(n / 4); len > 1; len = Math.ceil(len / 4)) levels++;
+  return levels;
 }
 
 /**
@@ -210,6 +215,13 @@ export function pyramidFilterPasses(n: number, count: number): number {
  */
 async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, indices: boolean, watch: Watcher): Promise<FilterResult> {
   const n = stream.length;
+  const depth = pyramidLevelCount(n);
+  if (depth + 1 > ctx.caps.maxTextureImageUnits) {
+    // refused before any pass: the descent gathers the stream and every level in one pass
+    throw new BrookError(
+      `filter: the pyramid over ${n} records has ${depth} levels; its descent reads them and the stream, ${depth + 1} textures in one pass, more than this device's ${ctx.caps.maxTextureImageUnits} texture units: use method 'scan-loop' (options.method)`,
+    );
+  }
   const levels: Stream[] = [ctx.scratch('uint4', Math.ceil(n / 4))];
   try {
     ctx.runInternal(flagKernel(stream.type, keep), { src: stream, n, flags: levels[0]! });
@@ -224,9 +236,6 @@ async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, in
     const root = await levels[levels.length - 1]!.read();
     const count = root[0]! + root[1]! + root[2]! + root[3]!;
     if (count === 0) return { stream: null, count, indices: null };
-    if (levels.length + 1 > ctx.caps.maxTextureImageUnits) {
-      throw new BrookError(`the pyramid over ${n} records has ${levels.length} levels, more than this device's ${ctx.caps.maxTextureImageUnits - 1} texture units allow`);
-    }
     const spec = pyramidDescent(stream.type, levels.length, indices);
     const kept = ctx.scratch(stream.type, count);
     const idx = indices ? ctx.scratch('uint', count) : null;

@@ -145,6 +145,31 @@ describe('idioms/filter', () => {
     long.dispose();
   });
 
+  it('pyramid: runs with exactly as many texture units as its descent reads (levels + 1), refuses one fewer before any pass', async () => {
+    const n = 1000; // levels: 250, 63, 16, 4, 1 texels
+    const levels = 5;
+    const data = records(n, 5);
+    const s = ctx.stream('float4', n, data);
+    const caps = ctx.caps as { maxTextureImageUnits: number };
+    const units = caps.maxTextureImageUnits;
+    try {
+      caps.maxTextureImageUnits = levels + 1;
+      await check(ctx, 'pyramid', s, data, '50%', 'x.y < 0.5');
+      caps.maxTextureImageUnits = levels;
+      const before = JSON.stringify(ctx.stats());
+      const seen: string[] = [];
+      for (const keep of ['x.y < 0.5', 'false']) {
+        const err = await filter(ctx, s, { keep, method: 'pyramid', watch: (label) => seen.push(label) }).then(() => null, (e: Error) => e);
+        expect(String(err), `keep ${keep}`).to.match(/^BrookError: .*filter: the pyramid over 1000 records has 5 levels; its descent reads them and the stream, 6 textures in one pass, more than this device's 5 texture units: use method 'scan-loop'/);
+      }
+      expect(seen, 'passes run before the refusal').to.deep.equal([]);
+      expect(JSON.stringify(ctx.stats())).to.equal(before);
+    } finally {
+      caps.maxTextureImageUnits = units;
+    }
+    s.dispose();
+  });
+
   it('leaves no textures behind (scratch streams go back to the pool)', async () => {
     const s = ctx.stream('float4', 4097, records(4097, 1));
     for (const method of FILTER_METHODS) (await filter(ctx, s, { keep: 'x.y < 0.5', method })).stream!.dispose();
