@@ -16,6 +16,7 @@ import './brook/gatherop.test';
 import './brook/brookgpu-tests.test';
 import './brook/brookgpu-pack-vout.test';
 import './brook/brookgpu-compile-only.test';
+import './brook/brookgpu-gles.test';
 import './brook/brookgpu-features.test';
 import './brook/calls.test';
 import './brook/programs.test';

@@ -29,6 +29,12 @@ int brook_flatten(ivec4 c, ivec4 e) {
   return ((c.w * e.z + c.z) * e.y + c.y) * e.x + c.x;
 }
 
+// A gather's vector index (x first) on a stream of `rank` dimensions: the components past the
+// rank dropped (0), as BrookGPU's textures ignored them.
+ivec4 brook_in_rank(ivec4 c, int rank) {
+  return ivec4(c.x, rank > 1 ? c.y : 0, rank > 2 ? c.z : 0, rank > 3 ? c.w : 0);
+}
+
 bool brook_inside4(ivec4 c, ivec4 e) {
   return all(greaterThanEqual(c, ivec4(0))) && all(lessThan(c, e));
 }

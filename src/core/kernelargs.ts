@@ -189,6 +189,7 @@ function setGatherUniforms(uniforms: Record<string, unknown>, name: string, v: V
   uniforms[`${g}_shape`] = v.extents;
   uniforms[`${g}_origin`] = v.origin;
   uniforms[`${g}_full`] = v.full;
+  uniforms[`${g}_rank`] = v.rank;
 }
 
 /**

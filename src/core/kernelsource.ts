@@ -62,8 +62,9 @@ function texelOf(i: string, dims: string, pow2: boolean | undefined): string {
  * kernelargs.ts gatherUniforms binds them). `g(i)` reads record i in row-major order, `g(p)`
  * with an ivec2/vec2 texel (x, y) (a domain: its column x, row y), `g(row, col)` likewise,
  * `g(p)` with an ivec3/vec3 or ivec4/vec4 the record at (x, y, z[, w]), x the fastest dimension,
- * and `g(i, j, k[, l])` Brook's `g[i][j][k]`, i the slowest. Reads outside the stream (or the
- * domain) give zero. A domain (`view`: a shader variant) adds its origin in its stream
+ * and `g(i, j, k[, l])` Brook's `g[i][j][k]`, i the slowest. A vector's components past the
+ * stream's rank are dropped (a float2 on a 1D stream reads record x). Reads outside the stream
+ * (or the domain) give zero. A domain (`view`: a shader variant) adds its origin in its stream
  * (`_origin`, `_full`) and counts records in its own extents.
  */
 export function gatherAccessors(param: string, info: TypeInfo, { view, pow2 }: { view: boolean; pow2?: boolean } = { view: false }): string {
@@ -71,34 +72,41 @@ export function gatherAccessors(param: string, info: TypeInfo, { view, pow2 }: {
   const name = glslName(param);
   const s = `brook_g_${param}`;
   const d = `${s}_dims`;
-  const [e, o, f] = [`${s}_shape`, `${s}_origin`, `${s}_full`];
+  const [e, o, f, r] = [`${s}_shape`, `${s}_origin`, `${s}_full`, `${s}_rank`];
   const zero = zeroOf(t);
   const fetch = (texel: string) => `texelFetch(${s}, ${texel}, 0)${info.swizzle}`;
+  // ${s}_at4 / ${s}_at2: a position (x first) / a texel (x, y) or a domain's (column, row), as
+  // g[i][j]... subscripts give them; g(vector) first drops the components past the stream's rank
+  // (BrookGPU: a 1D stream is one texture row and a 2D one a texture, so a[float2(3, 4)] on a 1D
+  // stream is a[3], d[float4(x, y, z, w)] on a 2D one d[y][x]; prog/tests gather_directGLES)
   return [
     `uniform highp ${info.sampler} ${s};`,
     `uniform ivec4 ${d};`,
     `uniform ivec4 ${e};`,
     `uniform ivec4 ${o};`,
     `uniform ivec4 ${f};`,
-    `${t} ${name}(ivec4 brook_c) { return brook_inside4(brook_c, ${e}) ? ${fetch(texelOf(`brook_flatten(brook_c + ${o}, ${f})`, d, pow2))} : ${zero}; }`,
+    `uniform int ${r};`,
+    `${t} ${s}_at4(ivec4 brook_c) { return brook_inside4(brook_c, ${e}) ? ${fetch(texelOf(`brook_flatten(brook_c + ${o}, ${f})`, d, pow2))} : ${zero}; }`,
+    `${t} ${name}(ivec4 brook_c) { return ${s}_at4(brook_in_rank(brook_c, ${r})); }`,
     view
-      ? `${t} ${name}(int brook_a) { return brook_a >= 0 ? ${name}(brook_unflatten(brook_a, ${e})) : ${zero}; }`
+      ? `${t} ${name}(int brook_a) { return brook_a >= 0 ? ${s}_at4(brook_unflatten(brook_a, ${e})) : ${zero}; }`
       : `${t} ${name}(int brook_a) { return brook_inside(brook_a, ${d}) ? ${fetch(texelOf('brook_a', d, pow2))} : ${zero}; }`,
     `${t} ${name}(uint brook_a) { return ${name}(int(min(brook_a, 0x7fffffffu))); }`,
     `${t} ${name}(float brook_a) { return ${name}(int(floor(brook_a))); }`,
     view
-      ? `${t} ${name}(ivec2 brook_a) { return ${name}(ivec4(brook_a, 0, 0)); }`
-      : `${t} ${name}(ivec2 brook_a) { return brook_inside2(brook_a, ${d}) && brook_inside(brook_a.y * ${d}.y + brook_a.x, ${d}) ? ${fetch('brook_a')} : ${zero}; }`,
+      ? `${t} ${s}_at2(ivec2 brook_a) { return ${s}_at4(ivec4(brook_a, 0, 0)); }`
+      : `${t} ${s}_at2(ivec2 brook_a) { return brook_inside2(brook_a, ${d}) && brook_inside(brook_a.y * ${d}.y + brook_a.x, ${d}) ? ${fetch('brook_a')} : ${zero}; }`,
+    `${t} ${name}(ivec2 brook_a) { return ${r} == 1 ? ${name}(brook_a.x) : ${s}_at2(brook_a); }`,
     `${t} ${name}(vec2 brook_a) { return ${name}(ivec2(floor(brook_a))); }`,
-    `${t} ${name}(int brook_r, int brook_c) { return ${name}(ivec2(brook_c, brook_r)); }`,
-    `${t} ${name}(float brook_r, float brook_c) { return ${name}(ivec2(floor(brook_c), floor(brook_r))); }`,
+    `${t} ${name}(int brook_r, int brook_c) { return ${s}_at2(ivec2(brook_c, brook_r)); }`,
+    `${t} ${name}(float brook_r, float brook_c) { return ${s}_at2(ivec2(floor(brook_c), floor(brook_r))); }`,
     `${t} ${name}(ivec3 brook_a) { return ${name}(ivec4(brook_a, 0)); }`,
     `${t} ${name}(vec3 brook_a) { return ${name}(ivec4(floor(brook_a), 0)); }`,
     `${t} ${name}(vec4 brook_a) { return ${name}(ivec4(floor(brook_a))); }`,
-    `${t} ${name}(int brook_i, int brook_j, int brook_k) { return ${name}(ivec4(brook_k, brook_j, brook_i, 0)); }`,
-    `${t} ${name}(float brook_i, float brook_j, float brook_k) { return ${name}(ivec4(floor(vec3(brook_k, brook_j, brook_i)), 0)); }`,
-    `${t} ${name}(int brook_i, int brook_j, int brook_k, int brook_l) { return ${name}(ivec4(brook_l, brook_k, brook_j, brook_i)); }`,
-    `${t} ${name}(float brook_i, float brook_j, float brook_k, float brook_l) { return ${name}(ivec4(floor(vec4(brook_l, brook_k, brook_j, brook_i)))); }`,
+    `${t} ${name}(int brook_i, int brook_j, int brook_k) { return ${s}_at4(ivec4(brook_k, brook_j, brook_i, 0)); }`,
+    `${t} ${name}(float brook_i, float brook_j, float brook_k) { return ${s}_at4(ivec4(floor(vec3(brook_k, brook_j, brook_i)), 0)); }`,
+    `${t} ${name}(int brook_i, int brook_j, int brook_k, int brook_l) { return ${s}_at4(ivec4(brook_l, brook_k, brook_j, brook_i)); }`,
+    `${t} ${name}(float brook_i, float brook_j, float brook_k, float brook_l) { return ${s}_at4(ivec4(floor(vec4(brook_l, brook_k, brook_j, brook_i)))); }`,
     // Unchecked access for inner loops that stay inside the texture (texels past the stream's
     // length hold whatever the texture holds), and the texture's size. Not for names ending in
     // '_' (GLSL reserves '__'), such as the renamed reserved words of Brook kernels.

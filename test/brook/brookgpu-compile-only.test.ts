@@ -178,6 +178,14 @@ describe('brook/BrookGPU 0.5 prog/tests without gold files: their kernels compil
     expectKernels(kernels, ['copyKernel']);
   });
 
+  it('streamcopyGLES (streamcopyGLES/streamcopy.br: the copy benchmark on float streams)', () => {
+    const kernels = brook`
+      kernel void copyKernel(float src<>, out float dst<>) {
+        dst = src;
+      }`;
+    expectKernels(kernels, ['copyKernel']);
+  });
+
   it('realloc (realloc/reallocstream.br: a constant written to a stream, driven by a C++ harness)', () => {
     const kernels = brook`
       kernel void setit( float a, out float b<> ) {

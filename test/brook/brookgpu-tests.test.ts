@@ -2075,11 +2075,6 @@ describe('brook/BrookGPU 0.5 prog/tests, ported: the printed output equals the g
   });
 });
 
-/**
- * The programs of prog/tests (lkosmid/brook, BrookGPU 0.5 with its GL/GLES backends) that are not
- * compared with their gold output here, and why. The *GLES directories repeat programs above for
- * the GLES backend with the same kernels.
- */
 // sum_uchar, sum_uchar3, sum_uchar4 and sum_int: run as their sources are written, printed by their
 // own printf, and compared with a plain reference of what the source computes here: brookgl's 8-bit
 // sums saturate at 255 (docs/brook.md: a float b / 255 in the kernel, stored clamped to [0, 1]),
@@ -2128,13 +2123,21 @@ describe('brook/BrookGPU 0.5 prog/tests whose gold is not brookgl\'s answer: the
   });
 });
 
+/**
+ * The programs of prog/tests (lkosmid/brook, BrookGPU 0.5 with its GL/GLES backends) that are not
+ * compared with their gold output here, and why. The *GLES directories rewrite programs above for
+ * OpenGL ES 2 with other kernels (one output a kernel, float2 and float4 streams split into floats):
+ * brookgpu-gles.test.ts runs them, nine against their golds and two against a reference.
+ */
 export const NOT_PASSING: Record<string, string> = {
   sum_uchar3: 'its gold wraps (200 + 56 = 0): the golds were printed by BrookGPU\'s CPU backend, whose uchar is C\'s 8-bit integer (include/brook/brtvector.hpp: vec<uchar, N>, arithmetic modulo 256); brookgl\'s 8-bit types are normalized [0, 1] textures with saturating stores (255), as BrookGPU\'s fixed and its GPU textures; a wrapping 8-bit integer stream type is not implemented',
   sum_uchar4: 'as sum_uchar3; both run above against a reference (saturating at 255), and their golds are checked to be the modulo-256 sums',
   sum_uchar: 'its gold is sum_char.gold byte for byte (120 121 ... 127 -128 ...) while its source computes (unsigned char)250 + (10i+j) and prints %d: the gold does not belong to its source; the source runs above against a reference (saturating at 255)',
   sum_int: 'its gold is sum_uint.gold byte for byte (8388608 8388609 ...) while its source computes -(1<<8) + (10i+j): the gold does not belong to its source; the source runs above against a reference (-256 -255 ...)',
-  multibackend: 'runs the CPU and a GPU backend at once from two threads; brookgl has one backend (WebGL2) and no threads',
-  'big, fractal, gflops, streamcopy, tessellate, realloc, split_testing, toy/toomuchcode': 'no gold files (benchmarks, compiler stress tests and drivers with their own C++ harness): their kernels are compiled in brookgpu-compile-only.test.ts; all compile except tessellate\'s filter, whose unbounded vout [] (BrookGPU ran it pass after pass until nothing was pushed) is refused: brookgl needs a bound, vout[N]',
+  multibackend: 'runs the CPU and a GPU backend at once from two threads; brookgl has one backend (WebGL2) and no threads (its gold also lacks the "Testing %s vs %s" lines main.cpp prints)',
+  iterator_dimensionsGLES: 'its gold is iterator_dimensions.gold byte for byte, while the GLES main() adds two float tests and drops the float3 and float4 ones: run in brookgpu-gles.test.ts against a reference (brookIteratorReference)',
+  constantGLES: 'its gold is constant.gold byte for byte, while the GLES main() streamWrites a float<10> into float4 data[10] and prints all 40 floats (30 never written): run in brookgpu-gles.test.ts with data zeroed, against a reference of what each kernel writes',
+  'big, fractal, gflops, streamcopy, streamcopyGLES, tessellate, realloc, split_testing, toy/toomuchcode': 'no gold files (benchmarks, compiler stress tests and drivers with their own C++ harness): their kernels are compiled in brookgpu-compile-only.test.ts; all compile except tessellate\'s filter, whose unbounded vout [] (BrookGPU ran it pass after pass until nothing was pushed) is refused: brookgl needs a bound, vout[N]',
 };
 
 describe('brook/BrookGPU 0.5 prog/tests not compared with their gold output', () => {

@@ -187,3 +187,56 @@ describe('brook/dimensions: streams of 3 and 4 dimensions', () => {
     expectNoGLError(ctx);
   });
 });
+
+// A gather indexed by a vector with more components than the stream has dimensions (a 1D stream
+// at a float2 or a float4): the extra components are dropped, as BrookGPU's textures ignored them
+// (prog/tests gather_directGLES: a[float2(3, 4)] on a<100> is a[3]); brookgl used to read a 1D
+// stream's texel (x, y) of its folded layout. Against reference.brookRankedGatherReference.
+describe('brook/gathers at vector indices with more components than the stream has dimensions', () => {
+  let ctx: BrookContext;
+  before(() => (ctx = newContext()));
+  after(() => ctx.dispose());
+
+  it('a 1D stream at a float2/float4 reads a[x]; a 2D one at a float3/float4 d[y][x]; a 3D one at a float4 v[z][y][x]', () => {
+    const { g1, g2, g3 } = brook`
+      kernel void g1(float a[], float4 p<>, out float o1<>, out float o2<>, out float o4<>) {
+        float2 q = p.xy;
+        o1 = a[p.x];
+        o2 = a[q];
+        o4 = a[p];
+      }
+      kernel void g2(float d[][], float4 p<>, out float o2<>, out float o3<>, out float o4<>) {
+        o2 = d[p.xy];
+        o3 = d[p.xyz];
+        o4 = d[p];
+      }
+      kernel void g3(float v[][][], float4 p<>, out float o3<>, out float o4<>) {
+        o3 = v[p.xyz];
+        o4 = v[p];
+      }`;
+    const n = 60;
+    const cases: Array<[number[], typeof g1, string[], number]> = [
+      [[100], g1, ['o1', 'o2', 'o4'], 1],
+      [[10, 12], g2, ['o2', 'o3', 'o4'], 2],
+      [[4, 5, 6], g3, ['o3', 'o4'], 3],
+    ];
+    for (const [shape, kernel, outs, rank] of cases) {
+      const size = shape.reduce((x, y) => x * y, 1);
+      const values = numbered(size);
+      const src = ctx.stream('float', shape.length === 1 ? shape[0]! : shape, values);
+      const ext = [...shape].reverse(); // x first
+      // x, y, z inside the stream's rank; the components past it 1..5, so that reading them would show
+      const idx = Float32Array.from({ length: n * 4 }, (_, i) => (i % 4 < rank ? ((i * 7 + Math.floor(i / 4) * 3) % ext[i % 4]!) + 0.25 : 1 + (i % 5)));
+      const p = ctx.stream('float4', n, idx);
+      const o = Object.fromEntries(outs.map((name) => [name, ctx.stream('float', n)]));
+      ctx.run(kernel!, { [rank === 1 ? 'a' : rank === 2 ? 'd' : 'v']: src, p, ...o });
+      for (const name of outs) {
+        const width = name === 'o1' ? 1 : Number(name.slice(1));
+        const expected = Array.from({ length: n }, (_, r) => reference.brookRankedGatherReference(values, shape, Array.from(idx.subarray(r * 4, r * 4 + width)), rank));
+        expectArrayEqual(o[name]!.readSync(), expected, `${shape.join('x')} ${name}`);
+      }
+      [src, p, ...Object.values(o)].forEach((s) => s.dispose());
+    }
+    expectNoGLError(ctx);
+  });
+});

@@ -43,7 +43,7 @@ describe('core/codegen (no GPU)', () => {
     expect(two).to.contain('float g(int brook_a) { return brook_inside(brook_a, brook_g_g_dims) ? texelFetch(brook_g_g, brook_texel_div(brook_a, brook_g_g_dims), 0)');
     const domain = generateKernelSource(spec, undefined, { rank: 3, view: true, inputs: [{ mode: 7, pow2: true }], gathers: [{ view: true, pow2: true }] }).source;
     expect(main(domain)).to.contain('brook_coord = brook_unflatten(brook_index, brook_full) - brook_origin;');
-    expect(domain).to.contain('float g(int brook_a) { return brook_a >= 0 ? g(brook_unflatten(brook_a, brook_g_g_shape)) : float(0); }');
+    expect(domain).to.contain('float g(int brook_a) { return brook_a >= 0 ? brook_g_g_at4(brook_unflatten(brook_a, brook_g_g_shape)) : float(0); }');
     for (const src of [plain, two, domain]) expect(src).to.not.match(/brook_2d|brook_rank|brook_domain|_mode\b/);
   });
 
