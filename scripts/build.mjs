@@ -70,14 +70,15 @@ console.log(`built dist/ in ${Date.now() - started} ms`);
 /**
  * tsc writes the sources' extensionless relative specifiers into the declarations; under
  * `"moduleResolution": "node16"/"nodenext"` a consumer then sees no exports (TS2834). Rewrite
- * each to the file it names: `./x` -> `./x.js`, a folder `./x` -> `./x/index.js`.
+ * each to the file it names: `./x` -> `./x.js`, a folder `./x` -> `./x/index.js` (imports,
+ * `import('…')` types, and module augmentations: context.ts's `declare module './stream'`).
  */
 function addDeclarationExtensions(dir) {
   for (const name of fs.readdirSync(dir, { recursive: true })) {
     const file = path.join(dir, String(name));
     if (!file.endsWith('.d.ts')) continue;
     const text = fs.readFileSync(file, 'utf8');
-    const fixed = text.replace(/((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\2/g, (whole, lead, quote, spec) => {
+    const fixed = text.replace(/((?:from|import|declare module)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\2/g, (whole, lead, quote, spec) => {
       if (/\.(js|mjs|cjs|json)$/.test(spec)) return whole;
       const target = path.resolve(path.dirname(file), spec);
       if (fs.existsSync(`${target}.d.ts`)) return `${lead}${quote}${spec}.js${quote}`;

@@ -262,6 +262,8 @@ export async function saxpy(n: number): Promise<number> {
   ctx.run(kernels.saxpy, { alpha: 2, x, y, result });
   const values: Float32Array | Int32Array | Uint32Array | Uint8Array = await result.read(); // (Uint8Array: char streams)
   const [total] = await ctx.reduce(result, 'sum');
+  const owner: BrookContext = x.ctx; // a stream's ctx is the whole context (context.ts's declare module)
+  owner.stats();
   ctx.dispose();
   return values.length + total;
 }

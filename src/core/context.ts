@@ -104,6 +104,12 @@ export function createContext(options: ContextOptions = {}): BrookContext {
  * after they are allocated (gl.getError is a round trip to the GPU process, so small ones are
  * not). MAX_TEXTURE_SIZE bounds a texture's shape, not the memory the device can give.
  */
+// A stream's `ctx` is the BrookContext that made it (stream.ts names only StreamHost: see StreamContext there).
+declare module './stream' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-interface, @typescript-eslint/no-empty-object-type
+  interface StreamContext extends BrookContext {}
+}
+
 export const MEMORY_CHECK_BYTES = 64 * 2 ** 20;
 
 

@@ -25,7 +25,7 @@
 import { check } from './errors';
 import type { KernelSpec } from './kernelspec';
 import { extentsXYZW } from './layout';
-import type { Stream, StreamHost } from './stream';
+import type { Stream, StreamOwner } from './stream';
 import type { ReadOptions } from './streamread';
 import { ElementType, StreamData, TypeInfo } from './types';
 import { describeValue } from './checks';
@@ -89,7 +89,7 @@ export class StreamDomain {
     this.length = extents.reduce((a, b) => a * b, 1);
   }
 
-  get ctx(): StreamHost {
+  get ctx(): StreamOwner {
     return this.stream.ctx;
   }
   get type(): ElementType {

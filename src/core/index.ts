@@ -5,7 +5,7 @@ export type { Device } from './device';
 export { Stream, layoutFor } from './stream';
 export { StreamDomain } from './domain';
 export type { DomainBound } from './domain';
-export type { Layout, ReadMethod, ReadOptions, StreamHost, StreamShape } from './stream';
+export type { Layout, ReadMethod, ReadOptions, StreamContext, StreamHost, StreamOwner, StreamShape } from './stream';
 export { READ_BAND_BYTES, READ_BANDS } from './streamread';
 export { Kernel, Iter, iter, generateKernelSource, glslName } from './kernel';
 export { PLAIN_VARIANT, type KernelVariant } from './kernelsource';

@@ -49,6 +49,18 @@ export interface StreamHost extends Device {
   forget(stream: Stream): void;
 }
 
+/**
+ * What `stream.ctx` is beyond a StreamHost: empty here, and context.ts merges BrookContext into
+ * it (`declare module './stream'`), so a user's `stream.ctx` (and a domain's, a struct stream's)
+ * is the whole BrookContext (`s.ctx.run`, `filter(s.ctx, ...)`) while stream.ts and the core
+ * modules below context.ts import nothing of it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface, @typescript-eslint/no-empty-object-type
+export interface StreamContext {}
+
+/** The context a stream was made by, as its `ctx` is typed: a BrookContext (see StreamContext). */
+export type StreamOwner = StreamHost & StreamContext;
+
 export class Stream {
   readonly type: ElementType;
   readonly info: TypeInfo;
@@ -59,7 +71,7 @@ export class Stream {
 
   /** Use `ctx.stream(type, shape)`. */
   constructor(
-    readonly ctx: StreamHost,
+    readonly ctx: StreamOwner,
     type: ElementType,
     shape: StreamShape,
     options: { pooled?: boolean } = {},

@@ -25,7 +25,7 @@
  * body and writing some of the fields.
  */
 import { BrookError, check } from './errors';
-import { Stream, StreamShape, type StreamHost } from './stream';
+import { Stream, StreamShape, type StreamOwner } from './stream';
 import { DomainBound, StreamDomain } from './domain';
 import { StructType, typeInfo } from './types';
 import type { StructParam } from './kernelspec';
@@ -45,7 +45,7 @@ export class StructStream {
 
   /** Use `structStream(ctx, type, shape, data?)`. */
   constructor(
-    readonly ctx: StreamHost,
+    readonly ctx: StreamOwner,
     readonly type: StructType,
     shape: StreamShape,
   ) {
@@ -198,7 +198,7 @@ function interleave(type: StructType, n: number, parts: Float32Array[]): Float32
  * A new stream of `type` records (`shape` a length or [height, width]); with `data`, writes
  * that interleaved array.
  */
-export function structStream(ctx: StreamHost, type: StructType, shape: StreamShape, data?: ArrayLike<number>): StructStream {
+export function structStream(ctx: StreamOwner, type: StructType, shape: StreamShape, data?: ArrayLike<number>): StructStream {
   ctx.guard();
   const s = new StructStream(ctx, type, shape);
   if (data !== undefined) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, BrookError, ELEMENT_TYPES, ElementType, READ_BAND_BYTES, READ_BANDS, typeInfo } from '../../src/index';
+import { BrookContext, BrookError, ELEMENT_TYPES, ElementType, READ_BAND_BYTES, READ_BANDS, brookStructs, filter, structStream, typeInfo } from '../../src/index';
 import { expectArrayEqual, expectNoGLError, newContext, rng } from '../helpers';
 
 function dataFor(type: ElementType, records: number, seed: number): ArrayLike<number> {
@@ -96,6 +96,24 @@ describe('core/stream', () => {
       expectNoGLError(ctx);
     });
   }
+
+  it("a stream's, a domain's and a struct stream's ctx is the BrookContext that made them, typed so (run, reduce, filter(s.ctx, ...))", async () => {
+    const s = ctx.stream('float', 4, [1, 2, 3, 4]);
+    const owner: BrookContext = s.ctx; // compile error while stream.ctx was typed StreamHost
+    const viaDomain: BrookContext = s.domain(1, 3).ctx;
+    const [Pair] = Object.values(brookStructs`typedef struct { float a; float2 b; } Pair;`);
+    const p = structStream(ctx, Pair!, 2);
+    const viaStruct: BrookContext = p.ctx;
+    expect(owner).to.equal(ctx);
+    expect(viaDomain).to.equal(ctx);
+    expect(viaStruct).to.equal(ctx);
+    expect(await owner.reduce(s, 'sum')).to.deep.equal([10]);
+    const kept = await filter(s.ctx, s, { keep: 'x > 2.5' });
+    expectArrayEqual(kept.stream!.readSync(), [3, 4], 'filter(s.ctx, s)');
+    kept.stream!.dispose();
+    p.dispose();
+    s.dispose();
+  });
 
   it('reads float bit patterns back exactly, packed or not (NaN payloads, denormals, -0)', async () => {
     const bits = Uint32Array.from([0x7fc00001, 0xffc12345, 0x00000001, 0x807fffff, 0x80000000, 0x7f800000, 0xff800000, 0x3f800000, 0x00800000]);
