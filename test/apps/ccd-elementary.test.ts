@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, reference, testQueriesOnGpu } from '../../src/index';
+import { BrookContext, createCcd, reference, testQueriesOnGpu } from '../../src/index';
 import { expectNoGLError, newContext } from '../helpers';
 import { QUERY_SETS, loadQuerySet, report, type QuerySet } from './ccd-data';
 
@@ -222,6 +222,51 @@ describe('apps/ccd elementary tests (Provot 1997, Tang et al. 2010)', () => {
     }
     expect(contacts).to.be.greaterThan(200);
     report(`${contacts} true contacts: every GPU toi at or before the double first contact (at most ${lead.toExponential(2)} of the step before it)`);
+  });
+
+  it('visit cap (verdict 2): the time is the start of the interval the cap stopped at, before the first contact, the same on the GPU, the CPU and through createCcd', async function () {
+    this.timeout(60_000);
+    // a vertex sliding in the face's plane along its diagonal edge, 2^-e1 x sqrt 2 outside it,
+    // crossing it at t = 0.5 (first contact): the box hulls of the moving vertex keep intervals
+    // of all of [0, 0.5) alive to depth 13-15, so the query runs past 2048 intervals
+    const query = (e1: number, e2: number) => {
+      const s = 2 ** -e1, v = 2 ** -e2;
+      return [0.25 + s, 0.25 - s, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0.25 + v - s, 0.25 + v + s, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0];
+    };
+    const shapes = [[18, 4], [17, 3], [18, 5], [16, 2]] as const;
+    const coords = shapes.flatMap(([a, b]) => query(a, b));
+    const gpu = await testQueriesOnGpu(ctx, 'vf', coords, { toi: true });
+    const rows: string[] = [];
+    shapes.forEach(([a, b], i) => {
+      const q = Float64Array.from(query(a, b));
+      // the contact at t = 0.5 (the vertex on the edge), none just before
+      const at = (t: number) => Array.from({ length: 24 }, (_, k) => q[k % 12]! + (q[(k % 12) + 12]! - q[k % 12]!) * t);
+      expect(reference.ccdMinDistance('vf', at(0.5), 1)).to.be.below(1e-9);
+      const cpu = reference.ccdInclusion('vf', q, 'float32');
+      expect(cpu.capped, `query ${i}: stopped by the visit cap`).to.equal(true);
+      expect(cpu.toi * 65536, 'a multiple of 2^-16').to.equal(Math.round(cpu.toi * 65536));
+      expect(cpu.toi, 'before the first contact').to.be.below(0.5);
+      expect(reference.ccdMinDistance('vf', at(cpu.toi), 1), 'apart at the time it reports').to.be.above(0);
+      expect(gpu.verdict[i * 2], `query ${i}: GPU verdict 2`).to.equal(2);
+      expect(gpu.toi[i], `query ${i}: GPU time = CPU float32 time`).to.equal(cpu.toi);
+      rows.push(`${cpu.toi.toFixed(4)}`);
+    });
+    // the same query as a vertex of a second triangle: createCcd's time of the pair
+    const q = query(18, 4);
+    const lift = (x: number[], dz: number) => [x[0]!, x[1]!, dz];
+    const p0 = q.slice(0, 3), p1 = q.slice(12, 15);
+    const x0 = Float32Array.from([...q.slice(3, 12), ...p0, ...lift(p0, 0.5), ...[p0[0]! + 0.1, p0[1]! - 0.1, 0.5]]);
+    const x1 = Float32Array.from([...q.slice(15, 24), ...p1, ...lift(p1, 0.5), ...[p1[0]! + 0.1, p1[1]! - 0.1, 0.5]]);
+    const ccd = createCcd(ctx, { x0, x1, tris: Int32Array.from([0, 1, 2, 3, 4, 5]) });
+    try {
+      const r = await ccd.step({ times: true });
+      const k = r.pairs.indexOf('vf 3 0');
+      expect(k, "the pair 'vf 3 0' is reported").to.be.at.least(0);
+      expect(r.times![k], 'its time is the capped query\'s').to.equal(reference.ccdInclusion('vf', Float64Array.from(q), 'float32').toi);
+    } finally {
+      ccd.dispose();
+    }
+    report(`4 queries stopped by the visit cap: times ${rows.join(', ')} (first contact 0.5), GPU = CPU float32, and createCcd's time of the pair the same`);
   });
 
   it('GPU verdicts follow the geometry: a miss moved into a hit and back', async () => {

@@ -211,16 +211,24 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
       rows.push(`frame ${f}: ${r.stats.iterations} steps, ${r.stats.roundTrips} round trips, ${r.stats.passes} passes`);
     }
     expect(hints.front!.length, 'sizes of the last frame from the front').to.be.greaterThan(2);
-    // sizes far too small: every group's first list outgrows its size; the steps are redone
-    hints.front = hints.front!.map(() => 1);
-    hints.root = hints.root!.map(() => 1);
-    ccd.setPositions(frames[3]!.x0, frames[3]!.x1);
-    const small = await ccd.step({ fromRoot: true });
-    await check(small, cpuStep(frames[3]!), 'root, sizes too small');
-    expect(small.stats.rollbacks, 'rollbacks').to.be.greaterThan(0);
-    rows.push(`sizes too small: ${small.stats.rollbacks} rollbacks, ${small.stats.roundTrips} round trips`);
+    // lists that outgrow their sizes (here: a 16 KiB budget holds 113 work items a list): the steps are redone
+    const tight = createCcd(ctx, frames[3]!, { memoryBudget: 16384 });
+    try {
+      await tight.step({ fromRoot: true });
+      const small = await tight.step({ fromRoot: true });
+      // (its hierarchy is built from frame 3's positions)
+      const cpuTight = reference.ccdReferenceStep(frames[3]!, tight.bvh, orphans, f32);
+      expect(small.pairs).to.deep.equal(cpuTight.pairs);
+      expect(reference.frontKeys(await tight.readFront())).to.deep.equal(reference.frontKeys(cpuTight.front));
+      expect(small.stats.iterations).to.equal(cpuTight.steps.length);
+      expect(small.stats.rollbacks, 'rollbacks').to.be.greaterThan(0);
+      rows.push(`16 KiB budget: ${small.stats.rollbacks} rollbacks, ${small.stats.roundTrips} round trips`);
+    } finally {
+      tight.dispose();
+    }
     // sizes far too large (only memory: the lists end where the counts say)
-    hints.root = hints.root!.map(() => 5000);
+    ccd.setPositions(frames[3]!.x0, frames[3]!.x1);
+    hints.root = hints.root!.map(() => 2000);
     const large = await ccd.step({ fromRoot: true });
     await check(large, cpuStep(frames[3]!), 'root, sizes too large');
     rows.push(`sizes too large: ${large.stats.roundTrips} round trips, ${large.stats.passes} passes`);

@@ -70,9 +70,9 @@ function descentSpec(levels: number, capped: boolean): KernelSpec {
   return k;
 }
 
-/** Static steps run ahead past the end of last frame's lists (whose sizes are then taken as 0:
- * 256 records), in case this frame's lists go on longer. */
-const AHEAD_PAST = 2;
+/** Static steps run ahead past the end of last frame's lists (sized from the list before), in case
+ * this frame's go on longer (a cloth settling on the ball: 20 steps, then 24). */
+const AHEAD_PAST = 4;
 
 /** Pyramid levels: the flags first, the root (one texel: four counts) last. */
 type Pyramid = Stream[];
@@ -383,7 +383,8 @@ export class Ccd {
    * once costs a CPU round trip (on an H100 through Chrome, several ms: most of a 24-step
    * frame). So when the last frame of the same kind (from the front, or from the root) left its
    * list sizes (`hints`), the steps run ahead in a group: each next list is given a size before
-   * its count is read — min(3 x this list's size, the budget's chunk, 2 x last frame's + 256) —
+   * its count is read — min(3 x this list's size, the budget's chunk, 4 x last frame's + 4096:
+   * the deep lists of a cloth settling on a ball grow 2.6 x from one frame to the next) —
    * the records past the count are CCD_DEAD (no children, no front record), and the group's
    * counts come back in one round trip, AHEAD_PAST steps after last frame's lists ended. A count above its
    * list's size (the list lost records) rolls back: the front slots from that step on are
@@ -407,8 +408,10 @@ export class Ccd {
     try {
       while (w > 0) {
         const at = sizes.length - 1; // list `work` is list `at`
-        if (hint && !exact && w <= per && at + 1 < hint.length + AHEAD_PAST) {
-          // a group of steps run ahead, their counts read together
+        if (hint && !exact && w <= per) {
+          // a group of steps run ahead, their counts read together: up to AHEAD_PAST lists past
+          // where last frame's ended (or past this list, if that was already passed)
+          const end = Math.max(hint.length, at + 1) + AHEAD_PAST - 1;
           let list = work, size = w;
           for (let j = at; ; j++) {
             this.stage('traversal');
@@ -420,7 +423,8 @@ export class Ccd {
               chunks.push({ stream: fr, count: size });
               this.run(CCD_FRONT_SLOT, { child: out, fr });
               this.stage('balancing');
-              const next = Math.max(1, Math.min(3 * size, per, 2 * (hint[j + 1] ?? 0) + 256));
+              // past the end of last frame's lists: sized from this one's
+              const next = Math.max(1, Math.min(3 * size, per, 4 * (hint[j + 1] ?? size) + 4096));
               const levels = this.pyramid(out, 'x.z == 1');
               const root = rootOf(levels);
               try {
@@ -431,7 +435,7 @@ export class Ccd {
               } finally {
                 levels.slice(0, -1).forEach((l) => l.dispose());
               }
-              if (j + 2 >= hint.length + AHEAD_PAST || group.length >= 64) break;
+              if (j + 1 >= end || group.length >= 64) break;
             } finally {
               out.dispose();
             }
