@@ -70,8 +70,8 @@ function descentSpec(levels: number, capped: boolean): KernelSpec {
   return k;
 }
 
-/** Static steps run ahead past the end of last frame's lists (sized from the list before), in case
- * this frame's go on longer (a cloth settling on the ball: 20 steps, then 24). */
+/** Static steps run ahead past the end of last frame's lists (4096 records each), in case this
+ * frame's go on longer (a cloth settling on the ball: 20 steps, then 24). */
 const AHEAD_PAST = 4;
 
 /** Pyramid levels: the flags first, the root (one texel: four counts) last. */
@@ -159,6 +159,8 @@ export class Ccd {
   /** The most hits kept from one stream of elementary tests in the last frame (sizes the next
    * frame's read of them). */
   private lastHits = 0;
+  /** Whether warmDescents ran. */
+  private warmed = false;
 
   constructor(
     readonly ctx: BrookContext,
@@ -325,6 +327,34 @@ export class Ccd {
     return kept;
   }
 
+  /** The capped pyramid descents of every level count this Ccd's lists and hits can need
+   * (built and drawn once per context, one fragment each), so that the first frame that runs
+   * ahead does not compile them inside its timed steps (an H100 through Chrome: ~10 ms each). */
+  private warmDescents(): void {
+    if (this.warmed) return;
+    this.warmed = true;
+    const levels = (n: number) => {
+      let l = 1;
+      for (let len = Math.ceil(n / 4); len > 1; len = Math.ceil(len / 4)) l++;
+      return l;
+    };
+    const most = Math.max(3 * this.chunk(BYTES.traverse, 3), 15 * this.chunk(BYTES.candidate, 15), this.chunk(BYTES.orphan));
+    const top = Math.min(levels(most), this.ctx.caps.maxTextureImageUnits - 1);
+    const zero = this.scratch('uint4', 1, 'a warm-up pyramid level');
+    const one = this.scratch('int4', 1, 'a warm-up record');
+    const kept = this.scratch('int4', 1, 'a warm-up record');
+    try {
+      zero.write(new Uint32Array(4));
+      for (let k = 1; k <= top; k++) {
+        const args: KernelArgs = { value: one, kept };
+        for (let l = 0; l < k; l++) args[`lv${l}`] = zero;
+        this.run(descentSpec(k, true), args);
+      }
+    } finally {
+      [zero, one, kept].forEach((s) => s.dispose());
+    }
+  }
+
   /** @internal The BVTT gathers and uniforms every traversal kernel takes. */
   bvttArgs(): KernelArgs {
     return { nodes: this.nodes, nodeObject: this.nodeObject, boxLo: this.boxLo, boxHi: this.boxHi, tris: this.tris, selfTest: this.scene.self === false ? 0 : 1 };
@@ -383,8 +413,9 @@ export class Ccd {
    * once costs a CPU round trip (on an H100 through Chrome, several ms: most of a 24-step
    * frame). So when the last frame of the same kind (from the front, or from the root) left its
    * list sizes (`hints`), the steps run ahead in a group: each next list is given a size before
-   * its count is read — min(3 x this list's size, the budget's chunk, 4 x last frame's + 4096:
-   * the deep lists of a cloth settling on a ball grow 2.6 x from one frame to the next) —
+   * its count is read — min(3 x this list's size, the budget's chunk, 4 x last frame's + 4096
+   * (256 on a software renderer): the deep lists of a cloth settling on a ball grow up to 7 x
+   * from one frame to the next) —
    * the records past the count are CCD_DEAD (no children, no front record), and the group's
    * counts come back in one round trip, AHEAD_PAST steps after last frame's lists ended. A count above its
    * list's size (the list lost records) rolls back: the front slots from that step on are
@@ -402,7 +433,12 @@ export class Ccd {
     const hint = fromRoot ? this.hints.root : this.hints.front;
     const sizes = [count]; // sizes[i]: list i's count (list 0: the start list); every list here was stepped
     const per = this.chunk(BYTES.traverse, 3);
-    let work = start, w = count, exact = false;
+    // records a list may hold beyond 4 x last frame's: dead records cost a GPU next to nothing, a
+    // software renderer more than a round trip
+    const slack = this.ctx.caps.software ? 256 : 4096;
+    // exact: the next step reads its count (after a rollback); trusted: last frame's sizes hold
+    // (after a rollback the rest of the frame sizes each list at 3 x the one before: never outgrown)
+    let work = start, w = count, exact = false, trusted = true;
     const nexts: Array<{ stream: Stream; count: number }> = [];
     const group: Array<{ list: Stream; size: number; root: Stream; chunk: number }> = [];
     try {
@@ -411,7 +447,7 @@ export class Ccd {
         if (hint && !exact && w <= per) {
           // a group of steps run ahead, their counts read together: up to AHEAD_PAST lists past
           // where last frame's ended (or past this list, if that was already passed)
-          const end = Math.max(hint.length, at + 1) + AHEAD_PAST - 1;
+          const end = trusted ? Math.max(hint.length, at + 1) + AHEAD_PAST - 1 : at + AHEAD_PAST;
           let list = work, size = w;
           for (let j = at; ; j++) {
             this.stage('traversal');
@@ -423,8 +459,8 @@ export class Ccd {
               chunks.push({ stream: fr, count: size });
               this.run(CCD_FRONT_SLOT, { child: out, fr });
               this.stage('balancing');
-              // past the end of last frame's lists: sized from this one's
-              const next = Math.max(1, Math.min(3 * size, per, 4 * (hint[j + 1] ?? size) + 4096));
+              // past the end of last frame's lists: the slack alone
+              const next = Math.max(1, Math.min(3 * size, per, trusted ? 4 * (hint[j + 1] ?? 0) + slack : 3 * size));
               const levels = this.pyramid(out, 'x.z == 1');
               const root = rootOf(levels);
               try {
@@ -463,6 +499,7 @@ export class Ccd {
             w = k === 0 ? w : counts[k - 1]!;
             chunks.splice(group[k]!.chunk).forEach((c) => c.stream.dispose());
             exact = true;
+            trusted = false;
             this.rollbacks++;
           } else if (k < group.length) {
             keep = null;
@@ -531,6 +568,8 @@ export class Ccd {
         w = joined.count;
         sizes.push(w);
       }
+      // a frame that read its counts step by step compiles the capped descents the next one will use
+      if (!hint) this.warmDescents();
     } catch (e) {
       if (work !== start) work.dispose();
       for (const g of group) g.list.dispose(), g.root.dispose();
