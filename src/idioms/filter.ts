@@ -50,7 +50,7 @@ import { parseBrook } from '../brook/compile';
 import { checkContext, checkFunction, checkRequired, checkStream, checkString } from '../core/validate';
 import { bitonicOrder, gatherByIndex, orderIndex } from './sort';
 import { FIRST_COMPONENT, markKernel } from './predicate';
-import { scatterFilter } from './scatter';
+import { scatterFilter, shown } from './scatter';
 
 export type FilterMethod = 'pyramid' | 'scatter' | 'scan-multipass' | 'scan-loop' | 'bitonic';
 export const FILTER_METHODS: readonly FilterMethod[] = ['pyramid', 'scatter', 'scan-multipass', 'scan-loop', 'bitonic'];
@@ -248,8 +248,7 @@ async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, in
       [kept, idx].forEach((s) => s?.dispose());
       throw e;
     }
-    watch('compacted', kept);
-    return { stream: kept, count, indices: idx };
+    return shown(watch, 'compacted', { stream: kept, count, indices: idx });
   } finally {
     levels.forEach((s) => s.dispose());
   }
@@ -272,14 +271,18 @@ async function bitonicFilter(ctx: BrookContext, stream: Stream, keep: string, in
     const count = (await ctx.reduce(flags, 'sum'))[0]!;
     if (count === 0) return { stream: null, count, indices: null };
     const kept = ctx.scratch(stream.type, count);
-    ctx.runInternal(gatherByIndex(stream.type), { value: stream, order: perm, out_: kept });
-    watch('compacted', kept);
     let idx: Stream | null = null;
-    if (indices) {
-      idx = ctx.scratch('uint', count);
-      ctx.runInternal(orderIndex, { perm, idx });
+    try {
+      ctx.runInternal(gatherByIndex(stream.type), { value: stream, order: perm, out_: kept });
+      if (indices) {
+        idx = ctx.scratch('uint', count);
+        ctx.runInternal(orderIndex, { perm, idx });
+      }
+    } catch (e) {
+      [kept, idx].forEach((s) => s?.dispose());
+      throw e;
     }
-    return { stream: kept, count, indices: idx };
+    return shown(watch, 'compacted', { stream: kept, count, indices: idx });
   } finally {
     keys.dispose();
     flags.dispose();
@@ -383,13 +386,18 @@ async function hornFilter(
       found = useData ? ctx.scratch(vtype, m) : scratch(vtype, m);
       ctx.runInternal(k.GatherSearchLoop!, { scatterValues: count, output: found, value, halfN, logN, here: iter(0, m) });
     }
-    watch(useData ? 'compacted' : 'found (index, 0) tags', found);
-    if (useData) return { stream: found, count: m, indices: null };
+    if (useData) return shown(watch, 'compacted', { stream: found, count: m, indices: null });
+    watch('found (index, 0) tags', found);
     const kept = ctx.scratch(stream.type, m);
     const idx = indices ? ctx.scratch('uint', m) : scratch('uint', m);
-    ctx.runInternal(gatherByTag(stream.type), { tag: found, value: stream, kept, idx });
-    watch('compacted', kept);
-    return { stream: kept, count: m, indices: indices ? idx : null };
+    try {
+      ctx.runInternal(gatherByTag(stream.type), { tag: found, value: stream, kept, idx });
+    } catch (e) {
+      kept.dispose();
+      if (indices) idx.dispose();
+      throw e;
+    }
+    return shown(watch, 'compacted', { stream: kept, count: m, indices: indices ? idx : null });
   } finally {
     temps.forEach((s) => s.dispose());
   }

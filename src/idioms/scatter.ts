@@ -18,6 +18,22 @@ import { scan } from './scan';
 
 const VERTEX: ShaderStage = { glsl: SCATTER_VERT, gathers: { flag: 'uint', rank: 'uint' } };
 
+/**
+ * Shows a method's finished result to the watcher (`label`, its kept records) and returns it;
+ * when the watcher (the user's code) throws, the result's streams are released first, so a
+ * failed filter keeps nothing.
+ */
+export function shown(watch: Watcher, label: string, result: FilterResult): FilterResult {
+  try {
+    if (result.stream) watch(label, result.stream);
+  } catch (e) {
+    result.stream?.dispose();
+    result.indices?.dispose();
+    throw e;
+  }
+  return result;
+}
+
 /** The fragment stage for records of `type`: the record (and, with indices, its source index). */
 function gatherFragment(type: ElementType, indices: boolean): ShaderStage {
   const info = typeInfo(type);
@@ -48,24 +64,32 @@ export async function scatterFilter(ctx: BrookContext, stream: Stream, keep: str
     ranks = scan(ctx, flags, { exclusive: true });
     watch('ranks (exclusive scan of the flags)', ranks);
     const total = ctx.scratch('uint', 1);
-    ctx.runInternal(lastCount, { rank: ranks, flag: flags, at: n - 1, n: total });
-    const count = ((await total.read()) as Uint32Array)[0]!;
-    total.dispose();
+    let count: number;
+    try {
+      ctx.runInternal(lastCount, { rank: ranks, flag: flags, at: n - 1, n: total });
+      count = ((await total.read()) as Uint32Array)[0]!;
+    } finally {
+      total.dispose();
+    }
     if (count === 0) return { stream: null, count, indices: null };
     const kept = ctx.scratch(stream.type, count);
     const idx = indices ? ctx.scratch('uint', count) : null;
-    runPass(ctx, {
-      name: 'ScatterCompact',
-      kind: 'scatter',
-      vertex: VERTEX,
-      fragment: gatherFragment(stream.type, indices),
-      primitive: 'points',
-      count: n,
-      targets: idx ? [kept, idx] : [kept],
-      gathers: { flag: flags, rank: ranks, value: stream },
-    });
-    watch('compacted (one point per kept record)', kept);
-    return { stream: kept, count, indices: idx };
+    try {
+      runPass(ctx, {
+        name: 'ScatterCompact',
+        kind: 'scatter',
+        vertex: VERTEX,
+        fragment: gatherFragment(stream.type, indices),
+        primitive: 'points',
+        count: n,
+        targets: idx ? [kept, idx] : [kept],
+        gathers: { flag: flags, rank: ranks, value: stream },
+      });
+    } catch (e) {
+      [kept, idx].forEach((s) => s?.dispose());
+      throw e;
+    }
+    return shown(watch, 'compacted (one point per kept record)', { stream: kept, count, indices: idx });
   } finally {
     flags.dispose();
     ranks?.dispose();

@@ -93,17 +93,27 @@ export function bitonicOrder(ctx: BrookContext, keys: Stream, watch?: (label: st
     throw new BrookError(`bitonic sort pads ${n} records to ${padded}, beyond this device's ${ctx.caps.maxRecords}: sort at most ${ctx.caps.maxRecords} keys`);
   }
   let src = ctx.scratch('uint2', padded);
-  ctx.runInternal(init, { keys, n, sorted: src });
-  for (let k = 2; k <= padded; k *= 2) {
-    for (let j = k / 2; j >= 1; j /= 2) {
-      const out = ctx.scratch('uint2', padded);
-      ctx.runInternal(step, { src, j, k, sorted: out });
-      src.dispose();
-      src = out;
-      watch?.(`bitonic stage k = ${k}, j = ${j}`, src);
+  try {
+    ctx.runInternal(init, { keys, n, sorted: src });
+    for (let k = 2; k <= padded; k *= 2) {
+      for (let j = k / 2; j >= 1; j /= 2) {
+        const out = ctx.scratch('uint2', padded);
+        try {
+          ctx.runInternal(step, { src, j, k, sorted: out });
+        } catch (e) {
+          out.dispose();
+          throw e;
+        }
+        src.dispose();
+        src = out;
+        watch?.(`bitonic stage k = ${k}, j = ${j}`, src); // (a watcher that throws: src is released below)
+      }
     }
+    return src;
+  } catch (e) {
+    src.dispose();
+    throw e;
   }
-  return src;
 }
 
 const radixInit: KernelSpec = {

@@ -1,6 +1,6 @@
 // Failures release what they took: a refused or failed call leaves ctx.stats() where it was.
 import { expect } from 'chai';
-import { BrookContext, KernelSpec, MEMORY_CHECK_BYTES, createNBody, nbodyPreset, occlusionLoop, writeMask } from '../../src/index';
+import { BrookContext, FILTER_METHODS, KernelSpec, MEMORY_CHECK_BYTES, createNBody, filter, nbodyPreset, occlusionLoop, writeMask } from '../../src/index';
 import { newContext } from '../helpers';
 import { caught, expectBrookErrorValue, expectSameStats, refuses } from './util';
 
@@ -87,5 +87,25 @@ describe('reliability/leaks on failure', () => {
       gl.getError = real;
     }
     expect(real()).to.equal(gl.NO_ERROR);
+  });
+  it("filter's watch throwing mid-sort (bitonic, every method) passes its error through and leaves nothing", async () => {
+    const n = 100;
+    const x = ctx.stream('float', n, Float32Array.from({ length: n }, (_, i) => (i * 37) % 11));
+    const boom = new Error('watch failed');
+    const leaked: string[] = [];
+    for (const method of FILTER_METHODS) {
+      const labels: string[] = [];
+      const all = await filter(ctx, x, { keep: 'x > 4.5', method, watch: (label) => labels.push(label) }); // warms the pool and the programs
+      all.stream?.dispose();
+      all.indices?.dispose();
+      for (const at of labels) {
+        const before = ctx.stats();
+        const e = await caught(() => filter(ctx, x, { keep: 'x > 4.5', method, watch: (label) => { if (label === at) throw boom; } }));
+        expect(e, `${method}, watch threw at '${at}'`).to.equal(boom);
+        if (JSON.stringify(ctx.stats()) !== JSON.stringify(before)) leaked.push(`${method} at '${at}'`);
+      }
+    }
+    if (leaked.length) expect.fail(`ctx.stats() changed when the watch threw: ${leaked.join('; ')}`);
+    x.dispose();
   });
 });
