@@ -167,6 +167,9 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
   return kernels;
 }
 
+/** The slots per input record of a `vout []` kernel: a macro voutRun defines for each bound it tries. */
+const VOUT_MOST = 'BROOK_VOUT_MOST';
+
 /** A `;` right after a kernel's parameter list: a declaration, not a definition. */
 const DECLARATION_END = /\s*;/y;
 
@@ -286,9 +289,10 @@ function readParams(k: FoundKernel, structs: Record<string, StructType>, where: 
       continue;
     }
     if (vm) {
-      const most = Number(vm[1]);
-      if (!vm[1] || !(most >= 1 && most <= 64)) throw new BrookError(`${where}: say how many records one input may push at most: vout[4] ${rawType} ${rawName}<> (1 to 64)`);
-      if (!isStream || !/^float[234]?$/.test(type)) throw new BrookError(`${where}: vout parameter '${rawName}' must be a float..float4 stream: vout[${most}] float ${rawName}<>`);
+      // vout [] (no bound, BrookGPU's pass-after-pass form): most 0, voutRun finds the bound
+      const most = vm[1] ? Number(vm[1]) : 0;
+      if (vm[1] && !(most >= 1 && most <= 64)) throw new BrookError(`${where}: say how many records one input may push at most: vout[4] ${rawType} ${rawName}<> (1 to 64), or vout [] for no bound`);
+      if (!isStream || !/^float[234]?$/.test(type)) throw new BrookError(`${where}: vout parameter '${rawName}' must be a float..float4 stream: vout[${most || ''}] float ${rawName}<>`);
       if (voutOf) throw new BrookError(`${where}: one vout parameter per kernel`);
       voutOf = { output: name, most, type: elementType };
     }
@@ -341,12 +345,14 @@ function applyKinds(k: FoundKernel, read: KernelParams, where: string): { extraH
     const o = glslName(voutOf.output);
     spec.brook = { vout: voutOf };
     extraHelpers = [
+      // vout []: voutRun defines the slots per record before this; a plain run gets one (the first push)
+      ...(voutOf.most ? [] : [`#ifndef ${VOUT_MOST}`, `#define ${VOUT_MOST} 1`, '#endif']),
       `int brook_vslot; int brook_vcount = 0; bool brook_vset = false; ${t} brook_vvalue;`,
       `void brook_push(${t} v) { if (brook_vcount == brook_vslot) { brook_vvalue = v; brook_vset = true; } brook_vcount++; }`,
       // the N slots of input record (c, r) are columns c·N.. of row r (1D: records i·N..): indexof is the input's
-      `vec4 brook_vindexof() { return vec4(brook_coord.x / ${voutOf.most}, brook_coord.yzw); }`,
+      `vec4 brook_vindexof() { return vec4(brook_coord.x / ${voutOf.most || VOUT_MOST}, brook_coord.yzw); }`,
     ].join('\n');
-    spec.prologue = `  brook_vslot = brook_index % ${voutOf.most};`;
+    spec.prologue = `  brook_vslot = brook_index % ${voutOf.most || VOUT_MOST};`;
     // a slot nobody pushed into is null: +infinity in its first component (the filter's sentinel)
     spec.epilogue = `  ${o} = brook_vset ? brook_vvalue : ${t}(uintBitsToFloat(0x7f800000u));`;
   }

@@ -71,7 +71,8 @@ export interface BrookKinds {
   reduce?: { input: string; result: string; type: ElementType };
   /**
    * A kernel with a `vout[most] T o<>` parameter: run by `voutRun` (idioms/vout.ts) over `most`
-   * slots per input record, the slots then compacted by the filter.
+   * slots per input record, the slots then compacted by the filter. `most` 0: `vout [] T o<>`,
+   * no bound; its GLSL names the slots BROOK_VOUT_MOST, which voutRun defines as it doubles them.
    */
   vout?: { output: string; most: number; type: ElementType };
 }

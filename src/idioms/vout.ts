@@ -46,12 +46,57 @@ export async function voutRun(
   // an [h, w·N] stream: each input is read at (r, floor(col / N)) and indexof gives (c, r); the
   // filter then keeps the records in row-major order of the input, as BrookGPU printed them.
   const [h, w] = dims === 2 ? (first.shape as [number, number]) : [1, first.length];
-  const slots = ctx.scratch(vout.type, dims === 2 ? [h, w * vout.most] : first.length * vout.most);
-  try {
-    ctx.runInternal(kernel, { ...args, [vout.output]: slots });
-    const r = await filter(ctx, slots, { sentinel: true, method: options.method });
-    return { stream: r.stream, count: r.count };
-  } finally {
-    slots.dispose();
+  const runWith = async (most: number, k: Kernel | KernelSpec): Promise<{ stream: Stream | null; count: number }> => {
+    const slots = ctx.scratch(vout.type, dims === 2 ? [h, w * most] : first.length * most);
+    try {
+      ctx.runInternal(k, { ...args, [vout.output]: slots });
+      const r = await filter(ctx, slots, { sentinel: true, method: options.method });
+      return { stream: r.stream, count: r.count };
+    } finally {
+      slots.dispose();
+    }
+  };
+  if (vout.most) return runWith(vout.most, kernel);
+  // vout [] T o<>: BrookGPU ran the kernel pass after pass until a pass pushed nothing. Here the
+  // slots per record double (4, 8, ...) until doubling them keeps no more records: then no record
+  // pushed more than the smaller number, and its result is the whole answer.
+  let most = 4;
+  let r = await runWith(most, unboundedAt(spec, most));
+  for (;;) {
+    if (most * 2 > MAX_UNBOUNDED) {
+      r.stream?.dispose();
+      throw new BrookError(`voutRun: kernel ${spec.name} (vout [] ${vout.output}<>) pushes more than ${most} records for one input record; give it a bound (vout[N], N up to 64) or push fewer`);
+    }
+    let next: { stream: Stream | null; count: number };
+    try {
+      next = await runWith(most * 2, unboundedAt(spec, most * 2));
+    } catch (e) {
+      r.stream?.dispose();
+      throw e;
+    }
+    if (next.count === r.count) {
+      next.stream?.dispose();
+      return r;
+    }
+    r.stream?.dispose();
+    r = next;
+    most *= 2;
   }
+}
+
+/** The most slots per input record voutRun gives a `vout []` kernel. */
+const MAX_UNBOUNDED = 1024;
+
+const unboundedVariants = new WeakMap<KernelSpec, Map<number, KernelSpec>>();
+
+/** A `vout []` kernel with `most` slots per input record (its GLSL's BROOK_VOUT_MOST defined), made once. */
+function unboundedAt(spec: KernelSpec, most: number): KernelSpec {
+  let byMost = unboundedVariants.get(spec);
+  if (!byMost) unboundedVariants.set(spec, (byMost = new Map()));
+  let v = byMost.get(most);
+  if (!v) {
+    v = { ...spec, helpers: `#define BROOK_VOUT_MOST ${most}\n${spec.helpers ?? ''}`, brook: { ...spec.brook, vout: { ...spec.brook!.vout!, most } } };
+    byMost.set(most, v);
+  }
+  return v;
 }

@@ -295,3 +295,14 @@ export function brookRankedGatherReference(values: ArrayLike<number>, shape: rea
   }
   return values[i]!;
 }
+
+/**
+ * The records `kernel void grow(float a<>, vout [] float o<>)` pushes, in order: for each input
+ * a, a·10 + i for i = 0, 1, ... while i < a (none for a ≤ 0), the records of one input together
+ * and the inputs in order, as BrookGPU's pass-after-pass vout kept them.
+ */
+export function brookVoutGrowReference(a: ArrayLike<number>): number[] {
+  const out: number[] = [];
+  for (const x of Array.from(a)) for (let i = 0; i < x; i += 1) out.push(Math.fround(x * 10 + i));
+  return out;
+}

@@ -1,7 +1,7 @@
 // Conformance: vout[N] outputs with push (Brook's variable output, by Horn's filter).
 import { expect } from 'chai';
-import { BrookContext, brook, voutRun } from '../../src/index';
-import { expectArrayEqual, expectBrookError, newContext } from '../helpers';
+import { BrookContext, brook, reference, voutRun } from '../../src/index';
+import { expectArrayEqual, expectBrookError, expectBrookRejection, newContext } from '../helpers';
 
 describe('brook/vout and push', () => {
   let ctx: BrookContext;
@@ -44,8 +44,52 @@ describe('brook/vout and push', () => {
     [p, neg].forEach((s) => s.dispose());
   });
 
-  it('refuses vout without a bound, push without vout', () => {
-    expectBrookError(() => brook`kernel void k(float a<>, vout[] float o<>) { o = a; push(o); }`, /vout\[4\]/);
+  it('vout [] (no bound, as BrookGPU ran it pass after pass): 0 to 13 records per input, in order; more than 1024 is a BrookError', async () => {
+    const { grow, endless } = brook`
+      kernel void grow(float a<>, vout [] float o<>) {
+        float i;
+        for (i = 0; i < a; i += 1) {
+          o = a * 10 + i;
+          push(o);
+        }
+      }
+      kernel void endless(float a<>, vout [] float o<>) {
+        float i;
+        for (i = 0; i < 2000; i += 1) {
+          o = i;
+          push(o);
+        }
+      }`;
+    expect(grow!.brook!.vout!.most).to.equal(0);
+    const xs = [3, 0, 13, 1, -2, 9, 5, 0, 12, 2];
+    const a = ctx.stream('float', xs.length, xs);
+    const { stream, count } = await voutRun(ctx, grow!, { a });
+    const expected = reference.brookVoutGrowReference(xs);
+    expect(count).to.equal(expected.length);
+    expectArrayEqual(await stream!.read(), expected, 'pushed');
+    stream!.dispose();
+    // a plain run with the output given: one slot per record, the first push (BrookGPU's first pass); +inf where none
+    const firsts = ctx.stream('float', xs.length);
+    ctx.run(grow!, { a, o: firsts });
+    expectArrayEqual(firsts.readSync(), xs.map((x) => (x > 0 ? reference.brookVoutGrowReference([x])[0]! : Infinity)), 'first pushes');
+    firsts.dispose();
+    const few = ctx.stream('float', 2, [1, 2]);
+    const small = await voutRun(ctx, grow!, { a: few }); // fits the first 4 slots
+    expectArrayEqual(await small.stream!.read(), reference.brookVoutGrowReference([1, 2]), 'pushed');
+    small.stream!.dispose();
+    // nothing kept when it fails (the slots tried go back to the texture pool)
+    const held = () => {
+      const st = ctx.stats();
+      return { textures: st.textures - st.pooledTextures, buffers: st.buffers, syncs: st.syncs, queries: st.queries };
+    };
+    const before = held();
+    await expectBrookRejection(voutRun(ctx, endless!, { a: few }), /pushes more than 1024 records for one input record; give it a bound/);
+    expect(held()).to.deep.equal(before);
+    [a, few].forEach((s) => s.dispose());
+  });
+
+  it('refuses a vout bound past 64, push without vout', () => {
+    expectBrookError(() => brook`kernel void k(float a<>, vout[65] float o<>) { o = a; push(o); }`, /vout\[4\].*or vout \[\] for no bound/);
     expectBrookError(() => brook`kernel void k(float a<>, out float o<>) { o = a; push(o); }`, /push\(\) needs a vout/);
   });
 });
