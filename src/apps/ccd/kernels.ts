@@ -77,6 +77,15 @@ export const CCD_GATHER8: KernelSpec = {
   ].join('\n'),
 };
 
+/** Up to eight one-texel pyramid roots side by side (record i: root r_i), so that a group of
+ * counts comes back in one read instead of one read each. */
+export const CCD_ROOTS8: KernelSpec = {
+  name: 'CcdRoots',
+  gathers: { r0: 'uint4', r1: 'uint4', r2: 'uint4', r3: 'uint4', r4: 'uint4', r5: 'uint4', r6: 'uint4', r7: 'uint4' },
+  outputs: { c: 'uint4' },
+  body: 'int i = brook_index;\nc = i == 0 ? r0(0) : i == 1 ? r1(0) : i == 2 ? r2(0) : i == 3 ? r3(0) : i == 4 ? r4(0) : i == 5 ? r5(0) : i == 6 ? r6(0) : r7(0);',
+};
+
 /** The 15 feature tests of candidate (front) pair k / 15, slot k % 15. */
 export const CCD_PAIR_TESTS: KernelSpec = {
   name: 'CcdPairTests',

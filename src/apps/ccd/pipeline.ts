@@ -33,7 +33,7 @@ import type { KernelArgs, KernelSpec } from '../../core/kernel';
 import { runPass, type PassDesc } from '../../core/pass';
 import type { Stream } from '../../core/stream';
 import { filter, flagKernel, packedLevel, pyramidDescent, pyramidFilterPasses } from '../../idioms/filter';
-import { CCD_CANDIDATE_VERDICTS, CCD_DEAD, CCD_FRONT_SLOT, CCD_GATHER8, CCD_ORPHAN_TESTS, CCD_ORPHAN_TESTS_TOI, CCD_PAIR_TESTS_TOI, CCD_TICK_OF, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
+import { CCD_CANDIDATE_VERDICTS, CCD_DEAD, CCD_FRONT_SLOT, CCD_ROOTS8, CCD_GATHER8, CCD_ORPHAN_TESTS, CCD_ORPHAN_TESTS_TOI, CCD_PAIR_TESTS_TOI, CCD_TICK_OF, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
 import { traverseLws, type LwsOptions, type LwsStats } from './lws';
 import { checkCcdArgs, checkLwsOptions, checkPositions, checkStepOptions } from './validate';
 import { StageClock, type Balance, type CcdStats, type Stage } from './stages';
@@ -302,10 +302,27 @@ export class Ccd {
    * CPU round trip, the reads waiting together. */
   async counts(pyramids: Stream[][], also: Stream[] = []): Promise<{ counts: number[]; data: Array<Int32Array | Float32Array | Uint32Array> }> {
     if (pyramids.length + also.length === 0) return { counts: [], data: [] };
-    this.roundTrips++;
-    const all = (await Promise.all([...pyramids.map(rootOf), ...also].map((s) => s.read()))) as Array<Int32Array | Float32Array | Uint32Array>;
-    const counts = all.slice(0, pyramids.length).map((r) => r[0]! + r[1]! + r[2]! + r[3]!);
-    return { counts, data: all.slice(pyramids.length) };
+    // the roots eight to a stream (a pass each), so a group of 24 steps reads 3 streams, not 24
+    const roots = pyramids.map(rootOf);
+    const side: Stream[] = [];
+    try {
+      if (roots.length > 2) {
+        for (let a = 0; a < roots.length; a += 8) {
+          const group = roots.slice(a, a + 8);
+          side.push(this.scratch('uint4', group.length, 'the counts of a group of steps'));
+          const args: KernelArgs = { c: side[side.length - 1]! };
+          for (let k = 0; k < 8; k++) args[`r${k}`] = group[Math.min(k, group.length - 1)]!;
+          this.run(CCD_ROOTS8, args);
+        }
+      }
+      this.roundTrips++;
+      const all = (await Promise.all([...(side.length ? side : roots), ...also].map((s) => s.read()))) as Array<Int32Array | Float32Array | Uint32Array>;
+      const texels = side.length ? all.slice(0, side.length).flatMap((r) => Array.from({ length: r.length / 4 }, (_, i) => r.subarray(4 * i, 4 * i + 4))) : all.slice(0, roots.length);
+      const counts = texels.map((r) => r[0]! + r[1]! + r[2]! + r[3]!);
+      return { counts, data: all.slice(side.length ? side.length : roots.length) };
+    } finally {
+      side.forEach((s) => s.dispose());
+    }
   }
 
   /** @internal The second half: the kept records of `s` into a new stream of `length` records —
@@ -327,8 +344,8 @@ export class Ccd {
     return kept;
   }
 
-  /** The capped pyramid descents of every level count this Ccd's lists and hits can need
-   * (built and drawn once per context, one fragment each), so that the first frame that runs
+  /** The capped pyramid descents of every level count this Ccd's lists and hits can need, and
+   * CCD_ROOTS8 (built and drawn once per context, one fragment each), so that the first frame that runs
    * ahead does not compile them inside its timed steps (an H100 through Chrome: ~10 ms each). */
   private warmDescents(): void {
     if (this.warmed) return;
@@ -340,18 +357,22 @@ export class Ccd {
     };
     const most = Math.max(3 * this.chunk(BYTES.traverse, 3), 15 * this.chunk(BYTES.candidate, 15), this.chunk(BYTES.orphan));
     const top = Math.min(levels(most), this.ctx.caps.maxTextureImageUnits - 1);
-    const zero = this.scratch('uint4', 1, 'a warm-up pyramid level');
-    const one = this.scratch('int4', 1, 'a warm-up record');
-    const kept = this.scratch('int4', 1, 'a warm-up record');
+    const made: Stream[] = [];
+    const make = (type: 'int4' | 'uint4') => (made.push(this.scratch(type, 1, 'a warm-up record')), made[made.length - 1]!);
     try {
+      const zero = make('uint4'), one = make('int4'), kept = make('int4'), one2 = make('uint4');
       zero.write(new Uint32Array(4));
       for (let k = 1; k <= top; k++) {
         const args: KernelArgs = { value: one, kept };
         for (let l = 0; l < k; l++) args[`lv${l}`] = zero;
         this.run(descentSpec(k, true), args);
       }
+      // and the pass that puts a group's counts side by side
+      const roots: KernelArgs = { c: one2 };
+      for (let k = 0; k < 8; k++) roots[`r${k}`] = zero;
+      this.run(CCD_ROOTS8, roots);
     } finally {
-      [zero, one, kept].forEach((s) => s.dispose());
+      made.forEach((s) => s.dispose());
     }
   }
 
