@@ -27,6 +27,7 @@ import { runReduceKernel } from './reducekernel';
 import { activeWriteMask } from './writemask';
 import { Stream } from '../core/stream';
 import { StreamDomain } from '../core/domain';
+import { StructDomain, StructStream } from '../core/struct';
 
 /** What lowering needs of an open write query: a run with the counting output added. */
 export interface OpenQuery {
@@ -79,6 +80,31 @@ function iteratorInputs(spec: KernelSpec, names: string[]): KernelSpec {
   return derived;
 }
 
+/**
+ * The output a bound write mask is checked against, with its parameter's name: the first output's
+ * stream (a domain's stream), or, when that is a struct parameter's field (spec.outputs holds the
+ * flattened fields, the argument is the struct stream), the struct output's first field stream.
+ */
+function maskedOutput(spec: KernelSpec, args: KernelArgs): { name: string; stream: Stream } | undefined {
+  const asStream = (v: unknown): Stream | undefined => {
+    if (v instanceof Stream) return v;
+    if (v instanceof StreamDomain) return v.stream;
+    if (v instanceof StructStream) return Object.values(v.fields)[0];
+    if (v instanceof StructDomain) return Object.values(v.fields)[0]?.stream;
+    return undefined;
+  };
+  for (const name in spec.outputs) {
+    const stream = asStream(args[name]);
+    if (stream) return { name, stream };
+    break;
+  }
+  for (const [name, p] of Object.entries(spec.structParams ?? {})) {
+    const stream = p.role === 'outputs' ? asStream(args[name]) : undefined;
+    if (stream) return { name, stream };
+  }
+  return undefined;
+}
+
 function lowerBrook(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions): boolean {
   // every ctx.run comes here: the common case (no iterator for a stream, no write mask, no
   // reduce kernel, no open query) costs a loop over the inputs and three lookups
@@ -94,13 +120,9 @@ function lowerBrook(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelA
   }
   const wm = options.internal ? undefined : activeWriteMask(ctx);
   if (wm && spec?.outputs && !spec.brook?.reduce && args && typeof args === 'object' && !options.build && !options.mask && !options.writeMask) {
-    let firstOutput: string | undefined;
-    for (const name in spec.outputs) {
-      firstOutput = name;
-      break;
-    }
-    const first = args[firstOutput!];
-    const out = first instanceof Stream ? first : first instanceof StreamDomain ? first.stream : undefined;
+    const found = maskedOutput(spec, args);
+    const out = found?.stream;
+    const firstOutput = found?.name;
     if (out && !out.disposed) {
       const { width, height } = out.layout;
       if (width !== wm.mask.width || height !== wm.mask.height) {

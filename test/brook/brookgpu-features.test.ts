@@ -3,7 +3,7 @@
 // iterators passed for stream parameters (convert_iter_to_stream, iterator, rayBug), domains of
 // struct streams (read_write_domain), vout kernels over 2D inputs (vout) and write masks (writeQuery).
 import { expect } from 'chai';
-import { BrookContext, StructStream, brook, iter, reference, scan, scatterReduce, sortStream, streamDecl, streamGatherOp, streamRead, streamWrite, voutRun, writeMask, writeQuery } from '../../src/index';
+import { BrookContext, StructStream, brook, iter, structStream, reference, scan, scatterReduce, sortStream, streamDecl, streamGatherOp, streamRead, streamWrite, voutRun, writeMask, writeQuery } from '../../src/index';
 import { expectArrayEqual, expectBrookError, expectNoGLError, newContext, rng } from '../helpers';
 
 describe('brook/BrookGPU 0.5 features against src/reference', () => {
@@ -167,6 +167,38 @@ describe('brook/BrookGPU 0.5 features against src/reference', () => {
     expectBrookError(() => m.bind(), /write mask was disposed/);
     [s, o, small].forEach((x) => x.dispose());
     q.dispose();
+    expectNoGLError(ctx);
+  });
+
+  it('write masks apply to a kernel whose output is a struct stream (its fields have the mask\'s size), and refuse one of another size', () => {
+    const { setLow, both } = brook`
+      typedef struct Pair_t { float first; float2 second; } Pair;
+      kernel void setLow(float s<>, float t, out float o<>) { if (s >= t) discard; o = s; }
+      kernel void both(float s<>, out Pair p<>) { p.first = s + 1.0; p.second = float2(s, 2.0); }`;
+    const [H, W] = [9, 13];
+    const sv = Float32Array.from({ length: H * W }, (_, i) => (i * 37) % 100);
+    const s = ctx.stream('float', [H, W], sv);
+    const o = ctx.stream('float', [H, W]);
+    const Pair = both!.structParams!.p!.struct;
+    const p = structStream(ctx, Pair, [H, W]);
+    const m = writeMask(ctx, H, W);
+    m.bind();
+    try {
+      m.enableSet();
+      ctx.run(setLow!, { s, t: 50, o }); // sets the records below 50
+      m.disableSet();
+      m.enableTest();
+      ctx.run(both!, { s, p });
+      expectArrayEqual(p.fields.first!.readSync(), sv.map((x) => (x < 50 ? 0 : x + 1)), 'first: the set records are not written');
+      expectArrayEqual(p.fields.second!.readSync(), Array.from(sv).flatMap((x) => (x < 50 ? [0, 0] : [x, 2])), 'second');
+      const small = structStream(ctx, Pair, 5);
+      const s5 = ctx.stream('float', 5, [1, 2, 3, 4, 5]);
+      expectBrookError(() => ctx.run(both!, { s: s5, p: small }), /kernel both: a write mask of 9x13 \(rows x columns\) is bound with its test enabled, but output 'p' .* has a \d+x\d+ texture/);
+      [small, s5].forEach((x) => x.dispose());
+    } finally {
+      m.dispose();
+    }
+    [s, o, p].forEach((x) => x.dispose());
     expectNoGLError(ctx);
   });
 
