@@ -98,6 +98,7 @@ describe("apps/ccd Table 1's stage breakdown (passes and GPU time per stage)", (
       err = e;
     }
     expect(String(err)).to.match(/BrookError.*profile/);
+    await refuses(ctx, () => ccd.step({ fences: 1 as unknown as boolean }), /options\.fences must be true or false/);
     ccd.dispose();
   });
 });
