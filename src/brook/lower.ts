@@ -14,7 +14,8 @@
  *
  * - While a write mask is bound with its test or set enabled (writemask.ts), the user's plain
  *   kernel runs go against it: one whose output has another texture size is a BrookError. A
- *   library call's own passes (`ctx.runInternal`, options.internal) are never masked.
+ *   library call's own passes (`ctx.runInternal`, options.internal) are never masked, nor
+ *   counted by an open write query (writequery.ts).
  *
  * All end in core's runKernel, which never comes back here.
  */
@@ -141,7 +142,8 @@ function lowerBrook(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelA
     runReduceKernel(ctx, given, args, options, runCounted);
     return true;
   }
-  if (options.build || !openQueries.has(ctx)) return false;
+  // a library call's own passes (a read's packing, domain copies, sorts: ctx.runInternal) are no kernel run of the user's
+  if (options.build || options.internal || !openQueries.has(ctx)) return false;
   runCounted(ctx, given, args, options);
   return true;
 }

@@ -12,7 +12,8 @@
  *
  * WebGL2's occlusion queries answer only ANY_SAMPLES_PASSED (whether any fragment passed), not
  * how many, so the count is built another way, exactly: while a query is open, every kernel run
- * (ctx.run and everything built on it, as every pass counted towards a BrookGPU query) gets one
+ * of the user's (ctx.run, reduce kernels; not the passes of library calls, `ctx.runInternal`:
+ * a read's packing, domain copies, sorts, filters, as a BrookGPU stream read drew nothing) gets one
  * more render target, a uint stream cleared to 0 into which each fragment that reaches the end
  * of the kernel writes 1 — a discarded record, a record masked off by a z mask or outside a
  * region writes nothing. The target is summed by the uint reduction (exact modulo 2^32 per run,

@@ -1,7 +1,7 @@
 // Conformance: write queries (BrookGPU's write_query, prog/tests/writeQuery) count the records
 // kernels did not discard, exactly, against reference.brookWriteQueryReference.
 import { expect } from 'chai';
-import { BrookContext, brook, brookStructs, streamBeginWriteQuery, streamEndWriteQuery, structStream, writeQuery } from '../../src/index';
+import { BrookContext, brook, brookStructs, sortStream, streamBeginWriteQuery, streamEndWriteQuery, structStream, writeQuery } from '../../src/index';
 import { brookWriteQueryReference } from '../../src/reference';
 import { expectBrookError, newContext, randomFloats } from '../helpers';
 
@@ -68,6 +68,28 @@ describe('brook/write queries: records a kernel did not discard', () => {
     expect(q.runs).to.equal(2);
     const expected = brookWriteQueryReference(data, 40) + brookWriteQueryReference(data, 70, { height: h, width: w, interior: true });
     expect(await q.count()).to.equal(expected);
+    q.dispose();
+    [s, o].forEach((x) => x.dispose());
+  });
+
+  it("counts the user's kernel runs only: reads (their packing pass), domain copies and library calls between begin and end add nothing", async () => {
+    const [h, w] = [30, 41];
+    const data = randomFloats(h * w, 15, 0, 1000);
+    const s = ctx.stream('float', [h, w], data);
+    const o = ctx.stream('float', [h, w]);
+    const keys = ctx.stream('float', 50, data.subarray(0, 50));
+    const q = writeQuery(ctx);
+    q.begin();
+    ctx.run(kernels.CopyBelowThresholdKill!, { s, t: 400, o });
+    o.readSync({ method: 'pack' });
+    await o.read({ method: 'pack' });
+    o.domain([0, 0], [5, 7]).readSync();
+    o.domain([1, 1], [3, 4]).write(new Float32Array(6));
+    const sorted = sortStream(ctx, keys);
+    q.end();
+    expect(q.runs, 'counted runs').to.equal(1);
+    expect(await q.count()).to.equal(brookWriteQueryReference(data, 400));
+    [sorted.keys, sorted.order, keys].forEach((x) => x.dispose());
     q.dispose();
     [s, o].forEach((x) => x.dispose());
   });
