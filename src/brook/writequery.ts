@@ -29,6 +29,8 @@ import { runPass } from '../core/pass';
 import { reduceStream } from '../core/reduce';
 import { runKernel } from '../core/run';
 import { Stream, type StreamShape } from '../core/stream';
+import { StreamDomain } from '../core/domain';
+import { StructDomain } from '../core/struct';
 import { openQueryOn, setOpenQuery, useBrookKinds } from './lower';
 
 /** The hidden output a counted kernel writes 1 into. */
@@ -39,6 +41,21 @@ export const WRITE_QUERY_OUTPUT = 'writequery_count';
 export function writeQuery(ctx: BrookContext): WriteQuery {
   check(ctx && typeof ctx === 'object' && typeof (ctx as BrookContext).scratch === 'function', 'writeQuery(ctx): ctx must be a BrookContext (createContext())');
   return new WriteQuery(ctx);
+}
+
+/** The domain the kernel's first output is written through (a struct output's: its first field's), if any. */
+function outputDomain(spec: KernelSpec, args: KernelArgs): StreamDomain | undefined {
+  for (const name in spec.outputs) {
+    const v = args[name];
+    if (v !== undefined) return v instanceof StreamDomain ? v : undefined;
+    break;
+  }
+  for (const [name, p] of Object.entries(spec.structParams ?? {})) {
+    const v = p.role === 'outputs' ? args[name] : undefined;
+    if (v instanceof StructDomain) return Object.values(v.fields)[0];
+    if (v !== undefined) return undefined;
+  }
+  return undefined;
 }
 
 export class WriteQuery {
@@ -111,7 +128,11 @@ export class WriteQuery {
     const marks = this.ctx.scratch('uint', (sh.length === 1 ? sh[0]! : sh) as StreamShape);
     try {
       runPass(this.ctx, { name: `${spec.name} [write query clear]`, kind: 'clear', targets: [marks], count: 0, clear: { color: [0, 0, 0, 0] } });
-      runKernel(this.ctx, counted, { ...args, [WRITE_QUERY_OUTPUT]: marks }, options);
+      // outputs written through a domain: the marks through the same domain (every output covers the same records)
+      const through = outputDomain(spec, args);
+      const rank = marks.layout.dims;
+      const target = through ? marks.domain(through.origin.slice(0, rank), through.origin.slice(0, rank).map((o, k) => o + through.extents[k]!)) : marks;
+      runKernel(this.ctx, counted, { ...args, [WRITE_QUERY_OUTPUT]: target }, options);
       this.partials.push(reduceStream(this.ctx, marks, 'sum'));
       this.runs++;
     } finally {

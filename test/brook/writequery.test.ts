@@ -94,6 +94,28 @@ describe('brook/write queries: records a kernel did not discard', () => {
     [s, o].forEach((x) => x.dispose());
   });
 
+  it('counts a kernel run into an output domain: the records of the domain it wrote', async () => {
+    const [h, w] = [20, 31];
+    const data = randomFloats(h * w, 16, 0, 100);
+    const s = ctx.stream('float', [h, w], data);
+    const o = ctx.stream('float', [h, w]);
+    const [x0, y0, x1, y1] = [3, 2, 17, 11];
+    const inside = Float32Array.from({ length: (y1 - y0) * (x1 - x0) }, (_, k) => data[(y0 + Math.floor(k / (x1 - x0))) * w + x0 + (k % (x1 - x0))]!);
+    const q = writeQuery(ctx);
+    q.begin();
+    ctx.run(kernels.CopyBelowThresholdKill!, { s: s.domain([x0, y0], [x1, y1]), t: 60, o: o.domain([x0, y0], [x1, y1]) });
+    q.end();
+    expect(await q.count()).to.equal(brookWriteQueryReference(inside, 60));
+    const s1 = ctx.stream('float', 100, data.subarray(0, 100));
+    const o1 = ctx.stream('float', 100);
+    q.begin();
+    ctx.run(kernels.CopyBelowThresholdKill!, { s: s1.domain(10, 70), t: 60, o: o1.domain(30, 90) });
+    q.end();
+    expect(await q.count()).to.equal(brookWriteQueryReference(data.subarray(10, 70), 60));
+    q.dispose();
+    [s, o, s1, o1].forEach((x) => x.dispose());
+  });
+
   it('counts a struct output wider than the draw buffers once (its passes write the count once)', async () => {
     const Nine = brookStructs`typedef struct { float4 a, b, c, d, e, f, g, h, i; } Nine;`.Nine!;
     const data = randomFloats(50, 13, 0, 10);
