@@ -119,7 +119,9 @@ function roundedIndex(type: ElementType, value: string, name: string): string {
     `vec4 ${name}_f = floor(${name}_x);`,
     `vec4 ${name}_r = ${name}_f + vec4(greaterThanEqual(${name}_x - ${name}_f, vec4(0.5)));`, // floor(x + 0.5), exactly
     // (int)(x + 0.5) truncates toward zero: x in (-1.5, -0.5) is record 0 too
-    `ivec4 ${name} = all(greaterThan(${name}_x, vec4(-1.5))) && all(lessThan(${name}_r, vec4(1073741824.0))) ? ivec4(max(${name}_r, vec4(0.0))) : ivec4(-1);`,
+    // NaN and infinities by their exponent bits too (a driver may fold NaN comparisons away)
+    `bool ${name}_ok = !any(equal(floatBitsToUint(${name}_x) & uvec4(0x7f800000u), uvec4(0x7f800000u))) && all(greaterThan(${name}_x, vec4(-1.5))) && all(lessThan(${name}_r, vec4(1073741824.0)));`,
+    `ivec4 ${name} = ${name}_ok ? ivec4(max(${name}_r, vec4(0.0))) : ivec4(-1);`,
   ].join('\n');
 }
 
