@@ -3,6 +3,7 @@ import { BrookContext, BrookError, createCcd, parsePly, reference } from '../../
 
 type CcdScene = reference.CcdScene;
 import { expectNoGLError, newContext } from '../helpers';
+import { CCD_BYTES } from '../../src/apps/ccd/pipeline';
 import { report } from './ccd-data';
 
 /** The funnel's two frames (float32-exact doubles) and the ground-truth colliding features. */
@@ -260,6 +261,61 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
     split.dispose();
     expect(ctx.stats().textures - ctx.stats().pooledTextures, 'no texture left behind').to.be.at.most(before);
     expect(() => createCcd(ctx, scene, { memoryBudget: 100 })).to.throw(/memoryBudget \(bytes a chunk of a pass may use\)/);
+  });
+
+  it("the memory budget's bytes per record hold what a chunk allocates: a static step's (its work items) and the pair tests' (their candidates), measured", async function () {
+    this.timeout(120_000);
+    const c = new reference.ClothBall(12, 1);
+    for (let i = 0; i < 50; i++) c.advance();
+    const ccd = createCcd(ctx, c.scene(), { memoryBudget: 16384 });
+    // every allocation (the Ccd's own, labelled, and its filters' through ctx.scratch) counted
+    // against the chunk whose first target was made last; its peak of live bytes per record
+    type Phase = { kind: 'traverse' | 'candidate'; records: number; live: number; peak: number };
+    let phase: Phase | null = null;
+    const peaks: Phase[] = [];
+    const scratch = ctx.scratch.bind(ctx);
+    const own = ccd.scratch.bind(ccd);
+    const starts: Record<string, [Phase['kind'], number]> = { "CcdTraverse's children": ['traverse', 3], "CcdPairTests' hits": ['candidate', 15] };
+    (ccd as unknown as { scratch: unknown }).scratch = (type: 'int4', n: number, what: string) => {
+      const start = starts[what];
+      if (start) peaks.push((phase = { kind: start[0], records: n / start[1], live: 0, peak: 0 }));
+      else if (!/front slots|kept records|pyramid|flags|counts/.test(what)) phase = null; // another stage's
+      return own(type, n, what);
+    };
+    // joining chunks (a step's next lists, the front's) is no chunk's
+    const concat = ccd.concat.bind(ccd);
+    (ccd as unknown as { concat: unknown }).concat = (chunks: never) => ((phase = null), concat(chunks));
+    (ctx as unknown as { scratch: unknown }).scratch = (type: 'int4', n: number) => {
+      const s = scratch(type, n);
+      const p = phase;
+      if (p) {
+        const bytes = n * s.info.texelBytes;
+        p.live += bytes;
+        p.peak = Math.max(p.peak, p.live);
+        const dispose = s.dispose.bind(s);
+        let once = false;
+        s.dispose = () => (once || ((once = true), (p.live -= bytes)), dispose());
+      }
+      return s;
+    };
+    try {
+      await ccd.step({ fromRoot: true }); // each step's count read
+      await ccd.step({ fromRoot: true }); // run ahead
+    } finally {
+      (ctx as unknown as { scratch: unknown }).scratch = scratch;
+      (ccd as unknown as { scratch: unknown }).scratch = own;
+      (ccd as unknown as { concat: unknown }).concat = concat;
+    }
+    for (const kind of ['traverse', 'candidate'] as const) {
+      // (chunks of 32 records or more: a pyramid's few fixed texels weigh on tiny ones)
+      const list = peaks.filter((p) => p.kind === kind && p.records >= 32);
+      expect(list.length, `${kind} chunks`).to.be.greaterThan(2);
+      const most = Math.max(...list.map((p) => p.peak / p.records));
+      expect(most, `${kind}: bytes a record at most`).to.be.at.most(CCD_BYTES[kind]);
+      expect(most, `${kind}: the constant is not far above`).to.be.at.least(CCD_BYTES[kind] / 3);
+      report(`${kind}: ${list.length} chunks, at most ${most.toFixed(1)} bytes a record live at once (the budget counts ${CCD_BYTES[kind]})`);
+    }
+    ccd.dispose();
   });
 
   it('a target the device cannot make names the pass, its size and memoryBudget', async function () {

@@ -51,9 +51,11 @@ const TICKS = 65536;
 /** Bytes per record of the chunked passes, their filters' working streams included: a static
  * traversal step per work item (3 int4 children, the filter's flags and pyramid, the next list,
  * the front slot), the elementary tests per candidate (15 int4 hits and their filter's streams),
- * per orphan record, and the front compaction per record (gathered, the front's and the
- * candidates' flags, the kept front and candidates). */
-const BYTES = { traverse: 144, candidate: 15 * 24, orphan: 24, compact: 56 } as const;
+ * per orphan record, and the front compaction per record (gathered 16, the front's and the
+ * candidates' flags and levels 2 x 5.3, the kept front and candidates at most 2 x 16). */
+const BYTES = { traverse: 144, candidate: 15 * 24, orphan: 24, compact: 60 } as const;
+/** @internal BYTES, for the spec that measures what each chunk allocates. */
+export const CCD_BYTES = BYTES;
 
 /** The kernels of a pyramid filter over int4 records, built once per predicate / level count. */
 const FLAGS = new Map<string, KernelSpec>();
