@@ -346,9 +346,10 @@ export class Ccd {
     return kept;
   }
 
-  /** The capped pyramid descents of every level count this Ccd's lists and hits can need, and
-   * CCD_ROOTS8 (built and drawn once per context, one fragment each), so that the first frame that runs
-   * ahead does not compile them inside its timed steps (an H100 through Chrome: ~10 ms each). */
+  /** The pyramid descents (capped and exact) of every level count this Ccd's lists, front and
+   * hits can need, and CCD_ROOTS8 (built and drawn once per context, one fragment each), so that
+   * later frames do not compile them inside their timed steps (an H100 through Chrome: ~10 ms
+   * each; a front rebuilt from the root, or more hits than last frame's, met new level counts). */
   private warmDescents(): void {
     if (this.warmed) return;
     this.warmed = true;
@@ -368,6 +369,7 @@ export class Ccd {
         const args: KernelArgs = { value: one, kept };
         for (let l = 0; l < k; l++) args[`lv${l}`] = zero;
         this.run(descentSpec(k, true), args);
+        this.run(descentSpec(k, false), args);
       }
       // and the pass that puts a group's counts side by side
       const roots: KernelArgs = { c: one2 };
