@@ -23,6 +23,7 @@ import './brook/programs.test';
 import './brook/shapes.test';
 import './brook/dimensions.test';
 import './brook/domain.test';
+import './brook/gatheredge.test';
 import './brook/vout.test';
 import './brook/writequery.test';
 import './brook/promote.test';

@@ -161,6 +161,11 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
     if (Object.keys(structs).length) spec.structs = structs;
     spec.origin = { text: k.shown, bodyLine: k.bodyLine };
     spec.resample = true;
+    // BrookGPU's gathers clamp to the edge (its textures' CLAMP_TO_EDGE, its CPU backend's
+    // __BrtArray::indexOf): every gather the user declared (struct gathers by field), not the
+    // reduce kernels' own source, which reads only inside its stream
+    const edges = Object.keys(spec.gathers).filter((n) => n !== REDUCE_SOURCE);
+    if (edges.length) spec.gatherEdge = Object.fromEntries(edges.map((n) => [n, 'clamp' as const]));
     if (bound !== undefined) spec.maxIterations = bound;
     kernels[k.name] = spec;
   }

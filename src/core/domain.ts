@@ -14,9 +14,10 @@
  * the shape), then y, z, w — `a.domain(int2(1, 2), int2(9, 5))` in Brook. A 1D stream takes
  * numbers. The end is exclusive, as in BrookGPU (`domain(30, 80)` is 50 records). Inside a
  * kernel a domain behaves as a stream of its own shape: `indexof` counts from its start, a
- * gather `g[0]` reads its first record and reads outside it give zero, and an output domain
- * leaves the records outside it untouched (the pass is scissored to the rows it covers and
- * discards the others).
+ * gather `g[0]` reads its first record and reads outside it give zero (the domain's nearest
+ * record with KernelSpec.gatherEdge 'clamp', as in brook kernels), and an output domain leaves
+ * the records outside it untouched (the pass is scissored to the rows it covers and discards
+ * the others).
  *
  * A domain owns no GL object (`ctx.stats()` does not change); it lives as long as its stream:
  * after `stream.dispose()` using it throws a BrookError. Host I/O of a domain runs one copy

@@ -19,7 +19,7 @@ export { PROGRAM_CACHE_SIZE } from './programs';
 export type { ProgramCache, ProgramRecord } from './programs';
 export type { PoolFormat, PoolFit } from './pool';
 export type { Attachment, Attachments, DescribeLinkError, ResourceCounts, Resources } from './resources';
-export type { KernelSpec, KernelArgs, KernelArg, StructValue, UniformType, RunOptions, IterType } from './kernel';
+export type { KernelSpec, KernelArgs, KernelArg, StructValue, UniformType, RunOptions, IterType, GatherEdge } from './kernel';
 export type { BrookKinds } from './kernelspec';
 export { ZMask } from './zmask';
 export { seededRandom } from './random';

@@ -19,7 +19,8 @@
  * - each output is a local variable (zero to start with) whose final value is written;
  * - each gather `g` is a function: `g(i)` reads record i (i a float, int or uint: a float
  *   index is floored), `g(p)` with an ivec2/vec2 reads texel (x, y), `g(row, col)` likewise;
- *   a gather outside the stream reads zero (all components) — the one out-of-range rule;
+ *   a gather outside the stream reads zero (all components), or with `gatherEdge: { g: 'clamp' }`
+ *   the nearest record (each dimension clamped, BrookGPU's rule, which brook`...` kernels use);
  *   `g_texel(ivec2)` is the unchecked fetch for hot loops that stay inside the texture and
  *   `g_size()` the texture's (width, height);
  * - `brook_index` (int) is the index of the record being written and `brook_pos` its (x, y).

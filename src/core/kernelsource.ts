@@ -7,7 +7,7 @@ import HEADER from '../../glsl/core/header.glsl';
 import PRELUDE from '../../glsl/core/prelude.glsl';
 import { numberLines } from './errors';
 import { TypeInfo, typeInfo } from './types';
-import { IterType, KernelSpec, UniformType, glslName } from './kernelspec';
+import { GatherEdge, IterType, KernelSpec, UniformType, glslName } from './kernelspec';
 
 const UNIFORM_GLSL: Record<string, string> = { mat2: 'mat2', mat3: 'mat3', mat4: 'mat4', bool: 'bool' };
 
@@ -64,10 +64,17 @@ function texelOf(i: string, dims: string, pow2: boolean | undefined): string {
  * `g(p)` with an ivec3/vec3 or ivec4/vec4 the record at (x, y, z[, w]), x the fastest dimension,
  * and `g(i, j, k[, l])` Brook's `g[i][j][k]`, i the slowest. A vector's components past the
  * stream's rank are dropped (a float2 on a 1D stream reads record x). Reads outside the stream
- * (or the domain) give zero. A domain (`view`: a shader variant) adds its origin in its stream
+ * (or the domain) give zero; with `edge` 'clamp' (KernelSpec.gatherEdge), the nearest record
+ * (clampedGatherAccessors). A domain (`view`: a shader variant) adds its origin in its stream
  * (`_origin`, `_full`) and counts records in its own extents.
  */
-export function gatherAccessors(param: string, info: TypeInfo, { view, pow2 }: { view: boolean; pow2?: boolean } = { view: false }): string {
+export function gatherAccessors(
+  param: string,
+  info: TypeInfo,
+  { view, pow2 }: { view: boolean; pow2?: boolean } = { view: false },
+  edge: GatherEdge = 'zero',
+): string {
+  if (edge === 'clamp') return clampedGatherAccessors(param, info, { view, pow2 });
   const t = info.glsl;
   const name = glslName(param);
   const s = `brook_g_${param}`;
@@ -115,6 +122,55 @@ export function gatherAccessors(param: string, info: TypeInfo, { view, pow2 }: {
 }
 
 /**
+ * gatherAccessors with BrookGPU's edge rule (KernelSpec.gatherEdge 'clamp'): every index form
+ * becomes a position in the stream's logical shape (x first; a domain's own extents) and each
+ * dimension is clamped to [0, extent - 1] before the record is fetched, so a read past any edge
+ * gives the nearest record. The extents past the rank are 1, so a vector's extra components
+ * clamp to 0, i.e. are dropped, as in the 'zero' form; `g(i, j)` on a 1D stream is its record j
+ * (row i clamped to 0), not a texel of its folded texture. A scalar index counts records in
+ * row-major order and is clamped to [0, records - 1]. Same uniforms as the 'zero' form.
+ */
+function clampedGatherAccessors(param: string, info: TypeInfo, { view, pow2 }: { view: boolean; pow2?: boolean }): string {
+  const t = info.glsl;
+  const name = glslName(param);
+  const s = `brook_g_${param}`;
+  const d = `${s}_dims`;
+  const [e, o, f, r] = [`${s}_shape`, `${s}_origin`, `${s}_full`, `${s}_rank`];
+  const fetch = (texel: string) => `texelFetch(${s}, ${texel}, 0)${info.swizzle}`;
+  const at4 = `${s}_at4`;
+  // a whole stream: origin 0 and full == shape, so its record is flatten(c, shape); a domain
+  // adds its origin in its stream
+  const record = view ? `brook_flatten(clamp(brook_c, ivec4(0), ${e} - 1) + ${o}, ${f})` : `brook_flatten(clamp(brook_c, ivec4(0), ${e} - 1), ${e})`;
+  return [
+    `uniform highp ${info.sampler} ${s};`,
+    `uniform ivec4 ${d};`,
+    `uniform ivec4 ${e};`,
+    `uniform ivec4 ${o};`,
+    `uniform ivec4 ${f};`,
+    `uniform int ${r};`,
+    `${t} ${at4}(ivec4 brook_c) { return ${fetch(texelOf(record, d, pow2))}; }`,
+    `${t} ${name}(ivec4 brook_c) { return ${at4}(brook_c); }`,
+    view
+      ? `${t} ${name}(int brook_a) { return ${at4}(brook_unflatten(clamp(brook_a, 0, ${e}.x * ${e}.y * ${e}.z * ${e}.w - 1), ${e})); }`
+      : `${t} ${name}(int brook_a) { return ${fetch(texelOf(`clamp(brook_a, 0, ${d}.x - 1)`, d, pow2))}; }`,
+    `${t} ${name}(uint brook_a) { return ${name}(int(min(brook_a, 0x7fffffffu))); }`,
+    `${t} ${name}(float brook_a) { return ${name}(int(floor(brook_a))); }`,
+    `${t} ${name}(ivec2 brook_a) { return ${at4}(ivec4(brook_a, 0, 0)); }`,
+    `${t} ${name}(vec2 brook_a) { return ${at4}(ivec4(floor(brook_a), 0, 0)); }`,
+    `${t} ${name}(int brook_r, int brook_c) { return ${at4}(ivec4(brook_c, brook_r, 0, 0)); }`,
+    `${t} ${name}(float brook_r, float brook_c) { return ${at4}(ivec4(floor(brook_c), floor(brook_r), 0, 0)); }`,
+    `${t} ${name}(ivec3 brook_a) { return ${at4}(ivec4(brook_a, 0)); }`,
+    `${t} ${name}(vec3 brook_a) { return ${at4}(ivec4(floor(brook_a), 0)); }`,
+    `${t} ${name}(vec4 brook_a) { return ${at4}(ivec4(floor(brook_a))); }`,
+    `${t} ${name}(int brook_i, int brook_j, int brook_k) { return ${at4}(ivec4(brook_k, brook_j, brook_i, 0)); }`,
+    `${t} ${name}(float brook_i, float brook_j, float brook_k) { return ${at4}(ivec4(floor(vec3(brook_k, brook_j, brook_i)), 0)); }`,
+    `${t} ${name}(int brook_i, int brook_j, int brook_k, int brook_l) { return ${at4}(ivec4(brook_l, brook_k, brook_j, brook_i)); }`,
+    `${t} ${name}(float brook_i, float brook_j, float brook_k, float brook_l) { return ${at4}(ivec4(floor(vec4(brook_l, brook_k, brook_j, brook_i)))); }`,
+    ...(name.endsWith('_') ? [] : [`${t} ${name}_texel(ivec2 brook_a) { return ${fetch('brook_a')}; }`, `ivec2 ${name}_size() { return ${d}.yw; }`]),
+  ].join('\n');
+}
+
+/**
  * The texel an elementwise input reads for the record being written, for its mapping `mode`
  * (kernelargs.ts inputMapping): 0 the same texel, 1 the same index, 2 per-dimension resampling
  * (map = in cols, out cols, in rows, out rows; a 1D side is one row), 3 index / k, 4 index * k,
@@ -155,7 +211,7 @@ export function generateKernelSource(spec: KernelSpec, written?: readonly string
     `// kernel ${spec.name}`,
     PRELUDE,
   ];
-  gathers.forEach(([name, type], k) => head.push(gatherAccessors(name, typeInfo(type), variant.gathers[k] ?? { view: false, pow2: true })));
+  gathers.forEach(([name, type], k) => head.push(gatherAccessors(name, typeInfo(type), variant.gathers[k] ?? { view: false, pow2: true }, spec.gatherEdge?.[name])));
   for (const [name, type] of inputs) {
     const info = typeInfo(type);
     const u = `brook_s_${name}`;

@@ -20,6 +20,15 @@ export interface KernelSpec {
   inputs?: Record<string, ElementType>;
   /** Gather arrays (`float4 v[]`), read anywhere by record index. Default: none. */
   gathers?: Record<string, ElementType>;
+  /**
+   * What a gather read outside its stream (or domain) gives, per gather by name (a struct
+   * gather's field gathers by their flattened names). 'zero' (the default): zero, every
+   * component. 'clamp': the nearest record, each dimension of the stream's logical shape (the
+   * domain's, for a domain) clamped to its extent, as BrookGPU's textures (CLAMP_TO_EDGE) and
+   * its CPU backend did; the Brook front end sets it on every gather it declares. A separate
+   * accessor, so gathers that keep 'zero' cost nothing more.
+   */
+  gatherEdge?: Record<string, GatherEdge>;
   /** Iterators (`iter float here<>`): bound at run time to `iter(start, end)`. Default: none. */
   iters?: Record<string, IterType>;
   /** Uniform parameters (`float twotoi`). Default: none. */
@@ -61,6 +70,9 @@ export interface KernelSpec {
   /** Where the body came from, for error messages: the user's text and the body's first line in it. */
   origin?: { text: string; bodyLine: number };
 }
+
+/** What a gather outside its stream reads (KernelSpec.gatherEdge). */
+export type GatherEdge = 'zero' | 'clamp';
 
 /** Brook's kernel kinds recorded on a description (KernelSpec.brook). */
 export interface BrookKinds {
@@ -176,6 +188,10 @@ export function validateSpec(spec: KernelSpec, ctx: Device): void {
         typeInfo(type); // throws on unknown element types
       }
     }
+  }
+  for (const [name, edge] of Object.entries(spec.gatherEdge ?? {})) {
+    check(Object.hasOwn(spec.gathers ?? {}, name), () => `kernel ${spec.name}: gatherEdge names '${name}', which is not one of its gathers`);
+    check(edge === 'zero' || edge === 'clamp', () => `kernel ${spec.name}: gatherEdge of '${name}' must be 'zero' or 'clamp', got ${describeAny(edge)}`);
   }
   const samplers = Object.keys(spec.inputs ?? {}).length + Object.keys(spec.gathers ?? {}).length;
   check(

@@ -282,7 +282,8 @@ export function brookIndexofInputReference(input: readonly number[], output: rea
  * A gather of a stream of `shape` (slowest first, `rank` dimensions) read at a vector index `p`
  * (x first) with more components than the rank: the first `rank` count, the rest are dropped, as
  * BrookGPU's textures ignored them (a 1D stream is one row: a[float2(3, 4)] is a[3]; a 2D stream
- * ignores z and w); the record there, zero outside (brookgl's gathers read zero outside a stream).
+ * ignores z and w); the record there, each dimension clamped to the stream's extent outside it
+ * (Brook's gathers clamp to the edge, as BrookGPU's did).
  */
 export function brookRankedGatherReference(values: ArrayLike<number>, shape: readonly number[], p: readonly number[], rank: number): number {
   const q = p.slice(0, rank).map(Math.floor);
@@ -290,8 +291,7 @@ export function brookRankedGatherReference(values: ArrayLike<number>, shape: rea
   let i = 0;
   for (let k = q.length - 1; k >= 0; k--) {
     const extent = e[k] ?? 1;
-    if (q[k]! < 0 || q[k]! >= extent) return 0;
-    i = i * extent + q[k]!;
+    i = i * extent + Math.min(Math.max(q[k]!, 0), extent - 1);
   }
   return values[i]!;
 }

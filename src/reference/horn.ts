@@ -1,14 +1,14 @@
 /**
  * CPU mirrors of Horn's Listing 36-1 kernels (GPU Gems 2, section 36.1), record by record in
- * float32, with brookgl's gather rules (a float index is floored; outside the stream reads 0).
+ * float32, with Brook's gather rules (a float index is floored; outside the stream it reads the
+ * nearest record, clamped to the edge as BrookGPU's gathers and brookgl's `brook` kernels do).
  * They answer "what should the GPU have written for the listing as printed", so tests compare
  * the GPU pass against them exactly; `prefixNullCount` is what a correct running count is.
  */
 const f32 = Math.fround;
 
 function at(values: ArrayLike<number>, index: number): number {
-  const i = Math.floor(index);
-  return i >= 0 && i < values.length ? values[i]! : 0;
+  return values[Math.min(Math.max(Math.floor(index), 0), values.length - 1)]!;
 }
 
 const isInf = (x: number) => x === Infinity || x === -Infinity;
@@ -74,8 +74,7 @@ export function relGatherReference(gatherindex: ArrayLike<number>, value: ArrayL
   const records = value.length / components;
   const out = new Float32Array(n * components);
   for (let here = 0; here < n; here++) {
-    const i = Math.floor(f32(here + gatherindex[here]!));
-    if (i < 0 || i >= records) continue;
+    const i = Math.min(Math.max(Math.floor(f32(here + gatherindex[here]!)), 0), records - 1);
     for (let k = 0; k < components; k++) out[here * components + k] = value[i * components + k]!;
   }
   return out;

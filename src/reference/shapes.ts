@@ -49,6 +49,27 @@ export function gatherAt(values: ArrayLike<number>, c: number, shape: readonly n
 }
 
 /**
+ * A Brook gather (brook`...` kernels, BrookGPU's rule) of a stream of `shape`: position `p` (x
+ * first) floored, its components past the rank dropped, each clamped to [0, extent - 1], so a read
+ * past an edge gives the nearest record; `c` components per record.
+ */
+export function gatherClamped(values: ArrayLike<number>, c: number, shape: readonly number[], p: readonly number[]): number[] {
+  const e = shapeExtents(shape);
+  const q = e.map((extent, k) => (k < shape.length ? Math.min(Math.max(Math.floor(p[k] ?? 0), 0), extent - 1) : 0));
+  const i = indexAt(q, shape);
+  return Array.from({ length: c }, (_, k) => values[i * c + k]!);
+}
+
+/**
+ * A Brook gather by a scalar record index `i` (row-major, floored) into a stream of `n` records,
+ * clamped to [0, n - 1]; `c` components per record.
+ */
+export function gatherClampedIndex(values: ArrayLike<number>, c: number, n: number, i: number): number[] {
+  const r = Math.min(Math.max(Math.floor(i), 0), n - 1);
+  return Array.from({ length: c }, (_, k) => values[r * c + k]!);
+}
+
+/**
  * An input of shape `inShape` read elementwise over an output of `outShape` by Brook's rules:
  * equal lengths record by record, else each dimension as floor(i * in / out) (a shape of lower
  * rank has extent 1 in its missing slow dimensions).

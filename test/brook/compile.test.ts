@@ -150,10 +150,10 @@ describe('brook/compile front end: Listing 36-1 as printed', () => {
     const a = ctx.stream('float', 3, [0.25, 2, -1]);
     const input = ctx.stream('float', 16, Float32Array.from({ length: 16 }, (_, i) => i));
     const output = ctx.stream('float', 3);
-    // input is a 4x4 layout: input[1][2] is record 1 * 4 + 2 = 6
+    // input[1][2] on a 1D stream is record 2 (BrookGPU: index float2(2, 1), y past the rank clamps to 0), not texel (2, 1) of its 4x4 layout
     ctx.run(k!, { input, a, output, shift: 1 });
     const sat = (x: number) => Math.min(1, Math.max(0, x));
-    const expected = [0.25, 2, -1].map((x) => f32(f32(f32(x + (2 * 4 - x) * 0.5) + 0) + 6) + sat(x));
+    const expected = [0.25, 2, -1].map((x) => f32(f32(f32(x + (2 * 4 - x) * 0.5) + 0) + 2) + sat(x));
     expectArrayEqual(output.readSync(), expected.map(f32), 'translated kernel');
     [a, input, output].forEach((s) => s.dispose());
   });

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { BrookContext, brook, iter, layoutFor, reduceValue, reference, streamDecl, type Stream } from '../../src/index';
 import { expectArrayEqual, expectBrookError, expectNoGLError, newContext } from '../helpers';
 
-const { indexofReference, gatherAt, resampleReference, positionOf } = reference;
+const { indexofReference, gatherClamped, resampleReference, positionOf } = reference;
 
 const numbered = (n: number, c = 1) => Float32Array.from({ length: n * c }, (_, i) => i * 0.5 - 3);
 
@@ -59,7 +59,7 @@ describe('brook/dimensions: streams of 3 and 4 dimensions', () => {
     });
   }
 
-  it('gathers a[z][y][x] and a[float3] read neighbours; outside the stream they read zero', () => {
+  it('gathers a[z][y][x] and a[float3] read neighbours; past an edge they read the nearest record (clamped, as BrookGPU)', () => {
     const { blur } = brook`
       kernel void blur(float2 g[][][], out float2 o<>) {
         float4 p = indexof(o);
@@ -74,16 +74,16 @@ describe('brook/dimensions: streams of 3 and 4 dimensions', () => {
     const want = new Float32Array(n * 2);
     for (let i = 0; i < n; i++) {
       const [x, y, z] = positionOf(i, shape) as [number, number, number];
-      const a = gatherAt(v, 2, shape, [x + 1, y, z]);
-      const b = gatherAt(v, 2, shape, [x, y - 1, z]);
-      const c = gatherAt(v, 2, shape, [x, y, z + 1]);
+      const a = gatherClamped(v, 2, shape, [x + 1, y, z]);
+      const b = gatherClamped(v, 2, shape, [x, y - 1, z]);
+      const c = gatherClamped(v, 2, shape, [x, y, z + 1]);
       for (let k = 0; k < 2; k++) want[i * 2 + k] = Math.fround(Math.fround(a[k]! + Math.fround(b[k]! * 10)) + Math.fround(c[k]! * 100));
     }
     expectArrayEqual(o.readSync(), want, 'gathers in 3D');
     [g, o].forEach((s) => s.dispose());
   });
 
-  it('4D gathers a[w][z][y][x] and a[float4]; a 1D index reads records in row-major order', () => {
+  it('4D gathers a[w][z][y][x] and a[float4]; a 1D index reads records in row-major order; past w the last w (clamped)', () => {
     const { pick } = brook`
       kernel void pick(float g[][][][], out float4 o<>) {
         float4 p = indexof(o);
@@ -95,7 +95,7 @@ describe('brook/dimensions: streams of 3 and 4 dimensions', () => {
     const o = ctx.stream('float4', shape);
     ctx.run(pick!, { g, o });
     const want = new Float32Array(48 * 4);
-    for (let i = 0; i < 48; i++) want.set([v[i]!, v[i]!, v[i]!, 0], i * 4);
+    for (let i = 0; i < 48; i++) want.set([v[i]!, v[i]!, v[i]!, gatherClamped(v, 1, shape, positionOf(i, shape).map((c, k) => (k === 3 ? c + 5 : c)))[0]!], i * 4);
     expectArrayEqual(o.readSync(), want, 'gathers in 4D');
     [g, o].forEach((s) => s.dispose());
   });

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { BrookContext, brook, reference, streamRead, streamWrite, type Stream } from '../../src/index';
 import { expectArrayEqual, expectBrookError, expectNoGLError, newContext } from '../helpers';
 
-const { domainRead, domainWrite, indexofReference, gatherAt, positionOf } = reference;
+const { domainRead, domainWrite, indexofReference, gatherClamped, positionOf } = reference;
 
 describe('brook/domain: stream domains', () => {
   let ctx: BrookContext;
@@ -48,10 +48,10 @@ describe('brook/domain: stream domains', () => {
     [a1, b1, a2, b2].forEach((s) => s.dispose());
   });
 
-  it('as a gather: g[index] reads from the domain\'s start, and zero outside it (domain_gather)', () => {
+  it('as a gather: g[index] reads from the domain\'s start, clamped to the domain\'s edge outside it (domain_gather)', () => {
     const { gatherFetch } = brook`kernel void gatherFetch(float2 index<>, float2 g[][], out float2 result<>) { result = g[index]; }`;
     const index = Float32Array.from({ length: 200 }, (_, k) => (k % 2 === 0 ? (k / 2) % 10 : Math.floor(k / 2 / 10)));
-    index[198] = 10; // one index beyond the domain's 10 columns
+    index[198] = 10; // one index beyond the domain's 10 columns (inside its stream's 20): clamps to the domain's column 9
     const gv = new Float32Array(800);
     for (let i = 0; i < 20; i++) for (let j = 0; j < 20; j++) gv.set([i, j], (i * 20 + j) * 2);
     const indexStream = ctx.stream('float2', 100, index);
@@ -60,11 +60,11 @@ describe('brook/domain: stream domains', () => {
     ctx.run(gatherFetch!, { index: indexStream, g: gatherStream.domain([0, 7], [10, 17]), result: resultStream });
     const dom = domainRead(gv, 2, [20, 20], [0, 7], [10, 17]);
     const want = new Float32Array(200);
-    for (let k = 0; k < 100; k++) want.set(gatherAt(dom, 2, [10, 10], [index[2 * k]!, index[2 * k + 1]!]), 2 * k);
+    for (let k = 0; k < 100; k++) want.set(gatherClamped(dom, 2, [10, 10], [index[2 * k]!, index[2 * k + 1]!]), 2 * k);
     const got = resultStream.readSync();
     expectArrayEqual(got, want, 'gathered');
     expect(Array.from(got.slice(0, 4))).to.deep.equal([7, 0, 7, 1]); // BrookGPU's gold: <7 0> then <7 1> down the first column
-    expect(Array.from(got.slice(198))).to.deep.equal([0, 0]);
+    expect(Array.from(got.slice(198))).to.deep.equal([16, 9]); // the domain's (9, 9): its stream's row 16, column 9 (column 10 would give 10)
     [indexStream, gatherStream, resultStream].forEach((s) => s.dispose());
   });
 
@@ -103,7 +103,7 @@ describe('brook/domain: stream domains', () => {
     const o = ctx.stream('float4', shape, old);
     const [ia, ea] = [[2, 1, 0], [5, 4, 2]]; // a [2, 3, 3] box of a
     const [io, eo] = [[0, 2, 1], [3, 5, 3]]; // the same extents in o
-    const [ig, eg] = [[1, 0, 1], [3, 3, 3]]; // [2, 3, 2] of g: reads beyond x = 1 give zero
+    const [ig, eg] = [[1, 0, 1], [3, 3, 3]]; // [2, 3, 2] of g: reads beyond x = 1 clamp to x = 1 of the domain
     ctx.run(mix!, { a: a.domain(ia, ea), g: g.domain(ig, eg), o: o.domain(io, eo) });
     const ins = domainRead(v, 1, shape, ia, ea);
     const gdom = domainRead(Float32Array.from({ length: 27 }, (_, i) => 1000 + i), 1, [3, 3, 3], ig, eg);
@@ -112,7 +112,7 @@ describe('brook/domain: stream domains', () => {
     const written = new Float32Array(18 * 4);
     for (let i = 0; i < 18; i++) {
       const p = positionOf(i, dshape);
-      written.set([ins[i]!, gatherAt(gdom, 1, [2, 3, 2], p)[0]!, pos[i * 4]! + pos[i * 4 + 1]! * 10 + pos[i * 4 + 2]! * 100, 7], i * 4);
+      written.set([ins[i]!, gatherClamped(gdom, 1, [2, 3, 2], p)[0]!, pos[i * 4]! + pos[i * 4 + 1]! * 10 + pos[i * 4 + 2]! * 100, 7], i * 4);
     }
     expectArrayEqual(o.readSync(), domainWrite(old, 4, shape, io, eo, written), '3D domains');
     const four = ctx.stream('float', [2, 3, 4, 5], Float32Array.from({ length: 120 }, (_, i) => i));
@@ -146,8 +146,9 @@ describe('brook/domain: stream domains', () => {
     expectArrayEqual(o.readSync(), want, 'replicated domain');
     const { lin } = brook`kernel void lin(float g[], out float o<>) { float4 p = indexof(o); o = g[p.x]; }`;
     const o2 = ctx.stream('float', 10);
-    ctx.run(lin!, { g: inner, o: o2 }); // a 1D index reads the domain's records in row-major order, zero past its end
-    expectArrayEqual(o2.readSync(), [...domainRead(v, 1, [8, 8], [2, 3], [5, 6]), 0], 'a 2D domain gathered by index');
+    ctx.run(lin!, { g: inner, o: o2 }); // a 1D index reads the domain's records in row-major order, its last past its end
+    const dom = domainRead(v, 1, [8, 8], [2, 3], [5, 6]);
+    expectArrayEqual(o2.readSync(), [...dom, dom[8]!], 'a 2D domain gathered by index');
     [a, o, o2].forEach((s) => s.dispose());
   });
 

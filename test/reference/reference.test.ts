@@ -22,7 +22,7 @@ describe('reference (CPU)', () => {
     expect(Array.from(reference.scanPassReference(start, 2, '>'))).to.deep.equal([1, 2, 2, 4, 4]);
   });
 
-  it('gathers with the zero-outside rule', () => {
-    expect(Array.from(reference.relGatherReference([0, 1, 5], [10, 20, 30], 1))).to.deep.equal([10, 30, 0]);
+  it('gathers clamped to the edge, as Brook kernels', () => {
+    expect(Array.from(reference.relGatherReference([0, 1, 5, -9], [10, 20, 30, 40], 1))).to.deep.equal([10, 30, 40, 10]);
   });
 });
