@@ -233,7 +233,15 @@ async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, in
       ctx.runInternal(packedLevel, { below, lenBelow: below.length, counts: level });
       watch(`pyramid level ${levels.length - 1} (four children's counts a texel)`, level);
     }
-    const root = await levels[levels.length - 1]!.read();
+    // The count: a stalling readSync of the one-texel root (16 bytes), not read()'s pixel-pack
+    // buffer and polled fence: the call waits for the count either way, and a fence's signal
+    // reaches the page a browser poll period after the GPU has finished (SwiftShader, 1k
+    // records: 144 polls and 2.5 ms a call waiting against none and 1.0 ms in all; ec480c5's
+    // R32UI root, read as RGBA_INTEGER, made ANGLE stall in ReadPixels and so skipped that wait).
+    // Read after one microtask: the call has returned its promise by then, so a context
+    // disposed or lost right after the call still rejects it (reliability/async).
+    await null;
+    const root = levels[levels.length - 1]!.readSync();
     const count = root[0]! + root[1]! + root[2]! + root[3]!;
     if (count === 0) return { stream: null, count, indices: null };
     const spec = pyramidDescent(stream.type, levels.length, indices);
