@@ -50,6 +50,7 @@ import './apps/ccd-elementary.test';
 import './apps/ccd-pipeline.test';
 import './apps/ccd-lws.test';
 import './apps/ccd-stages.test';
+import './apps/ccd-steady.test';
 import './reliability/foreign.test';
 import './reliability/values.test';
 import './reliability/options.test';

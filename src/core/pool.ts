@@ -39,7 +39,7 @@ export interface PoolFormat {
   texelBytes: number;
 }
 
-/** At most this many idle textures of one shape and format stay in the pool. */
+/** At most this many idle textures of one shape and format stay in the pool, or as many as were in use at once since the last trim, if more. */
 export const POOL_PER_SHAPE = 4;
 /** At most this many idle textures stay in the pool in all, or four times the working set if more (see the module comment for which go first). */
 export const POOL_IDLE_TEXTURES = 256;
@@ -87,6 +87,9 @@ export class TexturePool {
   /** What the totals grew by: the textures deleted and then asked for again. */
   private grownBytes = 0;
   private grownCount = 0;
+  /** Per shape: textures handed out and not yet returned, and the most at once since the last trim
+   * (a shape keeps up to that many idle, if more than POOL_PER_SHAPE). */
+  private readonly shapeUse = new Map<string, { now: number; peak: number }>();
   /** The real shape key and bytes of each texture the pool made (it may come back from another stream after a swap). */
   private readonly made = new WeakMap<WebGLTexture, Idle>();
 
@@ -128,6 +131,9 @@ export class TexturePool {
     this.peakBytes = Math.max(this.peakBytes, this.inUseBytes);
     this.peakCount = Math.max(this.peakCount, ++this.inUseCount);
     this.asked(key);
+    const use = this.shapeUse.get(key) ?? { now: 0, peak: 0 };
+    this.shapeUse.set(key, use);
+    use.peak = Math.max(use.peak, ++use.now);
     const list = this.byShape.get(key);
     const tex = list?.pop();
     if (!tex) {
@@ -157,7 +163,9 @@ export class TexturePool {
     if (!this.demand.has(key)) this.asked(key); // (a stream's own texture, of a shape never asked for)
     let list = this.byShape.get(key);
     if (!list) this.byShape.set(key, (list = []));
-    if (list.length >= POOL_PER_SHAPE || bytes > this.byteLimit) {
+    const use = this.shapeUse.get(key);
+    if (use) use.now = Math.max(0, use.now - 1);
+    if (list.length >= Math.max(POOL_PER_SHAPE, use?.peak ?? 0) || bytes > this.byteLimit) {
       if (list.length === 0) this.byShape.delete(key);
       this.destroy(tex);
       return;
@@ -178,6 +186,7 @@ export class TexturePool {
     this.peakCount = this.inUseCount;
     this.demand.clear();
     this.evicted.clear();
+    for (const [k, u] of this.shapeUse) (u.now === 0 ? this.shapeUse.delete(k) : (u.peak = u.now));
     this.grownBytes = this.grownCount = 0;
   }
 
@@ -188,7 +197,10 @@ export class TexturePool {
     if (this.demand.size <= SHAPES_REMEMBERED) return;
     for (const k of this.demand.keys()) {
       if (this.demand.size <= (SHAPES_REMEMBERED * 3) / 4) break;
-      if (k !== key && !this.byShape.has(k)) this.demand.delete(k);
+      if (k !== key && !this.byShape.has(k)) {
+        this.demand.delete(k);
+        if (this.shapeUse.get(k)?.now === 0) this.shapeUse.delete(k);
+      }
     }
   }
 

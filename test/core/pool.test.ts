@@ -29,11 +29,18 @@ describe('core/pool (no GPU)', () => {
     expect(live.size).to.equal(0);
   });
 
-  it('keeps at most POOL_PER_SHAPE of one shape and POOL_IDLE_BYTES in all while steps are small', () => {
+  it('keeps at most POOL_PER_SHAPE of one shape (or as many as were in use at once) and POOL_IDLE_BYTES in all while steps are small', () => {
     const { pool } = setup();
-    const temps = Array.from({ length: POOL_PER_SHAPE + 2 }, () => pool.acquire(8, 8, float));
-    temps.forEach((t) => pool.release(t, 8, 8, float));
+    const mine = Array.from({ length: POOL_PER_SHAPE + 2 }, () => ({ w: 8, h: 8 }));
+    // textures of one shape given back one after another, more than POOL_PER_SHAPE of them: the cap holds
+    const own = Array.from({ length: POOL_PER_SHAPE + 2 }, () => ({}) as WebGLTexture);
+    own.forEach((t) => pool.release(t, 8, 8, float));
     expect(pool.count).to.equal(POOL_PER_SHAPE);
+    pool.trim();
+    // a step that holds POOL_PER_SHAPE + 2 of one shape at once gets them all back the next step
+    const temps = mine.map(() => pool.acquire(8, 8, float));
+    temps.forEach((t) => pool.release(t, 8, 8, float));
+    expect(pool.count).to.equal(POOL_PER_SHAPE + 2);
     pool.trim();
     const side = 1024; // 4 MiB each, one at a time: the working set is one texture
     for (let k = 0; k < 2 * (POOL_IDLE_BYTES / (side * side * 4)); k++) pool.release(pool.acquire(side, side + k, float), side, side + k, float);

@@ -76,6 +76,9 @@ function descentSpec(levels: number, capped: boolean): KernelSpec {
  * frame's go on longer (a cloth settling on the ball: 20 steps, then 24). */
 const AHEAD_PAST = 4;
 
+/** The least power of two at least n. */
+const pow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+
 /** Pyramid levels: the flags first, the root (one texel: four counts) last. */
 type Pyramid = Stream[];
 const rootOf = (p: Pyramid): Stream => p[p.length - 1]!;
@@ -380,6 +383,43 @@ export class Ccd {
     }
   }
 
+  /** Makes (and gives back to the texture pool) the targets the next static frame of the same
+   * kind will run ahead in — a step's children, front slots, filter pyramid and list, each as
+   * sized there from `count` (its start list) and `hint` (this frame's list sizes), all held at
+   * once as there — so that the first frame run ahead does not create them inside its timed
+   * steps (SwiftShader, a 24 x 24 cloth: 40 textures and framebuffers made in that frame). */
+  private warmLists(count: number, hint: number[]): void {
+    const per = this.chunk(BYTES.traverse, 3);
+    const slack = this.ctx.caps.software ? 256 : 4096;
+    const held: Stream[] = [];
+    // each with its framebuffer (made on a texture's first draw, and kept with it in the pool)
+    const make = (type: 'int4' | 'uint4', n: number, what: string) => {
+      const t = this.scratch(type, n, what);
+      this.guarded(() => this.ctx.framebufferFor([t.texture]), what, [t]);
+      return t;
+    };
+    try {
+      let size = count;
+      for (let j = 0; j < hint.length + AHEAD_PAST - 1 && size > 0 && size <= per; j++) {
+        const out = make('int4', 3 * size, 'a warm-up target (children)');
+        held.push(out, make('int4', size, 'a warm-up target (front slots)'));
+        const levels: Stream[] = [];
+        for (let len = Math.ceil((3 * size) / 4); ; len = Math.ceil(len / 4)) {
+          levels.push(make('uint4', len, 'a warm-up target (pyramid level)'));
+          if (len <= 1) break;
+        }
+        const next = Math.max(1, Math.min(3 * size, per, pow2(4 * (hint[j + 1] ?? 0) + slack)));
+        held.push(make('int4', next, 'a warm-up target (list)'), levels.pop()!);
+        levels.forEach((l) => l.dispose());
+        out.dispose();
+        held.splice(held.indexOf(out), 1);
+        size = next;
+      }
+    } finally {
+      held.forEach((s) => s.dispose());
+    }
+  }
+
   /** @internal The BVTT gathers and uniforms every traversal kernel takes. */
   bvttArgs(): KernelArgs {
     return { nodes: this.nodes, nodeObject: this.nodeObject, boxLo: this.boxLo, boxHi: this.boxHi, tris: this.tris, selfTest: this.scene.self === false ? 0 : 1 };
@@ -485,7 +525,9 @@ export class Ccd {
               this.run(CCD_FRONT_SLOT, { child: out, fr });
               this.stage('balancing');
               // past the end of last frame's lists: the slack alone
-              const next = Math.max(1, Math.min(3 * size, per, trusted ? 4 * (hint[j + 1] ?? 0) + slack : 3 * size));
+              // (rounded up to a power of two: the next frame's lists, sized from slightly different
+              // counts, then have the same shapes and reuse this frame's pooled textures)
+              const next = Math.max(1, Math.min(3 * size, per, pow2(trusted ? 4 * (hint[j + 1] ?? 0) + slack : 3 * size)));
               const levels = this.pyramid(out, 'x.z == 1');
               const root = rootOf(levels);
               try {
@@ -608,6 +650,8 @@ export class Ccd {
     this.stage('front');
     const f = await this.compact(chunks, 'x.z >= 2', 'x.z == 3');
     timing.front += performance.now() - t1;
+    // a frame that read its counts step by step puts the next frame's run-ahead lists in the pool
+    if (!hint) this.warmLists(fromRoot ? 1 : f.count, sizes);
     return { front: f.stream, frontCount: f.count, ...(f.also ? { cand: f.also } : {}), iterations: sizes.length, nodes: sizes.reduce((a, b) => a + b, 0) };
   }
 
