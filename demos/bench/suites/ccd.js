@@ -2,9 +2,7 @@
 // scene is animated for a few frames (BART-like objects flying through each other; the
 // cloth-funnel step 227 -> 228 repeated; a mass-spring cloth falling on a ball): the first frame
 // traverses from the root (and compiles), the second is the first from the saved front (static
-// balancing has no list sizes of an earlier such frame to run ahead on yet), the rest are timed
-// (on a GPU stepped again, in order, from the saved front until each configuration has 5 timed
-// frames: the cloth has 2 of its own, a median of 2 says little).
+// balancing has no list sizes of an earlier such frame to run ahead on yet), the rest are timed.
 // Wall clock: a frame as a user pays it, from step() to its answer (no fences between stages),
 // medians with min-max over the timed frames. The last frame runs profiled (Ccd.step({ profile:
 // true }): every pass under ctx.trace with its EXT_disjoint_timer_query time, summed per stage,
@@ -71,36 +69,21 @@ async function scenes(soft, { quick, test, maxK, only }) {
   return only ? out.filter((s) => only.some((o) => s.name.startsWith(o))) : out;
 }
 
-/** The frames stepped: 0 .. frames - 1, the timed ones (from `first`: 2 .. frames - 2 with four
- * frames or more) stepped again in order from the saved front until `timed` frames are timed (a
- * frame is the same work: the front it starts from is the last frame's, rebuilt from the root if
- * grown past rebuildGrowth); the last (profiled) frame last. */
-function frameOrder(frames, timed) {
-  const first = frames >= 4 ? 2 : 1;
-  const order = Array.from({ length: frames - 1 }, (_, f) => f);
-  const again = order.slice(first);
-  while (again.length > 0 && order.length - first < timed) order.push(...again.slice(0, timed - (order.length - first)));
-  order.push(frames - 1);
-  return { order, first };
-}
-
 /** Steps the scene's frames with one balancing method: frame 0 from the root, the last profiled;
  * with four frames or more, frame 1 (the first from the front) is not timed either. */
-async function animate(ccd, scene, balance, lws, frames = scene.frames.length, log, timed = 0) {
+async function animate(ccd, scene, balance, lws, frames = scene.frames.length, log) {
   const per = [];
   let pairs = 0, profiled = null;
   ccd.resetFront();
-  const { order, first } = frameOrder(frames, timed);
-  for (let i = 0; i < order.length; i++) {
-    const f = order[i];
+  for (let f = 0; f < frames; f++) {
     const s = scene.frames[f]();
     ccd.setPositions(s.x0, s.x1);
-    const profile = i === order.length - 1 && frames > 2;
+    const profile = f === frames - 1 && frames > 2;
     const r = await ccd.step({ balance, lws, profile });
     log?.(`  frame ${f}: ${r.stats.totalMs.toFixed(0)} ms${profile ? ' (profiled)' : ''}`);
     if (profile) profiled = r.stats;
     // frame 0 compiles and builds the front from the root; frame 1 is the first from the front
-    else if (i >= first || frames === 1) per.push(r.stats);
+    else if (f >= (frames >= 4 ? 2 : 1) || frames === 1) per.push(r.stats);
     pairs = r.pairs.length;
   }
   return { per, profiled, info: { triangles: ccd.triangles, orphans: ccd.orphanCount, nodes: ccd.bvh.count, pairs } };
@@ -150,8 +133,6 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
   // (eight occlusion queries in flight on a GPU: an iteration's passes take less than a query's answer)
   const wide = soft ? { blocks: 16, threads: 64 } : { blocks: 32, threads: 1024, inFlight: 8 };
   const wideLabel = `LWS ${wide.blocks}×${wide.threads}`;
-  // on a GPU each configuration's timed frames are stepped again from the saved front until 5 are timed
-  const timed = soft ? 0 : 5;
   const tables = [];
   const plots = [];
   const results = [];
@@ -159,18 +140,18 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
   const timeSeries = { static: [], lws: [], wide: [] };
   const list = await scenes(soft, { quick, test, maxK, only });
   // the progress lines of each scene: 6 of its own, a line per frame of static, LWS 4 and the wide LWS, two of LWS 1
-  plan(list.reduce((k, s) => k + 8 + 3 * frameOrder(s.frames.length, timed).order.length, 0));
+  plan(list.reduce((k, s) => k + 8 + 3 * s.frames.length, 0));
   for (const scene of list) {
     const p = PAPER[scene.paper];
     log(`ccd ${scene.name}: building the hierarchy and orphan sets`);
     const ccd = createCcd(ctx, scene.frames[0]()); // one build (CPU) for the three runs
     const T = threadsFor(ccd.triangles);
     log(`ccd ${scene.name} (${ccd.triangles} triangles): static`);
-    const st = await animate(ccd, scene, 'static', undefined, undefined, log, timed);
+    const st = await animate(ccd, scene, 'static', undefined, undefined, log);
     log(`ccd ${scene.name}: lazy work stealing, 4 blocks`);
-    const l4 = await animate(ccd, scene, 'lws', { blocks: 4, threads: T }, undefined, log, timed);
+    const l4 = await animate(ccd, scene, 'lws', { blocks: 4, threads: T }, undefined, log);
     log(`ccd ${scene.name}: lazy work stealing, ${wide.blocks} blocks of ${wide.threads}`);
-    const lw = await animate(ccd, scene, 'lws', wide, undefined, log, timed);
+    const lw = await animate(ccd, scene, 'lws', wide, undefined, log);
     // one block takes four times the iterations: skipped on a software renderer above 5K triangles (the
     // page stops answering the headless driver for minutes) and on a GPU above 20K (the cloth: ~10^4 iterations)
     const skip1 = ccd.triangles > (soft ? 5000 : 20000);
