@@ -1,3 +1,4 @@
+// BrookGPU's kernels and gold files quoted here are under its licence: test/brook/BROOKGPU-LICENSE.txt.
 // BrookGPU 0.5's prog/tests programs that have no gold file (benchmarks, compiler stress tests and
 // programs driven by their own C++ harness): each program's kernels, verbatim, compiled through the
 // `brook` tag (no output to compare with). The split_testing drivers declare their kernels

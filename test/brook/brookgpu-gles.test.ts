@@ -1,3 +1,4 @@
+// BrookGPU's kernels and gold files quoted here are under its licence: test/brook/BROOKGPU-LICENSE.txt.
 // The GLES port's versions of BrookGPU 0.5's prog/tests (lkosmid/brook's *GLES directories): the
 // same programs rewritten for OpenGL ES 2 (one output a kernel, float2/float4 streams split into
 // float streams, float2 constants passed as two floats), so their kernels are other kernels. Each is

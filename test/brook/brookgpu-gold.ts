@@ -1,3 +1,4 @@
+// BrookGPU's kernels and gold files quoted here are under its licence: test/brook/BROOKGPU-LICENSE.txt.
 // The output BrookGPU 0.5 printed for its own regression programs (prog/tests/*/*.gold): the
 // facts the ports in brookgpu-tests.test.ts are compared with, as printed.
 export const GOLD: Record<string, string> = {

@@ -1,3 +1,4 @@
+// BrookGPU's kernels and gold files quoted here are under its licence: test/brook/BROOKGPU-LICENSE.txt.
 // BrookGPU 0.5's prog/tests/pack_vout, ported: BrookGPU's own vout packing library written in
 // Brook (vout.br: a prefix count of the +inf "nothing pushed" records by log n gather passes, a
 // binary search for each kept record's source, RelativeGather; then the interleaving of N streams

@@ -1,3 +1,4 @@
+// BrookGPU's kernels and gold files quoted here are under its licence: test/brook/BROOKGPU-LICENSE.txt.
 // BrookGPU 0.5's own regression programs (prog/tests), ported: each kernel verbatim through the
 // `brook` tag, each main() translated line for line onto brookgl's Brook host API (streamDecl,
 // streamRead, streamWrite, ctx.run, reduceValue, streamGatherOp, ...), its printf calls onto a C
