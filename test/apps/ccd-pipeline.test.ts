@@ -367,6 +367,54 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
     }
   });
 
+  it('ccd warm-up: an allocation or framebuffer refused inside the warm-up of the next lists leaks nothing and the frame still gives the CPU pairs', async function () {
+    this.timeout(120_000);
+    // everything but programs (a bounded cache), with the pool's idle textures given back
+    const held = () => {
+      ctx.trimPool();
+      const { programs: _p, ...rest } = ctx.stats();
+      return rest;
+    };
+    const scene = reference.bartScene(256, 40);
+    const scratch = ctx.scratch.bind(ctx);
+    const framebufferFor = ctx.framebufferFor.bind(ctx);
+    let inWarm = false, calls = 0, refuseAt = 0;
+    const refuse = () => {
+      if (inWarm && ++calls === refuseAt) throw new BrookError('cannot render into these targets: FRAMEBUFFER_UNSUPPORTED');
+    };
+    try {
+      for (const where of ['scratch', 'framebufferFor'] as const) {
+        (ctx as { scratch: unknown }).scratch = (type: string, n: number) => (where === 'scratch' && refuse(), scratch(type as 'int4', n));
+        (ctx as { framebufferFor: unknown }).framebufferFor = (t: WebGLTexture[]) => (where === 'framebufferFor' && refuse(), framebufferFor(t));
+        for (const k of [1, 2, 3, 5, 8]) {
+          const before = held();
+          const c = createCcd(ctx, scene);
+          const warm = (c as unknown as { warmLists: (...a: unknown[]) => void }).warmLists.bind(c);
+          (c as unknown as { warmLists: unknown }).warmLists = (...a: unknown[]) => {
+            inWarm = true;
+            try {
+              return warm(...a);
+            } finally {
+              inWarm = false;
+            }
+          };
+          (calls = 0), (refuseAt = k);
+          const r = await c.step({ balance: 'static', fromRoot: true });
+          expect(calls, `${where} ${k}: the warm-up ran and was refused`).to.be.at.least(k);
+          const cpu = reference.ccdReferenceStep(scene, c.bvh, reference.orphanSets(scene), f32);
+          expect(r.pairs, `${where} ${k}: pairs`).to.deep.equal(cpu.pairs);
+          expect(reference.frontKeys(await c.readFront()), `${where} ${k}: front`).to.deep.equal(reference.frontKeys(cpu.front));
+          c.dispose();
+          expect(held(), `${where} refused at warm-up call ${k}: ctx.stats()`).to.deep.equal(before);
+        }
+      }
+    } finally {
+      (ctx as { scratch: unknown }).scratch = scratch;
+      (ctx as { framebufferFor: unknown }).framebufferFor = framebufferFor;
+      inWarm = false;
+    }
+  });
+
   it('the funnel step 227 -> 228 through the whole GPU pipeline finds every colliding pair of the ground truth', async function () {
     this.timeout(600_000);
     const ccd = createCcd(ctx, funnel.scene);

@@ -387,36 +387,46 @@ export class Ccd {
    * kind will run ahead in — a step's children, front slots, filter pyramid and list, each as
    * sized there from `count` (its start list) and `hint` (this frame's list sizes), all held at
    * once as there — so that the first frame run ahead does not create them inside its timed
-   * steps (SwiftShader, a 24 x 24 cloth: 40 textures and framebuffers made in that frame). */
+   * steps (SwiftShader, a 24 x 24 cloth: 40 textures and framebuffers made in that frame).
+   * Only an optimisation: whatever fails in it (a refused allocation) is swallowed, everything
+   * it made is given back on every path, and the frame goes on with its front. */
   private warmLists(count: number, hint: number[]): void {
     const per = this.chunk(BYTES.traverse, 3);
     const slack = this.ctx.caps.software ? 256 : 4096;
     const held: Stream[] = [];
-    // each with its framebuffer (made on a texture's first draw, and kept with it in the pool)
+    // each with its framebuffer (made on a texture's first draw, and kept with it in the pool);
+    // held from the moment it exists, so that a throw anywhere disposes it
     const make = (type: 'int4' | 'uint4', n: number, what: string) => {
       const t = this.scratch(type, n, what);
-      this.guarded(() => this.ctx.framebufferFor([t.texture]), what, [t]);
+      held.push(t);
+      this.ctx.framebufferFor([t.texture]);
       return t;
+    };
+    const drop = (s: Stream) => {
+      held.splice(held.indexOf(s), 1);
+      s.dispose();
     };
     try {
       let size = count;
       for (let j = 0; j < hint.length + AHEAD_PAST - 1 && size > 0 && size <= per; j++) {
         const out = make('int4', 3 * size, 'a warm-up target (children)');
-        held.push(out, make('int4', size, 'a warm-up target (front slots)'));
+        make('int4', size, 'a warm-up target (front slots)');
         const levels: Stream[] = [];
         for (let len = Math.ceil((3 * size) / 4); ; len = Math.ceil(len / 4)) {
           levels.push(make('uint4', len, 'a warm-up target (pyramid level)'));
           if (len <= 1) break;
         }
         const next = Math.max(1, Math.min(3 * size, per, pow2(4 * (hint[j + 1] ?? 0) + slack)));
-        held.push(make('int4', next, 'a warm-up target (list)'), levels.pop()!);
-        levels.forEach((l) => l.dispose());
-        out.dispose();
-        held.splice(held.indexOf(out), 1);
+        make('int4', next, 'a warm-up target (list)');
+        levels.pop(); // the root, held as there
+        levels.forEach(drop);
+        drop(out);
         size = next;
       }
+    } catch {
+      // the next frame makes what it lacks itself
     } finally {
-      held.forEach((s) => s.dispose());
+      held.splice(0).forEach((s) => s.dispose());
     }
   }
 
