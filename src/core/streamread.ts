@@ -149,12 +149,15 @@ export function readStreamSync(s: Stream, options: ReadOptions): StreamData {
     if (into && !plan.unpack) {
       readInto(gl, plan, into);
       gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      // a context lost during the read (GPU reset) leaves the array unwritten: refuse it, not zeros
+      s.ctx.guard();
       return into;
     }
     // (RGBA texels of fewer components are read whole, then their first components taken)
     const raw = allocate(plan.format === RGBA_INTEGER && plan.glType === UNSIGNED_INT ? 'uint' : s.info.host, plan.texels * plan.channels);
     issueReads(gl, plan, raw);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    s.ctx.guard();
     return plan.unpack ? fromRGBA(s, raw, into) : finishRead(s, plan, raw);
   } finally {
     plan.temp?.dispose();

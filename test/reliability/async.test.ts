@@ -69,3 +69,42 @@ describe('reliability/async: disposed or lost in flight', () => {
     expectBrookErrorValue(await caught(() => ctx.queries.fence()), /disposed/);
   });
 });
+
+describe('reliability/async: lost during a stalling readPixels', () => {
+  /** Makes the context's next readPixels lose the context first (a GPU reset in the call): the read writes nothing. */
+  function loseInReadPixels(ctx: BrookContext): boolean {
+    const lose = ctx.gl.getExtension('WEBGL_lose_context');
+    if (!lose) return false;
+    const gl = ctx.gl as WebGL2RenderingContext & { readPixels: (...a: unknown[]) => void };
+    const real = WebGL2RenderingContext.prototype.readPixels as (...a: unknown[]) => void;
+    gl.readPixels = function (this: WebGL2RenderingContext, ...a: unknown[]) {
+      if (!gl.isContextLost()) lose.loseContext();
+      real.apply(this, a);
+    };
+    return true;
+  }
+
+  const CASES: Record<string, (ctx: BrookContext) => unknown> = {
+    'readSync() of a float4 stream': (ctx) => ctx.stream('float4', 16, new Float32Array(64).fill(7)).readSync(),
+    'readSync() of a float stream': (ctx) => ctx.stream('float', 16, new Float32Array(16).fill(7)).readSync(),
+    'readSync({ into })': (ctx) => ctx.stream('float4', 16, new Float32Array(64).fill(7)).readSync({ into: new Float32Array(64) }),
+    'filter() (its count is a readSync of the pyramid root)': (ctx) => filter(ctx, ctx.stream('float', 1000, new Float32Array(1000).fill(1)), { keep: 'x >= 0.0' }),
+  };
+  for (const [name, call] of Object.entries(CASES)) {
+    it(`${name} throws a lost-context BrookError, not zeros`, async function () {
+      const ctx = createContext();
+      try {
+        const start = (): unknown => {
+          if (!loseInReadPixels(ctx)) this.skip();
+          return call(ctx);
+        };
+        const e = await caught(start, name);
+        expectBrookErrorValue(e, /lost/, name);
+        const s = ctx.stats();
+        expect({ buffers: s.buffers, queries: s.queries, syncs: s.syncs }, `${name}: GL objects left`).to.deep.equal({ buffers: 0, queries: 0, syncs: 0 });
+      } finally {
+        ctx.dispose();
+      }
+    });
+  }
+});
