@@ -122,6 +122,17 @@ export function gatherAccessors(
 }
 
 /**
+ * A float index of the 'clamp' accessors, floored and clamped as a float before its int
+ * conversion: int() of a float outside int's range (|x| >= 2^31, infinities) is undefined in
+ * GLSL ES 3.00 (SwiftShader gives INT_MIN, so a[3e9] read record 0); -1 and the largest float
+ * below 2^31 keep their side of every extent, which the int clamp then applies. (A NaN index
+ * stays undefined: clamp() of NaN is too, and the reference has no record for it.)
+ */
+function clampedFloor(x: string): string {
+  return `clamp(floor(${x}), -1.0, 2147483520.0)`;
+}
+
+/**
  * gatherAccessors with BrookGPU's edge rule (KernelSpec.gatherEdge 'clamp'): every index form
  * becomes a position in the stream's logical shape (x first; a domain's own extents) and each
  * dimension is clamped to [0, extent - 1] before the record is fetched, so a read past any edge
@@ -154,18 +165,18 @@ function clampedGatherAccessors(param: string, info: TypeInfo, { view, pow2 }: {
       ? `${t} ${name}(int brook_a) { return ${at4}(brook_unflatten(clamp(brook_a, 0, ${e}.x * ${e}.y * ${e}.z * ${e}.w - 1), ${e})); }`
       : `${t} ${name}(int brook_a) { return ${fetch(texelOf(`clamp(brook_a, 0, ${d}.x - 1)`, d, pow2))}; }`,
     `${t} ${name}(uint brook_a) { return ${name}(int(min(brook_a, 0x7fffffffu))); }`,
-    `${t} ${name}(float brook_a) { return ${name}(int(floor(brook_a))); }`,
+    `${t} ${name}(float brook_a) { return ${name}(int(${clampedFloor('brook_a')})); }`,
     `${t} ${name}(ivec2 brook_a) { return ${at4}(ivec4(brook_a, 0, 0)); }`,
-    `${t} ${name}(vec2 brook_a) { return ${at4}(ivec4(floor(brook_a), 0, 0)); }`,
+    `${t} ${name}(vec2 brook_a) { return ${at4}(ivec4(${clampedFloor('brook_a')}, 0, 0)); }`,
     `${t} ${name}(int brook_r, int brook_c) { return ${at4}(ivec4(brook_c, brook_r, 0, 0)); }`,
-    `${t} ${name}(float brook_r, float brook_c) { return ${at4}(ivec4(floor(brook_c), floor(brook_r), 0, 0)); }`,
+    `${t} ${name}(float brook_r, float brook_c) { return ${at4}(ivec4(${clampedFloor('vec2(brook_c, brook_r)')}, 0, 0)); }`,
     `${t} ${name}(ivec3 brook_a) { return ${at4}(ivec4(brook_a, 0)); }`,
-    `${t} ${name}(vec3 brook_a) { return ${at4}(ivec4(floor(brook_a), 0)); }`,
-    `${t} ${name}(vec4 brook_a) { return ${at4}(ivec4(floor(brook_a))); }`,
+    `${t} ${name}(vec3 brook_a) { return ${at4}(ivec4(${clampedFloor('brook_a')}, 0)); }`,
+    `${t} ${name}(vec4 brook_a) { return ${at4}(ivec4(${clampedFloor('brook_a')})); }`,
     `${t} ${name}(int brook_i, int brook_j, int brook_k) { return ${at4}(ivec4(brook_k, brook_j, brook_i, 0)); }`,
-    `${t} ${name}(float brook_i, float brook_j, float brook_k) { return ${at4}(ivec4(floor(vec3(brook_k, brook_j, brook_i)), 0)); }`,
+    `${t} ${name}(float brook_i, float brook_j, float brook_k) { return ${at4}(ivec4(${clampedFloor('vec3(brook_k, brook_j, brook_i)')}, 0)); }`,
     `${t} ${name}(int brook_i, int brook_j, int brook_k, int brook_l) { return ${at4}(ivec4(brook_l, brook_k, brook_j, brook_i)); }`,
-    `${t} ${name}(float brook_i, float brook_j, float brook_k, float brook_l) { return ${at4}(ivec4(floor(vec4(brook_l, brook_k, brook_j, brook_i)))); }`,
+    `${t} ${name}(float brook_i, float brook_j, float brook_k, float brook_l) { return ${at4}(ivec4(${clampedFloor('vec4(brook_l, brook_k, brook_j, brook_i)')})); }`,
     ...(name.endsWith('_') ? [] : [`${t} ${name}_texel(ivec2 brook_a) { return ${fetch('brook_a')}; }`, `ivec2 ${name}_size() { return ${d}.yw; }`]),
   ].join('\n');
 }

@@ -19,7 +19,7 @@ describe('brook/gathers clamp to the edge (BrookGPU)', () => {
   before(() => (ctx = newContext()));
   after(() => ctx.dispose());
 
-  const { g1, g2, g3, blur, gs } = brook`
+  const { g1, g2, g3, blur, gh, gs } = brook`
     struct P { float2 a; float b; };
     kernel void g1(float a[], float i<>, out float o<>, out float oi<>, out float o2<>, out float orc<>) {
       int k = int(floor(i));
@@ -44,6 +44,13 @@ describe('brook/gathers clamp to the edge (BrookGPU)', () => {
         for (int dx = -1; dx <= 1; dx++) s += img[p + float2(dx, dy)];
       }
       o = s;
+    }
+    kernel void gh(float a[], float b[][], float c[][][], float4 p<>, out float o1<>, out float o2<>, out float o3<>, out float o4<>, out float o5<>) {
+      o1 = a[p.x];
+      o2 = b[p.xy];
+      o3 = b[p.y][p.x];
+      o4 = c[p.xyz];
+      o5 = c[p.z][p.y][p.x];
     }
     kernel void gs(P s[], float i<>, out float2 oa<>, out float ob<>) {
       P q = s[i];
@@ -132,6 +139,38 @@ describe('brook/gathers clamp to the edge (BrookGPU)', () => {
     expectArrayEqual(o.readSync(), want, '3D a[float3]');
     expectArrayEqual(oi.readSync(), want, '3D a[z][y][x]');
     [a, p, o, oi].forEach((s) => s.dispose());
+  });
+
+  it('float indices past int\'s range (|x| >= 2^31, infinities) clamp to the last / first record, not record 0 (every float form)', () => {
+    // int(floor(x)) is undefined in GLSL for such x (SwiftShader: INT_MIN, i.e. record 0)
+    const BIG = [-Infinity, -1e30, -3e9, -2147483648, -1, 2, 2147483647, 3e9, 1e30, Infinity];
+    const pts: number[][] = [];
+    for (const z of [-3e9, 1, 3e9]) for (const y of [-3e9, 2, 3e9]) for (const x of BIG) pts.push([x, y, z, 3e9]);
+    const n = pts.length;
+    const v1 = Float32Array.from({ length: 100 }, (_, k) => k + 1);
+    const v2 = Float32Array.from({ length: 35 }, (_, k) => k * 2 - 7);
+    const v3 = Float32Array.from({ length: 60 }, (_, k) => k + 0.5);
+    const a = ctx.stream('float', 100, v1);
+    const b = ctx.stream('float', [5, 7], v2);
+    const c = ctx.stream('float', [3, 4, 5], v3);
+    const p = ctx.stream('float4', n, pts.flat());
+    const outs = [1, 2, 3, 4, 5].map(() => ctx.stream('float', n));
+    ctx.run(gh!, { a, b, c, p, o1: outs[0]!, o2: outs[1]!, o3: outs[2]!, o4: outs[3]!, o5: outs[4]! });
+    const w1 = pts.map((q) => gatherClamped(v1, 1, [100], [q[0]!])[0]!);
+    const w2 = pts.map((q) => gatherClamped(v2, 1, [5, 7], q.slice(0, 2))[0]!);
+    const w3 = pts.map((q) => gatherClamped(v3, 1, [3, 4, 5], q.slice(0, 3))[0]!);
+    expectArrayEqual(outs[0]!.readSync(), w1, 'a[float] (1D)');
+    expectArrayEqual(outs[1]!.readSync(), w2, 'b[float2] (2D)');
+    expectArrayEqual(outs[2]!.readSync(), w2, 'b[y][x] floats (2D)');
+    expectArrayEqual(outs[3]!.readSync(), w3, 'c[float3] (3D)');
+    expectArrayEqual(outs[4]!.readSync(), w3, 'c[z][y][x] floats (3D)');
+    // the vec4 and four-float forms (core KernelSpec; a 1D stream's other extents are 1)
+    const g4: KernelSpec = { name: 'edgeClampVec4', gathers: { g: 'float' }, inputs: { p: 'float4' }, outputs: { o: 'float', o4: 'float' }, gatherEdge: { g: 'clamp' }, body: 'o = g(p); o4 = g(p.w, p.z, p.y, p.x);' };
+    ctx.run(g4, { g: a, p, o: outs[0]!, o4: outs[1]! });
+    expectArrayEqual(outs[0]!.readSync(), w1, 'g(vec4) (1D)');
+    expectArrayEqual(outs[1]!.readSync(), w1, 'g(l, k, j, i) floats (1D)');
+    [a, b, c, p, ...outs].forEach((s) => s.dispose());
+    expectNoGLError(ctx);
   });
 
   it('domains clamp to their own extents, not their stream\'s (1D domain(20, 30), 2D domain(int2(1, 1), int2(5, 4)))', () => {
