@@ -276,26 +276,7 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
     const scratch = ctx.scratch.bind(ctx);
     const own = ccd.scratch.bind(ccd);
     const starts: Record<string, [Phase['kind'], number]> = { "CcdTraverse's children": ['traverse', 3], "CcdPairTests' hits": ['candidate', 15] };
-    // and against the group of steps run ahead (or the warm-up of the next frame's) it was made in:
-    // from its first step's children until its counts are read, all it holds at once
-    // (of the run-ahead frame; a step whose count is read alone, through a filter, ends one too)
-    let group: (Phase & { what: string }) | null = null, ahead = false;
-    const groups: Array<Phase & { what: string }> = [];
-    const counts = ccd.counts.bind(ccd);
-    (ccd as unknown as { counts: unknown }).counts = (p: never, q?: never) => ((group = null), counts(p, q));
-    const filter = ccd.filter.bind(ccd);
-    (ccd as unknown as { filter: unknown }).filter = (p: never, q: never, r?: never) => ((group = null), filter(p, q, r));
-    const warm = (ccd as unknown as { warmLists: (...a: unknown[]) => void }).warmLists.bind(ccd);
-    (ccd as unknown as { warmLists: unknown }).warmLists = (...a: unknown[]) => {
-      groups.push((group = { kind: 'traverse', records: 0, live: 0, peak: 0, what: 'warm-up' }));
-      try {
-        return warm(...a);
-      } finally {
-        group = null;
-      }
-    };
     (ccd as unknown as { scratch: unknown }).scratch = (type: 'int4', n: number, what: string) => {
-      if (what === "CcdTraverse's children" && ahead && !group) groups.push((group = { kind: 'traverse', records: n / 3, live: 0, peak: 0, what: 'group' }));
       const start = starts[what];
       if (start) peaks.push((phase = { kind: start[0], records: n / start[1], live: 0, peak: 0 }));
       else if (!/front slots|kept records|pyramid|flags|counts/.test(what)) phase = null; // another stage's
@@ -303,36 +284,28 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
     };
     // joining chunks (a step's next lists, the front's) is no chunk's
     const concat = ccd.concat.bind(ccd);
-    (ccd as unknown as { concat: unknown }).concat = (chunks: never) => ((phase = null), (group = null), concat(chunks));
+    (ccd as unknown as { concat: unknown }).concat = (chunks: never) => ((phase = null), concat(chunks));
     (ctx as unknown as { scratch: unknown }).scratch = (type: 'int4', n: number) => {
       const s = scratch(type, n);
-      const ps = [phase, group].filter((p): p is Phase => p !== null);
-      if (ps.length > 0) {
+      const p = phase;
+      if (p) {
         const bytes = n * s.info.texelBytes;
-        for (const p of ps) (p.live += bytes), (p.peak = Math.max(p.peak, p.live));
+        p.live += bytes;
+        p.peak = Math.max(p.peak, p.live);
         const dispose = s.dispose.bind(s);
         let once = false;
-        s.dispose = () => (once || ((once = true), ps.forEach((p) => (p.live -= bytes))), dispose());
+        s.dispose = () => (once || ((once = true), (p.live -= bytes)), dispose());
       }
       return s;
     };
     try {
       await ccd.step({ fromRoot: true }); // each step's count read
-      ahead = true;
       await ccd.step({ fromRoot: true }); // run ahead
     } finally {
       (ctx as unknown as { scratch: unknown }).scratch = scratch;
       (ccd as unknown as { scratch: unknown }).scratch = own;
       (ccd as unknown as { concat: unknown }).concat = concat;
-      (ccd as unknown as { counts: unknown }).counts = counts;
-      (ccd as unknown as { filter: unknown }).filter = filter;
-      (ccd as unknown as { warmLists: unknown }).warmLists = warm;
     }
-    // a group (or warm-up) of several steps holds their lists at once: never past the budget
-    expect(groups.filter((g) => g.what === 'warm-up').length, 'a warm-up').to.be.greaterThan(0);
-    const most = groups.reduce((a, g) => (g.peak > a.peak ? g : a));
-    expect(most.peak, `the most a ${most.what} holds at once (${groups.length} measured)`).to.be.at.most(16384);
-    report(`groups and warm-ups: ${groups.length}, at most ${most.peak} bytes live at once (a ${most.what}; the budget 16384)`);
     for (const kind of ['traverse', 'candidate'] as const) {
       // (chunks of 32 records or more: a pyramid's few fixed texels weigh on tiny ones)
       const list = peaks.filter((p) => p.kind === kind && p.records >= 32);

@@ -407,9 +407,8 @@ export class Ccd {
       s.dispose();
     };
     try {
-      // held as a group of the next frame holds them, ending where its group would (memoryBudget)
-      let size = count, groupBytes = 0;
-      for (let j = 0; j < hint.length + AHEAD_PAST - 1 && size > 0 && size <= per && (j === 0 || groupBytes + BYTES.traverse * size <= this.memoryBudget); j++) {
+      let size = count;
+      for (let j = 0; j < hint.length + AHEAD_PAST - 1 && size > 0 && size <= per; j++) {
         const out = make('int4', 3 * size, 'a warm-up target (children)');
         make('int4', size, 'a warm-up target (front slots)');
         const levels: Stream[] = [];
@@ -420,7 +419,6 @@ export class Ccd {
         const next = Math.max(1, Math.min(3 * size, per, pow2(4 * (hint[j + 1] ?? 0) + slack)));
         make('int4', next, 'a warm-up target (list)');
         levels.pop(); // the root, held as there
-        groupBytes += 16 * (next + size + 1);
         levels.forEach(drop);
         drop(out);
         size = next;
@@ -525,9 +523,7 @@ export class Ccd {
           // a group of steps run ahead, their counts read together: up to AHEAD_PAST lists past
           // where last frame's ended (or past this list, if that was already passed)
           const end = trusted ? Math.max(hint.length, at + 1) + AHEAD_PAST - 1 : at + AHEAD_PAST;
-          // the bytes the group holds until its counts are read (each step's next list, front
-          // slots and root): the group ends before a step whose own chunk would take it past the budget
-          let list = work, size = w, groupBytes = 0;
+          let list = work, size = w;
           for (let j = at; ; j++) {
             this.stage('traversal');
             const out = this.scratch('int4', 3 * size, "CcdTraverse's children");
@@ -552,8 +548,7 @@ export class Ccd {
               } finally {
                 levels.slice(0, -1).forEach((l) => l.dispose());
               }
-              groupBytes += 16 * (next + size + 1);
-              if (j + 1 >= end || group.length >= 64 || groupBytes + BYTES.traverse * next > this.memoryBudget) break;
+              if (j + 1 >= end || group.length >= 64) break;
             } finally {
               out.dispose();
             }
@@ -603,8 +598,7 @@ export class Ccd {
         // a step with its count read (each chunk's, when the list is longer than the budget holds;
         // the chunks' counts together, in one round trip, when all their children fit the budget)
         exact = false;
-        // (all held at once: each record's children 48 bytes, front slot 16, pyramid ~16, and the tail texels)
-        const together = w > per && w * 96 <= this.memoryBudget;
+        const together = w > per && w * 64 <= this.memoryBudget;
         const held: Array<{ out: Stream; levels: Stream[] }> = [];
         try {
           for (let a = 0; a < w; a += per) {
