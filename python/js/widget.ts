@@ -23,6 +23,15 @@ import { APPS } from './apps';
 /** The widget's root element, with what tests read from the page. */
 type WidgetRoot = HTMLElement & { brookglModel?: WidgetModel; brookglContext?: BrookContext };
 
+/** A widget's root element: its kind in data-kind, its model on the element (the specs read both). */
+function widgetRoot(model: WidgetModel, kind: 'run' | 'embed' | 'app'): WidgetRoot {
+  const root = document.createElement('div') as WidgetRoot;
+  root.className = 'brookgl-widget';
+  root.dataset.kind = kind;
+  root.brookglModel = model;
+  return root;
+}
+
 /** The part of anywidget's model interface the widget uses. */
 export interface WidgetModel {
   get(name: string): any;
@@ -159,10 +168,7 @@ async function runKernel(model: WidgetModel, ctx: BrookContext, view: HTMLElemen
 }
 
 function renderRun(model: WidgetModel, el: HTMLElement): () => void {
-  const root = document.createElement('div') as WidgetRoot;
-  root.className = 'brookgl-widget';
-  root.dataset.kind = 'run';
-  root.brookglModel = model;
+  const root = widgetRoot(model, 'run');
   root.style.cssText = 'font:12px system-ui,sans-serif';
   const status = document.createElement('div');
   const view = document.createElement('div');
@@ -203,10 +209,7 @@ function renderRun(model: WidgetModel, el: HTMLElement): () => void {
 }
 
 function renderEmbed(model: WidgetModel, el: HTMLElement): () => void {
-  const root = document.createElement('div') as WidgetRoot;
-  root.className = 'brookgl-widget';
-  root.dataset.kind = 'embed';
-  root.brookglModel = model;
+  const root = widgetRoot(model, 'embed');
   el.append(root);
   const handle = embed(root, model.get('options') ?? { demo: 'filter' });
   const sync = () => {
@@ -241,10 +244,7 @@ function renderEmbed(model: WidgetModel, el: HTMLElement): () => void {
 
 /** The 'app' kind: a library application (apps.ts) on arrays from Python, run once per request. */
 function renderApp(model: WidgetModel, el: HTMLElement): () => void {
-  const root = document.createElement('div') as WidgetRoot;
-  root.className = 'brookgl-widget';
-  root.dataset.kind = 'app';
-  root.brookglModel = model;
+  const root = widgetRoot(model, 'app');
   root.style.cssText = 'font:12px system-ui,sans-serif';
   el.append(root);
   let ctx: BrookContext | null = null;
