@@ -3,7 +3,8 @@
 // SVG plot per figure. Usage: npm run bench -- <suite> [--quick] [--gpu] [--out DIR] [--max-k K]
 // (--max-k: largest filter or sort size in thousands of records, default 4096; --label L: write
 // NAME-L.json, e.g. --label h100 for results recorded on that GPU; --scenes A,B: only the scenes
-// whose names start with A or B, in suites that have scenes, e.g. ccd). It also rewrites
+// whose names start with A or B, in suites that have scenes, e.g. ccd; --trace FILE: record a
+// Chrome trace of the run, every process, for scripts/trace-summary.mjs). It also rewrites
 // bench-results/index.json, the list of recordings the benchmark page shows.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { textTable } from '../demos/lib/table.js';
 
 const SUITES = ['core', 'filter', 'nbody', 'branch', 'binning', 'horn-apps', 'ccd', 'peers', 'sort', 'memory', 'readback'];
 const args = process.argv.slice(2);
-const valued = ['--out', '--max-k', '--label', '--scenes'];
+const valued = ['--out', '--max-k', '--label', '--scenes', '--trace'];
 const suite = args.find((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));
 if (!suite || !SUITES.includes(suite)) {
   console.error(`usage: npm run bench -- <suite> [--quick] [--gpu] [--out DIR]; suites: ${SUITES.join(', ')}`);
@@ -27,6 +28,8 @@ const scenes = scenesAt >= 0 ? `&scenes=${encodeURIComponent(args[scenesAt + 1])
 const outAt = args.indexOf('--out');
 const outDir = path.resolve(root, outAt >= 0 ? args[outAt + 1] : 'bench-results');
 const labelAt = args.indexOf('--label');
+const traceAt = args.indexOf('--trace');
+const trace = traceAt >= 0 ? path.resolve(args[traceAt + 1]) : null;
 const name = labelAt >= 0 ? `${suite}-${args[labelAt + 1]}` : suite;
 
 const { server, url } = await serve(root, 0);
@@ -38,9 +41,13 @@ try {
   page.on('console', (m) => m.type() === 'error' && console.error(`[browser] ${m.text()}`));
   const t0 = Date.now();
   await page.exposeFunction('__benchProgress', (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${m}`));
+  // host threads' tasks (toplevel), the GPU process's command decoding (gpu) and the suites'
+  // performance.measure spans (blink.user_timing), which delimit what they time
+  if (trace) await page.tracing.start({ path: trace, categories: ['toplevel', 'gpu', 'gpu.angle', 'blink.user_timing', 'v8.execute', '__metadata'] });
   await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}${maxK}${scenes}`);
   await page.waitForFunction(() => window.__benchResult !== undefined, { timeout: 0, polling: 500 });
   const result = await page.evaluate(() => window.__benchResult);
+  if (trace) await page.tracing.stop(), console.log(`wrote the trace to ${trace}`);
   if (result.error) throw new Error(result.error);
   checkRenderer(result.renderer, gpu);
   result.browser = await browser.version();
