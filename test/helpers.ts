@@ -66,3 +66,35 @@ export async function expectBrookRejection(promise: Promise<unknown>, pattern: R
   expect((caught as Error).name).to.equal('BrookError');
   expect((caught as Error).message).to.match(pattern);
 }
+
+/** What a build waited on, in order: a stalling readPixels ('read'), a query polled ('poll': QUERY_RESULT_AVAILABLE) or its answer taken ('answer'). */
+export type Wait = 'read' | 'poll' | 'answer';
+
+/**
+ * Runs `fn` with ctx.gl's readPixels and getQueryParameter recorded (own properties over the
+ * prototype's, removed afterwards): the order in which it stalls on reads and polls queries,
+ * without timing anything.
+ */
+export async function recordWaits(ctx: BrookContext, fn: () => Promise<unknown>): Promise<Wait[]> {
+  const gl = ctx.gl;
+  const waits: Wait[] = [];
+  const proto = Object.getPrototypeOf(gl) as WebGL2RenderingContext;
+  const own = gl as unknown as Record<string, unknown>;
+  own.readPixels = function (this: WebGL2RenderingContext, ...args: unknown[]) {
+    if (gl.getParameter(gl.PIXEL_PACK_BUFFER_BINDING) === null) waits.push('read'); // (a read into a pack buffer does not stall)
+    return (proto.readPixels as (...a: unknown[]) => void).apply(this, args);
+  };
+  own.getQueryParameter = function (this: WebGL2RenderingContext, query: WebGLQuery, pname: number) {
+    const v = proto.getQueryParameter.call(this, query, pname);
+    if (pname === gl.QUERY_RESULT_AVAILABLE) waits.push('poll');
+    if (pname === gl.QUERY_RESULT) waits.push('answer');
+    return v;
+  };
+  try {
+    await fn();
+  } finally {
+    delete own.readPixels;
+    delete own.getQueryParameter;
+  }
+  return waits;
+}

@@ -128,6 +128,24 @@ export class Queries {
     });
   }
 
+  /**
+   * @internal Resolves after the poller's next turn, in which every waiter issued before it is
+   * polled once (never rejects: a disposed or lost context resolves it too). For a caller about
+   * to stall on the GPU that wants the answers already due first, without waiting for the rest.
+   */
+  turn(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.waiting.push({
+        step: () => {
+          resolve();
+          return true;
+        },
+        fail: () => resolve(),
+      });
+      this.schedule();
+    });
+  }
+
   /** @internal Rejects everything waiting with a BrookError and releases its GL objects (on dispose). */
   dispose(): void {
     const error = new BrookError('the brookgl context was disposed while a read, fence or query was pending: its result is gone');

@@ -93,7 +93,18 @@ export const FLOAT_EXACT_LIMIT = 2 ** 24;
 const SENTINEL = 'floatBitsToUint(brook_first(x)) == 0x7f800000u'; // brook_first: predicate.ts
 
 /** Keeps the records of `stream` for which the predicate holds; see the module comment. */
-export async function filter(ctx: BrookContext, stream: Stream, options: FilterOptions): Promise<FilterResult> {
+export function filter(ctx: BrookContext, stream: Stream, options: FilterOptions): Promise<FilterResult> {
+  return filterAfter(ctx, stream, options, null);
+}
+
+/**
+ * @internal `filter`, with the pyramid's count read only once the promise `beforeCount()`
+ * returns has settled (it must not reject; null: at once): its passes are issued first, then
+ * that is awaited, then the count is read. Binning lets its NaN probe's query be polled there
+ * (checks.ts). The other methods read their counts asynchronously: their polls answer the
+ * probe alongside.
+ */
+export async function filterAfter(ctx: BrookContext, stream: Stream, options: FilterOptions, beforeCount: (() => Promise<unknown> | null) | null): Promise<FilterResult> {
   checkContext(ctx, 'filter');
   checkStream(ctx, stream, 'filter: stream');
   options = checkRequired(options, 'filter: options', "{ keep: 'GLSL expression of x and i' } or { sentinel: true }");
@@ -115,7 +126,7 @@ export async function filter(ctx: BrookContext, stream: Stream, options: FilterO
   }
   const keep = options.keep ?? `!(${SENTINEL})`;
   const watch = options.watch ?? (() => {});
-  if (method === 'pyramid') return pyramidFilter(ctx, stream, keep, !!options.indices, watch);
+  if (method === 'pyramid') return pyramidFilter(ctx, stream, keep, !!options.indices, watch, beforeCount);
   if (method === 'bitonic') return bitonicFilter(ctx, stream, keep, !!options.indices, watch);
   if (method === 'scatter') return scatterFilter(ctx, stream, keep, !!options.indices, watch);
   return hornFilter(ctx, stream, keep, method, !!options.sentinel && !options.indices, !!options.indices, watch);
@@ -213,7 +224,7 @@ function pyramidLevelCount(n: number): number {
  * records: 11 levels, 12 passes; the descent fetches 11 texels and the record per output
  * (the unpacked pyramid fetched up to four texels a level, 2.5 on average: ~28).
  */
-async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, indices: boolean, watch: Watcher): Promise<FilterResult> {
+async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, indices: boolean, watch: Watcher, beforeCount: (() => Promise<unknown> | null) | null): Promise<FilterResult> {
   const n = stream.length;
   const depth = pyramidLevelCount(n);
   if (depth + 1 > ctx.caps.maxTextureImageUnits) {
@@ -238,9 +249,9 @@ async function pyramidFilter(ctx: BrookContext, stream: Stream, keep: string, in
     // reaches the page a browser poll period after the GPU has finished (SwiftShader, 1k
     // records: 144 polls and 2.5 ms a call waiting against none and 1.0 ms in all; ec480c5's
     // R32UI root, read as RGBA_INTEGER, made ANGLE stall in ReadPixels and so skipped that wait).
-    // Read after one microtask: the call has returned its promise by then, so a context
-    // disposed or lost right after the call still rejects it (reliability/async).
-    await null;
+    // Read after one microtask (or after beforeCount's promise): the call has returned its promise
+    // by then, so a context disposed or lost right after the call still rejects it (reliability/async).
+    await (beforeCount ? beforeCount() : null);
     const root = levels[levels.length - 1]!.readSync();
     const count = root[0]! + root[1]! + root[2]! + root[3]!;
     if (count === 0) return { stream: null, count, indices: null };

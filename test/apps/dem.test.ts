@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BrookContext, createDem, demParameters, reference, type Dem } from '../../src/index';
-import { newContext } from '../helpers';
+import { newContext, recordWaits } from '../helpers';
 
 describe('apps/dem (Oat et al. 2009, section 4.1)', () => {
   let ctx: BrookContext;
@@ -40,6 +40,17 @@ describe('apps/dem (Oat et al. 2009, section 4.1)', () => {
     expect(meanY, 'the block fell from y = 0.3 and more').to.be.lessThan(0.2);
     dem.dispose();
   });
+  it("a step polls the binning's NaN probe before it stalls on the survivor count, one turn (no poll turn after the stall alone)", async () => {
+    const dem = createDem(ctx, { count: 4096, diameter: 1 / 26 }); // the benchmark's 4,096 particles
+    await dem.step(1 / 600);
+    const waits = await recordWaits(ctx, () => dem.step(1 / 600));
+    const firstRead = waits.indexOf('read');
+    expect(waits.filter((w) => w === 'answer'), `one query answered, the probe (${waits.join(' ')})`).to.have.length(1);
+    expect(waits.slice(0, firstRead).filter((w) => w === 'poll'), `one poll turn before the first count read (${waits.join(' ')})`).to.have.length(1);
+    expect(waits.filter((w) => w === 'poll').length, `polls in all (${waits.join(' ')})`).to.be.at.most(3);
+    dem.dispose();
+  });
+
   /** Pairs closer than `limit` and the median height, read back from the GPU. */
   function pile(dem: Dem, limit: number): { close: number; medianY: number } {
     const p = dem.positions.readSync();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BINNING_METHODS, BIN_QUERY_GLSL, ROUTING_METHODS, BIN_UNIFORMS, BinGrid, Bins, BrookContext, BrookError, KernelSpec, binPoints, binUniforms, bucketSort, reference, stencilRoute } from '../../src/index';
-import { expectArrayEqual, expectBrookRejection, newContext, rng } from '../helpers';
+import { expectArrayEqual, expectBrookRejection, newContext, recordWaits, rng } from '../helpers';
 
 const GRID: BinGrid = { cells: [8, 8, 5], origin: [-1, -1, -1], cellSize: 0.25 };
 
@@ -169,6 +169,29 @@ describe('idioms/binning (Oat, Barczak & Shopf 2009)', () => {
       for (let k = 0; k < 5; k++) (await binPoints(ctx, pos, GRID, { method })).dispose();
       expect(ctx.stats().textures, method).to.equal(before.textures);
       expect(ctx.stats().renderbuffers, method).to.equal(before.renderbuffers);
+    }
+    pos.dispose();
+  });
+
+  it("peeling polls the NaN probe's query before it stalls on a survivor count, once (the waits overlap)", async () => {
+    // the probe's query is issued first; polled only after the stalling count reads, its poll
+    // turn came in series after them (main before this spec); waiting for its answer before
+    // the read spun ~190 turns a DEM step on SwiftShader: one poll turn before the read, no more
+    const pos = ctx.stream('float4', 300, points('clustered', 300, 4));
+    for (const method of BINNING_METHODS) {
+      let bins: Bins | null = null;
+      const waits = await recordWaits(ctx, async () => (bins = await binPoints(ctx, pos, GRID, { method, capacity: 16 })));
+      const firstRead = waits.indexOf('read');
+      expect(firstRead, `${method}: survivor counts read (${waits.join(' ')})`).to.be.at.least(0);
+      expect(waits.indexOf('poll'), `${method}: the probe polled before the first count read (${waits.join(' ')})`).to.be.within(0, firstRead - 1);
+      if (method !== 'predicated') {
+        // (predicated waits for its passes' queries too)
+        expect(waits.filter((w) => w === 'answer'), `${method}: one query, the probe`).to.have.length(1);
+        expect(waits.slice(0, firstRead).filter((w) => w === 'poll'), `${method}: one poll turn before the read (${waits.join(' ')})`).to.have.length(1);
+        expect(waits.filter((w) => w === 'poll').length, `${method}: polls in all (${waits.join(' ')})`).to.be.at.most(3);
+      }
+      expect(bins!.stats.dropped, method).to.equal(0);
+      bins!.dispose();
     }
     pos.dispose();
   });

@@ -81,7 +81,7 @@ export async function binItems(ctx: BrookContext, items: Stream, mapping: BinMap
     try {
       overflow = routing
         ? await routeOnce(ctx, bins, items, mapping, method === 'stencil-predicated', inFlight, droppedCount)
-        : await peelOnce(ctx, bins, items, mapping, method, inFlight, options.reduction ?? 'pyramid');
+        : await peelOnce(ctx, bins, items, mapping, method, inFlight, options.reduction ?? 'pyramid', dropped && (() => dropped.beforeCount()));
     } catch (e) {
       if (made) bins.dispose(); // a failed build releases what it took
       await dropped?.settled();

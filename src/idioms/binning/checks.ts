@@ -68,6 +68,8 @@ const droppedFlag: KernelSpec = {
 export class DroppedCount {
   private readonly probe: Promise<boolean>;
   private value: Promise<number> | null = null;
+  private answered: Promise<void> | null = null;
+  private done = false;
 
   constructor(
     private readonly ctx: BrookContext,
@@ -93,12 +95,29 @@ export class DroppedCount {
     this.probe.catch(() => {}); // (a build that fails first never asks)
   }
 
-  /** Settles once the probe's query is answered or dropped (a failed build waits for it: nothing is left pending). */
+  /** Settles (never rejects) once the probe's query is answered or dropped (a failed build waits for it: nothing is left pending). */
   settled(): Promise<void> {
-    return this.probe.then(
-      () => {},
-      () => {},
+    this.answered ??= this.probe.then(
+      () => void (this.done = true),
+      () => void (this.done = true),
     );
+    return this.answered;
+  }
+
+  /**
+   * What a build awaits before it stalls on a survivor count (peel.ts; filter's readSync): null
+   * once the probe has answered, else the probe's answer or one turn of the query poller,
+   * whichever comes first (never rejects), after a flush of the passes issued so far. The count
+   * read first and the probe polled after put the probe's poll turn in series after the stall
+   * (the DEM step); now that turn comes while the GPU runs the filter's passes, and when the
+   * answer is in by then nothing is polled after the stall. One turn at most: waiting for the
+   * answer itself spun ~190 poll turns (and ~10 4-ms timer polls) a 4,096-particle DEM step on
+   * SwiftShader, whose answer comes long after; the stalling read waits for the GPU anyway.
+   */
+  beforeCount(): Promise<void> | null {
+    if (this.done) return null;
+    this.ctx.gl.flush();
+    return Promise.race([this.settled(), this.ctx.queries.turn()]);
   }
 
   /** The count: 0 when the probe saw no NaN, else counted now (after the build: items are unchanged). */

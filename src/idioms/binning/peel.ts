@@ -13,7 +13,8 @@
  *   `inFlight` passes run past the end (each an all-rejected draw of the working set).
  * - No geometry shaders or DrawAuto: 'reduced' and 'delayed' remove binned items between passes
  *   with `filter` (histogram pyramid, or scan and scatter) over the working-set ids, which reads
- *   the survivor count back (one fence per reduction) to size the next draw.
+ *   the survivor count back (the pyramid: a stalling read of its root, after one poll turn for
+ *   the NaN probe's query, checks.ts) to size the next draw.
  * - Overflow (3.3): after the last slice, the items whose key is above that slice's value were
  *   not binned; the caller (index.ts) then rebuilds with twice the capacity.
  */
@@ -24,7 +25,7 @@ import type { KernelSpec } from '../../core/kernel';
 import { runPass, type ShaderStage } from '../../core/pass';
 import { OcclusionWindow } from '../../core/queries';
 import type { Stream } from '../../core/stream';
-import { filter } from '../filter';
+import { filterAfter } from '../filter';
 import { MAPPING_GLSL, MAPPING_STAGE_GLSL, MAPPING_UNIFORMS, mappingUniforms, slicePasses, type BinMapping, type BinningMethod, type BinningStats, type Bins } from './bins';
 
 const PEEL: ShaderStage = { glsl: `${MAPPING_STAGE_GLSL}\n${PEEL_VERT}`, gathers: { items: 'float4', working: 'float2' } };
@@ -48,7 +49,11 @@ function survivorKernel(reduced: boolean): KernelSpec {
   };
 }
 
-/** One build into `bins` at its capacity; true when items were left over (overflow). */
+/**
+ * One build into `bins` at its capacity; true when items were left over (overflow). Each
+ * survivor count is read after `beforeCount()` settles (binning's NaN probe: checks.ts; null
+ * when there is none).
+ */
 export async function peelOnce(
   ctx: BrookContext,
   bins: Bins,
@@ -57,6 +62,7 @@ export async function peelOnce(
   method: BinningMethod,
   inFlight: number,
   reduction: 'pyramid' | 'scatter',
+  beforeCount: (() => Promise<void> | null) | null,
 ): Promise<boolean> {
   const { width, height, capacity } = bins;
   const u = mappingUniforms(mapping, width, height);
@@ -105,7 +111,7 @@ export async function peelOnce(
         if (i < reduceFrom) return;
         // remove the items this pass binned (key <= slice i at their bin)
         const recs = survivors(i);
-        const kept = await filter(ctx, recs, { keep: 'x.y > 0.5', method: reduction });
+        const kept = await filterAfter(ctx, recs, { keep: 'x.y > 0.5', method: reduction }, beforeCount);
         recs.dispose();
         working?.dispose();
         working = kept.stream;
@@ -116,7 +122,7 @@ export async function peelOnce(
     if (count === 0 || window?.done) return false;
     // overflow test (3.3): items above the last slice's value were not binned
     const recs = survivors(capacity - 1);
-    const left = await filter(ctx, recs, { keep: 'x.y > 0.5' });
+    const left = await filterAfter(ctx, recs, { keep: 'x.y > 0.5' }, beforeCount);
     recs.dispose();
     left.stream?.dispose();
     return left.count > 0;
