@@ -267,44 +267,49 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
     this.timeout(120_000);
     const c = new reference.ClothBall(12, 1);
     for (let i = 0; i < 50; i++) c.advance();
-    const ccd = createCcd(ctx, c.scene(), { memoryBudget: 16384 });
-    // every allocation (the Ccd's own, labelled, and its filters' through ctx.scratch) counted
-    // against the chunk whose first target was made last; its peak of live bytes per record
     type Phase = { kind: 'traverse' | 'candidate'; records: number; live: number; peak: number };
-    let phase: Phase | null = null;
     const peaks: Phase[] = [];
-    const scratch = ctx.scratch.bind(ctx);
-    const own = ccd.scratch.bind(ccd);
-    const starts: Record<string, [Phase['kind'], number]> = { "CcdTraverse's children": ['traverse', 3], "CcdPairTests' hits": ['candidate', 15] };
-    (ccd as unknown as { scratch: unknown }).scratch = (type: 'int4', n: number, what: string) => {
-      const start = starts[what];
-      if (start) peaks.push((phase = { kind: start[0], records: n / start[1], live: 0, peak: 0 }));
-      else if (!/front slots|kept records|pyramid|flags|counts/.test(what)) phase = null; // another stage's
-      return own(type, n, what);
-    };
-    // joining chunks (a step's next lists, the front's) is no chunk's
-    const concat = ccd.concat.bind(ccd);
-    (ccd as unknown as { concat: unknown }).concat = (chunks: never) => ((phase = null), concat(chunks));
-    (ctx as unknown as { scratch: unknown }).scratch = (type: 'int4', n: number) => {
-      const s = scratch(type, n);
-      const p = phase;
-      if (p) {
-        const bytes = n * s.info.texelBytes;
-        p.live += bytes;
-        p.peak = Math.max(p.peak, p.live);
-        const dispose = s.dispose.bind(s);
-        let once = false;
-        s.dispose = () => (once || ((once = true), (p.live -= bytes)), dispose());
+    // a 16 KiB budget splits the traversal steps into chunks of 113 work items, a 4 KiB one the
+    // pair tests into chunks of 102 candidates (434 here)
+    for (const budget of [16384, 4096]) {
+      const ccd = createCcd(ctx, c.scene(), { memoryBudget: budget });
+      // every allocation (the Ccd's own, labelled, and its filters' through ctx.scratch) counted
+      // against the chunk whose first target was made last; its peak of live bytes per record
+      let phase: Phase | null = null;
+      const scratch = ctx.scratch.bind(ctx);
+      const own = ccd.scratch.bind(ccd);
+      const starts: Record<string, [Phase['kind'], number]> = { "CcdTraverse's children": ['traverse', 3], "CcdPairTests' hits": ['candidate', 1] };
+      (ccd as unknown as { scratch: unknown }).scratch = (type: 'int4', n: number, what: string) => {
+        const start = starts[what];
+        if (start) peaks.push((phase = { kind: start[0], records: n / start[1], live: 0, peak: 0 }));
+        else if (!/front slots|kept records|pyramid|flags|counts/.test(what)) phase = null; // another stage's
+        return own(type, n, what);
+      };
+      // joining chunks (a step's next lists, the front's) is no chunk's
+      const concat = ccd.concat.bind(ccd);
+      (ccd as unknown as { concat: unknown }).concat = (chunks: never) => ((phase = null), concat(chunks));
+      (ctx as unknown as { scratch: unknown }).scratch = (type: 'int4', n: number) => {
+        const s = scratch(type, n);
+        const p = phase;
+        if (p) {
+          const bytes = n * s.info.texelBytes;
+          p.live += bytes;
+          p.peak = Math.max(p.peak, p.live);
+          const dispose = s.dispose.bind(s);
+          let once = false;
+          s.dispose = () => (once || ((once = true), (p.live -= bytes)), dispose());
+        }
+        return s;
+      };
+      try {
+        await ccd.step({ fromRoot: true }); // each step's count read
+        await ccd.step({ fromRoot: true }); // run ahead
+      } finally {
+        (ctx as unknown as { scratch: unknown }).scratch = scratch;
+        (ccd as unknown as { scratch: unknown }).scratch = own;
+        (ccd as unknown as { concat: unknown }).concat = concat;
       }
-      return s;
-    };
-    try {
-      await ccd.step({ fromRoot: true }); // each step's count read
-      await ccd.step({ fromRoot: true }); // run ahead
-    } finally {
-      (ctx as unknown as { scratch: unknown }).scratch = scratch;
-      (ccd as unknown as { scratch: unknown }).scratch = own;
-      (ccd as unknown as { concat: unknown }).concat = concat;
+      ccd.dispose();
     }
     for (const kind of ['traverse', 'candidate'] as const) {
       // (chunks of 32 records or more: a pyramid's few fixed texels weigh on tiny ones)
@@ -315,7 +320,6 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
       expect(most, `${kind}: the constant is not far above`).to.be.at.least(CCD_BYTES[kind] / 3);
       report(`${kind}: ${list.length} chunks, at most ${most.toFixed(1)} bytes a record live at once (the budget counts ${CCD_BYTES[kind]})`);
     }
-    ccd.dispose();
   });
 
   it('a target the device cannot make names the pass, its size and memoryBudget', async function () {

@@ -5,7 +5,9 @@
 // cannot hold anywhere on it, all in midpoint-radius interval arithmetic whose radii absorb
 // every rounding error. Never misses a collision; a surviving interval at CCD_MAX_DEPTH, or a
 // query over CCD_MAX_VISITS intervals, reports one. Features whose swept boxes are apart are
-// dropped first (0 intervals visited). An interval the two filters keep is still dropped when a
+// dropped first (0 intervals visited), then those the non-penetration filter in plain float32
+// with an error bound drops (ccdNoCoplanarity; 1 interval visited, as the interval filter at
+// depth 0, which it stands in for). An interval the two filters keep is still dropped when a
 // separation certificate (ccdApart) proves the features apart throughout it: a reported
 // collision is a contact or a near miss within the distance bound of ccd-inclusion.ts.
 // The kernel declares `uniform float inputUlp;` (0: the float32 coordinates are the geometry).
@@ -154,21 +156,60 @@ bool ccdApart(bool vf, vec3 p0, vec3 p1, vec3 p2, vec3 p3, vec3 q0, vec3 q1, vec
 // visit cap; intervals visited). tick: a conservative time of impact in 2^-16 of the step (65536:
 // none) — the start of the first interval reported (intervals are visited earliest first, and
 // every earlier one was dropped: no contact before it), or of the interval the visit cap stopped at.
+// Are the features' swept boxes apart? (min/max and compares: exact)
+bool ccdBoxesApart(bool vf, vec3 p0, vec3 p1, vec3 p2, vec3 p3, vec3 q0, vec3 q1, vec3 q2, vec3 q3) {
+  vec3 alo, ahi, blo, bhi;
+  if (vf) {
+    alo = min(p0, q0); ahi = max(p0, q0);
+    blo = min(min(min(p1, p2), min(p3, q1)), min(q2, q3)); bhi = max(max(max(p1, p2), max(p3, q1)), max(q2, q3));
+  } else {
+    alo = min(min(p0, p1), min(q0, q1)); ahi = max(max(p0, p1), max(q0, q1));
+    blo = min(min(p2, p3), min(q2, q3)); bhi = max(max(p2, p3), max(q2, q3));
+  }
+  return any(greaterThan(alo, bhi)) || any(greaterThan(blo, ahi));
+}
+
+// Tang et al.'s non-penetration filter at depth 0 in plain float32, with an error bound instead
+// of interval radii (mirrored by noCoplanarity() in src/reference/ccd-inclusion.ts, whose header
+// derives it): the four Bernstein coefficients of the coplanarity cubic on [0, 1] (times 3: the
+// triple products of the edge vectors at t = 0 and t = 1 in polar form) each computed with the
+// sum of its terms' magnitudes S; when all exceed CCD_NP_K S + CCD_TINY with one sign, the cubic
+// keeps that sign on [0, 1] and the features are never coplanar. For exact inputs only.
+const float CCD_NP_K = 1.52587890625e-5;   // 2^-16 = 256 u
+
+// (a . (b x c), the sum of its six terms' magnitudes)
+vec2 ccdTripleAbs(vec3 a, vec3 b, vec3 c) {
+  vec3 m1 = b.yzx * c.zxy, m2 = b.zxy * c.yzx;
+  vec3 k = m1 - m2, s = abs(m1) + abs(m2);
+  vec3 v = a * k, w = abs(a) * s;
+  return vec2((v.x + v.y) + v.z, (w.x + w.y) + w.z);
+}
+
+bool ccdNoCoplanarity(bool vf, vec3 p0, vec3 p1, vec3 p2, vec3 p3, vec3 q0, vec3 q1, vec3 q2, vec3 q3) {
+  vec3 xa, xb, xc, ya, yb, yc;
+  if (vf) {
+    xa = p2 - p1; xb = p3 - p1; xc = p0 - p1;
+    ya = q2 - q1; yb = q3 - q1; yc = q0 - q1;
+  } else {
+    xa = p1 - p0; xb = p3 - p2; xc = p2 - p0;
+    ya = q1 - q0; yb = q3 - q2; yc = q2 - q0;
+  }
+  vec2 f0 = ccdTripleAbs(xa, xb, xc), f3 = ccdTripleAbs(ya, yb, yc);
+  vec2 g1 = ccdTripleAbs(ya, xb, xc), g2 = ccdTripleAbs(xa, yb, xc), g3 = ccdTripleAbs(xa, xb, yc);
+  vec2 h1 = ccdTripleAbs(ya, yb, xc), h2 = ccdTripleAbs(ya, xb, yc), h3 = ccdTripleAbs(xa, yb, yc);
+  vec4 v = vec4(f0.x, (g1.x + g2.x) + g3.x, (h1.x + h2.x) + h3.x, f3.x);
+  vec4 e = CCD_NP_K * vec4(f0.y, (g1.y + g2.y) + g3.y, (h1.y + h2.y) + h3.y, f3.y) + CCD_TINY;
+  return all(greaterThan(v, e)) || all(lessThan(v, -e));
+}
+
 const int CCD_TICKS = 65536;
 ivec2 ccdTest(bool vf, vec3 p0, vec3 p1, vec3 p2, vec3 p3, vec3 q0, vec3 q1, vec3 q2, vec3 q3, out int tick) {
   tick = CCD_TICKS;
   // the features' swept boxes first (min/max and compares: exact), when the inputs are exact
-  if (inputUlp == 0.0) {
-    vec3 alo, ahi, blo, bhi;
-    if (vf) {
-      alo = min(p0, q0); ahi = max(p0, q0);
-      blo = min(min(min(p1, p2), min(p3, q1)), min(q2, q3)); bhi = max(max(max(p1, p2), max(p3, q1)), max(q2, q3));
-    } else {
-      alo = min(min(p0, p1), min(q0, q1)); ahi = max(max(p0, p1), max(q0, q1));
-      blo = min(min(p2, p3), min(q2, q3)); bhi = max(max(p2, p3), max(q2, q3));
-    }
-    if (any(greaterThan(alo, bhi)) || any(greaterThan(blo, ahi))) return ivec2(0, 0);
-  }
+  if (inputUlp == 0.0 && ccdBoxesApart(vf, p0, p1, p2, p3, q0, q1, q2, q3)) return ivec2(0, 0);
+  // then the non-penetration filter in plain float32 (what the interval one drops at depth 0, a
+  // tenth of its work), when the inputs are exact
+  if (inputUlp == 0.0 && ccdNoCoplanarity(vf, p0, p1, p2, p3, q0, q1, q2, q3)) return ivec2(0, 1);
   Iv3 P0 = ccdInput(p0), P1 = ccdInput(p1), P2 = ccdInput(p2), P3 = ccdInput(p3);
   Iv3 Q0 = ccdInput(q0), Q1 = ccdInput(q1), Q2 = ccdInput(q2), Q3 = ccdInput(q3);
   Iv3 xa, xb, xc, ya, yb, yc;

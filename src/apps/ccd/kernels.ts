@@ -86,26 +86,34 @@ export const CCD_ROOTS8: KernelSpec = {
   body: 'int i = brook_index;\nc = i == 0 ? r0(0) : i == 1 ? r1(0) : i == 2 ? r2(0) : i == 3 ? r3(0) : i == 4 ? r4(0) : i == 5 ? r5(0) : i == 6 ? r6(0) : r7(0);',
 };
 
-/** The 15 feature tests of candidate (front) pair k / 15, slot k % 15. */
+/** The 15 feature tests of candidate (front) pair k in one fragment: its two triangles' six
+ * vertices gathered once (17 gathers a candidate, not 15 x 13), then ccdTest for each of the 15
+ * slots of ccdPairFeature. `hit` is (triangle a, triangle b, mask, 0) with bit s of the mask set
+ * when slot s may touch, or (-1, -1, -1, -1) when none may (the caller expands the mask into
+ * feature records on the CPU: ccdPairFeature's order). */
 export const CCD_PAIR_TESTS: KernelSpec = {
   name: 'CcdPairTests',
-  gathers: { cand: 'int4', nodes: 'int4', tris: 'int4', x0: 'float4', x1: 'float4' },
+  inputs: { cand: 'int4' },
+  gathers: { nodes: 'int4', tris: 'int4', x0: 'float4', x1: 'float4' },
   uniforms: { inputUlp: 'float' },
   outputs: { hit: 'int4' },
   helpers: `${ELEMENTARY}\n${FEATURES}`,
   body: [
-    'int item = brook_index / 15, slot = brook_index - 15 * item;',
-    'ivec4 c = cand(item);',
-    'int tk;',
-    'hit = ccdTestFeature(ccdPairFeature(nodes(c.x).z, nodes(c.y).z, slot), tk);',
+    'int ta = nodes(cand.x).z, tb = nodes(cand.y).z;',
+    'int mask = ccdPairMask(tris(ta), tris(tb));',
+    'hit = mask != 0 ? ivec4(ta, tb, mask, 0) : ivec4(-1);',
   ].join('\n'),
 };
 
-/** CCD_PAIR_TESTS with each test's conservative time of impact in 2^-16 of the step (65536: none). */
+/** The 15 feature tests of candidate (front) pair k / 15, slot k % 15, with each test's
+ * conservative time of impact in 2^-16 of the step (65536: none): `hit` is the feature record
+ * (ccdPairFeature) where it may touch, else (-1, -1, -1, -1). */
 export const CCD_PAIR_TESTS_TOI: KernelSpec = {
-  ...CCD_PAIR_TESTS,
   name: 'CcdPairTestsToi',
+  gathers: { cand: 'int4', nodes: 'int4', tris: 'int4', x0: 'float4', x1: 'float4' },
+  uniforms: { inputUlp: 'float' },
   outputs: { hit: 'int4', tick: 'int' },
+  helpers: `${ELEMENTARY}\n${FEATURES}`,
   body: [
     'int item = brook_index / 15, slot = brook_index - 15 * item;',
     'ivec4 c = cand(item);',

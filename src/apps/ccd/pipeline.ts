@@ -37,7 +37,7 @@ import { CCD_CANDIDATE_VERDICTS, CCD_DEAD, CCD_FRONT_SLOT, CCD_ROOTS8, CCD_GATHE
 import { traverseLws, type LwsOptions, type LwsStats } from './lws';
 import { checkCcdArgs, checkLwsOptions, checkPositions, checkStepOptions } from './validate';
 import { StageClock, type Balance, type CcdStats, type Stage } from './stages';
-import { buildBvh, orphanSets, triangleCount, type Bvh, type CcdScene } from '../../geometry/bvh';
+import { buildBvh, canonicalEdges, edge, orphanSets, triangleCount, type Bvh, type CcdScene } from '../../geometry/bvh';
 
 /** The default memoryBudget: 256 MiB. WebGL cannot ask how much memory a GPU has; a quarter of a
  * 1 GiB GPU is what integrated and mobile GPUs give a page without trouble (the scene's own
@@ -50,10 +50,12 @@ const TICKS = 65536;
 
 /** Bytes per record of the chunked passes, their filters' working streams included: a static
  * traversal step per work item (3 int4 children, the filter's flags and pyramid, the next list,
- * the front slot), the elementary tests per candidate (15 int4 hits and their filter's streams),
- * per orphan record, and the front compaction per record (gathered 16, the front's and the
- * candidates' flags and levels 2 x 5.3, the kept front and candidates at most 2 x 16). */
-const BYTES = { traverse: 144, candidate: 15 * 24, orphan: 24, compact: 60 } as const;
+ * the front slot), the elementary tests per candidate (its int4 hit mask 16, the filter's flags
+ * and levels 5.3, the kept hits at most 16; with times, 15 int4 feature hits and their filter's
+ * streams, the ticks on top), per orphan record, and the front compaction per record (gathered
+ * 16, the front's and the candidates' flags and levels 2 x 5.3, the kept front and candidates
+ * at most 2 x 16). */
+const BYTES = { traverse: 144, candidate: 40, candidateToi: 15 * 24, orphan: 24, compact: 60 } as const;
 /** @internal BYTES, for the spec that measures what each chunk allocates. */
 export const CCD_BYTES = BYTES;
 
@@ -78,6 +80,20 @@ const AHEAD_PAST = 4;
 
 /** The least power of two at least n. */
 const pow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+
+/** Slot s (0-14) of the triangle pair (a, b) as a feature record, as ccdPairFeature
+ * (glsl/apps/ccd/features.glsl) makes it: 0-2 a's vertices against face b, 3-5 b's against face
+ * a, 6-14 edge (s - 6) / 3 of a against edge (s - 6) % 3 of b. */
+function pairFeature(scene: CcdScene, a: number, b: number, s: number): number[] {
+  if (s < 6) {
+    const [p, f] = s < 3 ? [a, b] : [b, a];
+    return [scene.tris[p * 3 + (s % 3)]!, f, -1, 0];
+  }
+  return canonicalEdges(edge(scene, a, Math.floor((s - 6) / 3)), edge(scene, b, (s - 6) % 3));
+}
+
+/** A feature record's key in the pairs: 'vf v f' or 'ee a0 a1 b0 b1'. */
+const featureKey = (x: ArrayLike<number>): string => (x[2] === -1 ? `vf ${x[0]} ${x[1]}` : `ee ${x[0]} ${x[1]} ${x[2]} ${x[3]}`);
 
 /** Pyramid levels: the flags first, the root (one texel: four counts) last. */
 type Pyramid = Stream[];
@@ -361,7 +377,7 @@ export class Ccd {
       for (let len = Math.ceil(n / 4); len > 1; len = Math.ceil(len / 4)) l++;
       return l;
     };
-    const most = Math.max(3 * this.chunk(BYTES.traverse, 3), 15 * this.chunk(BYTES.candidate, 15), this.chunk(BYTES.orphan));
+    const most = Math.max(3 * this.chunk(BYTES.traverse, 3), this.chunk(BYTES.candidate), this.chunk(BYTES.orphan));
     const top = Math.min(levels(most), this.ctx.caps.maxTextureImageUnits - 1);
     const made: Stream[] = [];
     const make = (type: 'int4' | 'uint4') => (made.push(this.scratch(type, 1, 'a warm-up record')), made[made.length - 1]!);
@@ -794,16 +810,21 @@ export class Ccd {
     let candidates = 0;
     const withToi = options.times === true || options.verdicts === true;
     const verdicts: Int32Array[] = [];
-    const add = (recs: Int32Array, count: number, t: Int32Array | null) => {
+    // kept records: feature records, or (masks) candidates' (triangle a, triangle b, mask of their 15 slots)
+    const add = (recs: Int32Array, count: number, t: Int32Array | null, masks = false) => {
       for (let i = 0; i < count; i++) {
         const x = recs.subarray(i * 4, i * 4 + 4);
-        const key = x[2] === -1 ? `vf ${x[0]} ${x[1]}` : `ee ${x[0]} ${x[1]} ${x[2]} ${x[3]}`;
+        if (masks) {
+          for (let s = 0; s < 15; s++) if ((x[2]! >> s) & 1) found.set(featureKey(pairFeature(this.scene, x[0]!, x[1]!, s)), TICKS);
+          continue;
+        }
+        const key = featureKey(x);
         const tick = t ? t[i]! : TICKS;
         found.set(key, Math.min(found.get(key) ?? TICKS, tick));
       }
     };
     // the kept hits (and, with times, their ticks: by the filter's indices) into `found`
-    const collect = async (hits: Stream, ticks: Stream | null) => {
+    const collect = async (hits: Stream, ticks: Stream | null, masks = false) => {
       const kept = await this.filter(hits, 'x.x >= 0', ticks !== null);
       let t: Int32Array | null = null;
       let recs: Int32Array;
@@ -825,7 +846,7 @@ export class Ccd {
         kept.stream?.dispose();
         kept.indices?.dispose();
       }
-      add(recs, kept.count, t);
+      add(recs, kept.count, t, masks);
     };
     // Without times, and where the candidates' and the orphans' hits fit the budget together, the
     // hits are compacted without reading their counts first: the kept records go into a stream
@@ -833,10 +854,10 @@ export class Ccd {
     // count above that size is compacted again at its size and read: one more).
     const cand = r.cand ?? (this.front ? await this.filter(this.front, 'x.z == 3') : { stream: null, count: 0 });
     const deferred = !withToi && cand.count * BYTES.candidate + this.orphanCount * BYTES.orphan <= this.memoryBudget;
-    const pending: Array<{ hits: Stream; levels: Pyramid }> = [];
-    const hold = (hits: Stream) => {
+    const pending: Array<{ hits: Stream; levels: Pyramid; masks: boolean }> = [];
+    const hold = (hits: Stream, masks: boolean) => {
       try {
-        pending.push({ hits, levels: this.pyramid(hits, 'x.x >= 0') });
+        pending.push({ hits, levels: this.pyramid(hits, 'x.x >= 0'), masks });
       } catch (e) {
         hits.dispose();
         throw e;
@@ -845,12 +866,14 @@ export class Ccd {
     try {
       if (cand.stream) {
         candidates = cand.count;
-        const per = this.chunk(BYTES.candidate + (withToi ? 15 * 8 : 0), 15);
+        // without times, a candidate's 15 tests in one fragment (its hit mask); with times, a
+        // fragment per feature test (its record and its tick)
+        const per = withToi ? this.chunk(BYTES.candidateToi + 15 * 8, 15) : this.chunk(BYTES.candidate);
         for (let a = 0; a < cand.count; a += per) {
           const n = Math.min(per, cand.count - a);
           if (n < cand.count) this.split();
           const slice = n === cand.count ? cand.stream : cand.stream.domain(a, a + n);
-          const hits = this.scratch('int4', 15 * n, "CcdPairTests' hits");
+          const hits = this.scratch('int4', withToi ? 15 * n : n, "CcdPairTests' hits");
           const ticks = withToi ? this.scratch('int', 15 * n, "CcdPairTests' times") : null;
           let held = false;
           try {
@@ -867,8 +890,8 @@ export class Ccd {
               }
               this.roundTrips++;
             }
-            if (deferred) (held = true), hold(hits);
-            else await collect(hits, ticks);
+            if (deferred) (held = true), hold(hits, true);
+            else await collect(hits, ticks, !withToi);
           } finally {
             if (!held) hits.dispose();
             ticks?.dispose();
@@ -887,7 +910,7 @@ export class Ccd {
             const args = { rec: n === this.orphanCount ? this.orphans : this.orphans.domain(a, a + n), tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits };
             if (ticks) this.run(CCD_ORPHAN_TESTS_TOI, { ...args, tick: ticks });
             else this.run(CCD_ORPHAN_TESTS, args);
-            if (deferred) (held = true), hold(hits);
+            if (deferred) (held = true), hold(hits, false);
             else await collect(hits, ticks);
           } finally {
             if (!held) hits.dispose();
@@ -902,13 +925,13 @@ export class Ccd {
           pending.forEach((p, i) => kept.push(this.descend(p.hits, p.levels, size[i]!, true)));
           const { counts, data } = await this.counts(pending.map((p) => p.levels), kept);
           const again: number[] = [];
-          counts.forEach((c, i) => (c <= size[i]! ? add(data[i] as Int32Array, c, null) : again.push(i)));
+          counts.forEach((c, i) => (c <= size[i]! ? add(data[i] as Int32Array, c, null, pending[i]!.masks) : again.push(i)));
           this.lastHits = Math.max(0, ...counts);
           if (again.length > 0) {
             const whole = again.map((i) => this.descend(pending[i]!.hits, pending[i]!.levels, counts[i]!, false));
             kept.push(...whole);
             const { data: recs } = await this.counts([], whole);
-            again.forEach((i, j) => add(recs[j] as Int32Array, counts[i]!, null));
+            again.forEach((i, j) => add(recs[j] as Int32Array, counts[i]!, null, pending[i]!.masks));
           }
         } finally {
           kept.forEach((s) => s.dispose());
