@@ -89,8 +89,8 @@ export const CCD_ROOTS8: KernelSpec = {
 /** The 15 feature tests of candidate (front) pair k in one fragment: its two triangles' six
  * vertices gathered once (17 gathers a candidate, not 15 x 13), then ccdTest for each of the 15
  * slots of ccdPairFeature. `hit` is (triangle a, triangle b, mask, 0) with bit s of the mask set
- * when slot s may touch, or (-1, -1, -1, -1) when none may (the caller expands the mask into
- * feature records on the CPU: ccdPairFeature's order). */
+ * when slot s may touch, or (-1, -1, -1, -1) when none may, or for a CCD_DEAD record (the caller
+ * expands the mask into feature records on the CPU: ccdPairFeature's order). */
 export const CCD_PAIR_TESTS: KernelSpec = {
   name: 'CcdPairTests',
   inputs: { cand: 'int4' },
@@ -99,6 +99,7 @@ export const CCD_PAIR_TESTS: KernelSpec = {
   outputs: { hit: 'int4' },
   helpers: `${ELEMENTARY}\n${FEATURES}`,
   body: [
+    'if (cand.x < 0) { hit = ivec4(-1); return; } // CCD_DEAD: past the count of a list sized before it was read',
     'int ta = nodes(cand.x).z, tb = nodes(cand.y).z;',
     'int mask = ccdPairMask(tris(ta), tris(tb));',
     'hit = mask != 0 ? ivec4(ta, tb, mask, 0) : ivec4(-1);',

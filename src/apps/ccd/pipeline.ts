@@ -97,6 +97,17 @@ const featureKey = (x: ArrayLike<number>): string => (x[2] === -1 ? `vf ${x[0]} 
 
 /** Pyramid levels: the flags first, the root (one texel: four counts) last. */
 type Pyramid = Stream[];
+
+/** A front compaction whose two counts (front, candidates) are not read yet: its front and
+ * candidates were descended at sizes chosen from last frame's (CCD_DEAD past the counts); the
+ * joined records and both pyramids stay until the counts come back with the elementary tests'. */
+interface PendingCompact {
+  all: Stream;
+  pyramids: Pyramid[];
+  /** The counts were read (compact's `hold`): only kept to the frame's end, so that frames that
+   * read them hold the same targets at once as frames that run ahead (the pool then has them). */
+  settled?: boolean;
+}
 const rootOf = (p: Pyramid): Stream => p[p.length - 1]!;
 
 export interface CcdOptions {
@@ -182,6 +193,11 @@ export class Ccd {
   private lastHits = 0;
   /** Whether warmDescents ran. */
   private warmed = false;
+  /** The front and candidate counts of the last static frame from the front (sizes the next
+   * one's speculative compaction), and the sizes this frame may speculate with (null: read the
+   * counts first). */
+  private lastCompact: { front: number; cand: number } | null = null;
+  private compactCaps: { front: number; cand: number } | null = null;
 
   constructor(
     readonly ctx: BrookContext,
@@ -446,6 +462,34 @@ export class Ccd {
     }
   }
 
+  /** Makes (and gives back to the pool) the targets a frame that compacts its front ahead will
+   * draw into, as sized there from `last` (the capped front, the capped candidates, their hits
+   * and the hits' pyramid, held at once), so that it does not create them inside its timed steps. Only an
+   * optimisation, as warmLists: a refused allocation is swallowed, nothing is left behind. */
+  private warmCompact(last: { front: number; cand: number }): void {
+    const held: Stream[] = [];
+    try {
+      const cand = pow2(last.cand + (last.cand >> 2) + 64);
+      const make = (type: 'int4' | 'uint4', n: number) => {
+        const t = this.scratch(type, n, 'a warm-up target (compaction)');
+        held.push(t);
+        this.ctx.framebufferFor([t.texture]);
+      };
+      make('int4', pow2(last.front + (last.front >> 2) + 64));
+      make('int4', cand);
+      make('int4', cand);
+      // the hits' pyramid
+      for (let len = Math.ceil(cand / 4); ; len = Math.ceil(len / 4)) {
+        make('uint4', len);
+        if (len <= 1) break;
+      }
+    } catch {
+      // the next frame makes what it lacks itself
+    } finally {
+      held.forEach((t) => t.dispose());
+    }
+  }
+
   /** @internal The BVTT gathers and uniforms every traversal kernel takes. */
   bvttArgs(): KernelArgs {
     return { nodes: this.nodes, nodeObject: this.nodeObject, boxLo: this.boxLo, boxHi: this.boxHi, tris: this.tris, selfTest: this.scene.self === false ? 0 : 1 };
@@ -519,7 +563,7 @@ export class Ccd {
     count: number,
     fromRoot: boolean,
     timing: { balancing: number; front: number },
-  ): Promise<{ front: Stream | null; frontCount: number; cand?: { stream: Stream | null; count: number }; iterations: number; nodes: number }> {
+  ): Promise<{ front: Stream | null; frontCount: number; cand?: { stream: Stream | null; count: number }; pending?: PendingCompact; iterations: number; nodes: number }> {
     const chunks: Array<{ stream: Stream; count: number }> = [];
     const hint = fromRoot ? this.hints.root : this.hints.front;
     const sizes = [count]; // sizes[i]: list i's count (list 0: the start list); every list here was stepped
@@ -674,29 +718,49 @@ export class Ccd {
     else this.hints.front = sizes;
     const t1 = performance.now();
     this.stage('front');
-    const f = await this.compact(chunks, 'x.z >= 2', 'x.z == 3');
+    // (a frame that runs ahead compacts the front and the candidates at sizes from last frame's too)
+    const f = await this.compact(chunks, 'x.z >= 2', 'x.z == 3', hint ? (this.compactCaps ?? undefined) : undefined, !fromRoot);
     timing.front += performance.now() - t1;
     // a frame that read its counts step by step puts the next frame's run-ahead lists in the pool
     if (!hint) this.warmLists(fromRoot ? 1 : f.count, sizes);
-    return { front: f.stream, frontCount: f.count, ...(f.also ? { cand: f.also } : {}), iterations: sizes.length, nodes: sizes.reduce((a, b) => a + b, 0) };
+    return { front: f.stream, frontCount: f.count, ...(f.also ? { cand: f.also } : {}), ...(f.pending ? { pending: f.pending } : {}), iterations: sizes.length, nodes: sizes.reduce((a, b) => a + b, 0) };
   }
 
   /** @internal Joins int4 chunks and keeps the records where `keep` holds, in batches the
    * memory budget holds (the chunks are disposed). With `also` (the candidates' predicate) and
    * one batch, the records where `also` holds come back too (`also`, in stage elementary), both
-   * counts read in one round trip; else `also` is left to the caller. */
-  async compact(chunks: Array<{ stream: Stream; count: number }>, keep: string, also?: string): Promise<{ stream: Stream | null; count: number; also?: { stream: Stream | null; count: number } }> {
+   * counts read in one round trip; else `also` is left to the caller. With `caps` too, nothing
+   * is read: the kept records are descended into streams of at most caps.front and caps.cand
+   * records (CCD_DEAD past the counts), the counts -1 and `pending` left to the caller (frame()
+   * reads them with the elementary tests' and settles). */
+  async compact(
+    chunks: Array<{ stream: Stream; count: number }>,
+    keep: string,
+    also?: string,
+    caps?: { front: number; cand: number },
+    hold = false,
+  ): Promise<{ stream: Stream | null; count: number; also?: { stream: Stream | null; count: number }; pending?: { all: Stream; pyramids: Stream[][]; settled?: boolean } }> {
     const per = this.chunk(BYTES.compact);
     if (also !== undefined && chunks.length > 0 && chunks.reduce((a, c) => a + c.count, 0) <= per) {
       const all = this.concat(chunks.splice(0));
       const pyramids: Pyramid[] = [];
       const kept: Stream[] = [];
+      let held = false;
       try {
         const stage = this.clock.stage;
         pyramids.push(this.pyramid(all.stream!, keep));
         this.stage('elementary');
         pyramids.push(this.pyramid(all.stream!, also));
         this.stage(stage);
+        if (caps) {
+          const front = this.descend(all.stream!, pyramids[0]!, Math.max(1, Math.min(all.stream!.length, caps.front)), true);
+          kept.push(front);
+          this.stage('elementary');
+          const cand = this.descend(all.stream!, pyramids[1]!, Math.max(1, Math.min(all.stream!.length, caps.cand)), true);
+          this.stage(stage);
+          held = true;
+          return { stream: front, count: -1, also: { stream: cand, count: -1 }, pending: { all: all.stream!, pyramids } };
+        }
         const { counts } = await this.counts(pyramids);
         const [nk, na] = counts as [number, number];
         const front = nk > 0 ? this.descend(all.stream!, pyramids[0]!, nk, false) : null;
@@ -704,13 +768,17 @@ export class Ccd {
         this.stage('elementary');
         const cand = na > 0 ? this.descend(all.stream!, pyramids[1]!, na, false) : null;
         this.stage(stage);
-        return { stream: front, count: nk, also: { stream: cand, count: na } };
+        held = hold;
+        return { stream: front, count: nk, also: { stream: cand, count: na }, ...(hold ? { pending: { all: all.stream!, pyramids, settled: true } } : {}) };
       } catch (e) {
         kept.forEach((s) => s.dispose());
+        held = false;
         throw e;
       } finally {
-        pyramids.forEach((p) => p.forEach((l) => l.dispose()));
-        all.stream!.dispose();
+        if (!held) {
+          pyramids.forEach((p) => p.forEach((l) => l.dispose()));
+          all.stream!.dispose();
+        }
       }
     }
     const kept: Array<{ stream: Stream; count: number }> = [];
@@ -782,10 +850,16 @@ export class Ccd {
       startCount = this.frontCount;
     }
     this.front = null;
+    const withToi = options.times === true || options.verdicts === true;
+    // a static frame from the front that runs ahead compacts its front and candidates at sizes
+    // from last frame's counts (up to a power of two past 5/4 of them), their counts read with the
+    // elementary tests' (one round trip fewer); not with times or verdicts
+    const last = this.lastCompact;
+    this.compactCaps = !withToi && !fromRoot && balance === 'static' && last ? { front: pow2(last.front + (last.front >> 2) + 64), cand: pow2(last.cand + (last.cand >> 2) + 64) } : null;
     const t2 = performance.now();
     const timing = { balancing: 0, front: 0 };
     let lwsStats: LwsStats | undefined;
-    let r: { front: Stream | null; frontCount: number; cand?: { stream: Stream | null; count: number }; iterations: number; nodes: number; lanes?: number };
+    let r: { front: Stream | null; frontCount: number; cand?: { stream: Stream | null; count: number }; pending?: PendingCompact; iterations: number; nodes: number; lanes?: number };
     try {
       if (balance === 'static') r = await this.traverseStatic(start, startCount, fromRoot, timing);
       else {
@@ -803,12 +877,16 @@ export class Ccd {
     this.front = r.front;
     this.frontCount = r.frontCount;
     if (fromRoot) this.rootFrontCount = r.frontCount;
+    // a compaction run ahead: its counts come with the elementary tests' (settle, below)
+    let pend = r.pending && !r.pending.settled ? r.pending : null;
+    if (pend) this.frontCount = 0; // (until settled: a failure before leaves no front to start from)
+    const heldCompact = r.pending?.settled ? r.pending : null;
+    const ranAhead = pend !== null;
 
     // elementary tests: the candidates' 15 feature pairs and the orphan sets
     this.stage('elementary');
     const found = new Map<string, number>();
     let candidates = 0;
-    const withToi = options.times === true || options.verdicts === true;
     const verdicts: Int32Array[] = [];
     // kept records: feature records, or (masks) candidates' (triangle a, triangle b, mask of their 15 slots)
     const add = (recs: Int32Array, count: number, t: Int32Array | null, masks = false) => {
@@ -853,7 +931,46 @@ export class Ccd {
     // sized from last frame's (2 x + 64 records), read with the counts in one round trip (a
     // count above that size is compacted again at its size and read: one more).
     const cand = r.cand ?? (this.front ? await this.filter(this.front, 'x.z == 3') : { stream: null, count: 0 });
-    const deferred = !withToi && cand.count * BYTES.candidate + this.orphanCount * BYTES.orphan <= this.memoryBudget;
+    // The counts of a compaction run ahead, once known: the front and candidates descended again at
+    // their counts where the sizes chosen were short (the candidates past the size then tested
+    // here, their hits read at once: results as without running ahead).
+    const tested = pend ? (cand.stream?.length ?? 0) : cand.count; // candidates the loop below tests
+    const settle = async (nk: number, na: number) => {
+      const p = pend!;
+      pend = null;
+      try {
+        if (nk > this.front!.length) {
+          this.rollbacks++;
+          const exact = this.descend(p.all, p.pyramids[0]!, nk, false);
+          this.front!.dispose();
+          this.front = exact;
+        }
+        if (nk === 0) this.front?.dispose(), (this.front = null);
+        this.frontCount = nk;
+        cand.count = na;
+        if (na > tested) {
+          this.rollbacks++;
+          const exact = this.descend(p.all, p.pyramids[1]!, na, false);
+          cand.stream?.dispose();
+          cand.stream = exact;
+          const per = this.chunk(BYTES.candidate);
+          for (let a = tested; a < na; a += per) {
+            const n = Math.min(per, na - a);
+            const hits = this.scratch('int4', n, "CcdPairTests' hits");
+            try {
+              this.run(CCD_PAIR_TESTS, { cand: exact.domain(a, a + n), nodes: this.nodes, tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits });
+              await collect(hits, null, true);
+            } finally {
+              hits.dispose();
+            }
+          }
+        }
+      } finally {
+        p.all.dispose();
+        p.pyramids.forEach((l) => l.forEach((s) => s.dispose()));
+      }
+    };
+    const deferred = !withToi && tested * BYTES.candidate + this.orphanCount * BYTES.orphan <= this.memoryBudget;
     const pending: Array<{ hits: Stream; levels: Pyramid; masks: boolean }> = [];
     const hold = (hits: Stream, masks: boolean) => {
       try {
@@ -864,15 +981,19 @@ export class Ccd {
       }
     };
     try {
+      if (pend && !deferred) {
+        const { counts } = await this.counts(pend.pyramids);
+        await settle(counts[0]!, counts[1]!);
+      }
       if (cand.stream) {
-        candidates = cand.count;
         // without times, a candidate's 15 tests in one fragment (its hit mask); with times, a
         // fragment per feature test (its record and its tick)
         const per = withToi ? this.chunk(BYTES.candidateToi + 15 * 8, 15) : this.chunk(BYTES.candidate);
-        for (let a = 0; a < cand.count; a += per) {
-          const n = Math.min(per, cand.count - a);
-          if (n < cand.count) this.split();
-          const slice = n === cand.count ? cand.stream : cand.stream.domain(a, a + n);
+        const all = pend ? tested : cand.count;
+        for (let a = 0; a < all; a += per) {
+          const n = Math.min(per, all - a);
+          if (n < all) this.split();
+          const slice = n === cand.stream.length ? cand.stream : cand.stream.domain(a, a + n);
           const hits = this.scratch('int4', withToi ? 15 * n : n, "CcdPairTests' hits");
           const ticks = withToi ? this.scratch('int', 15 * n, "CcdPairTests' times") : null;
           let held = false;
@@ -918,12 +1039,16 @@ export class Ccd {
           }
         }
       }
-      if (pending.length > 0) {
+      if (pending.length > 0 || pend) {
         const size = pending.map((p) => Math.min(p.hits.length, 2 * this.lastHits + 64));
         const kept: Stream[] = [];
         try {
           pending.forEach((p, i) => kept.push(this.descend(p.hits, p.levels, size[i]!, true)));
-          const { counts, data } = await this.counts(pending.map((p) => p.levels), kept);
+          // (with a compaction run ahead, its two counts first)
+          const ahead = pend ? pend.pyramids : [];
+          const read = await this.counts([...ahead, ...pending.map((p) => p.levels)], kept);
+          const counts = read.counts.slice(ahead.length), data = read.data;
+          if (pend) await settle(read.counts[0]!, read.counts[1]!);
           const again: number[] = [];
           counts.forEach((c, i) => (c <= size[i]! ? add(data[i] as Int32Array, c, null, pending[i]!.masks) : again.push(i)));
           this.lastHits = Math.max(0, ...counts);
@@ -940,6 +1065,19 @@ export class Ccd {
     } finally {
       cand.stream?.dispose();
       for (const p of pending) p.hits.dispose(), p.levels.forEach((l) => l.dispose());
+      if (heldCompact) heldCompact.all.dispose(), heldCompact.pyramids.forEach((l) => l.forEach((x) => x.dispose()));
+      if (pend) {
+        // a failure before the counts came back: no front to start the next frame from
+        pend.all.dispose();
+        pend.pyramids.forEach((l) => l.forEach((x) => x.dispose()));
+        this.resetFront();
+      }
+    }
+    candidates = cand.count;
+    if (balance === 'static' && !fromRoot) {
+      this.lastCompact = { front: this.frontCount, cand: cand.count };
+      // a frame that did not run its compaction ahead puts the next one's targets in the pool
+      if (!ranAhead && !withToi) this.warmCompact(this.lastCompact);
     }
     const t4 = performance.now();
     const lanes = r.lanes ?? 0;
@@ -971,7 +1109,7 @@ export class Ccd {
       nodesProcessed: r.nodes,
       utilisation: lanes > 0 ? r.nodes / (lanes * r.iterations) : r.iterations > 0 ? 1 : 0,
       frontStart: fromRoot ? 1 : startCount,
-      frontSize: r.frontCount,
+      frontSize: this.frontCount,
       fromRoot,
       candidates,
       orphans: this.orphanCount,
