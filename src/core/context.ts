@@ -138,6 +138,9 @@ export class BrookContext implements StreamHost {
   private readonly masks = new Set<ZMask>();
   private readonly pool: TexturePool;
   private readonly streams = new Set<Stream>();
+  /** Scratch streams made while a watch runs (watchScratch), their bytes, and the sum of those alive. */
+  private readonly scratchWatches = new Set<{ live: number; peak: number }>();
+  private readonly scratchHeld = new Map<Stream, { bytes: number; watches: Array<{ live: number; peak: number }> }>();
 
   constructor(options: ContextOptions = {}) {
     const o = checkOptions(options, 'createContext: options');
@@ -243,7 +246,32 @@ export class BrookContext implements StreamHost {
    */
   scratch(type: ElementType, shape: StreamShape): Stream {
     this.guard();
-    return new Stream(this, type, shape, { pooled: true });
+    const s = new Stream(this, type, shape, { pooled: true });
+    if (this.scratchWatches.size > 0) {
+      const held = { bytes: s.length * s.info.texelBytes, watches: [...this.scratchWatches] };
+      this.scratchHeld.set(s, held);
+      for (const w of held.watches) (w.live += held.bytes), (w.peak = Math.max(w.peak, w.live));
+    }
+    return s;
+  }
+
+  /**
+   * @internal Watches the scratch streams made from now on until `end()`: `peak` is the most
+   * bytes (records x texel bytes, as memory budgets count them) of them alive at once; streams
+   * made before the watch began are not counted, but for `held` (streams alive now, counted
+   * until disposed). Watches may overlap.
+   */
+  watchScratch(held: Stream[] = []): { readonly peak: number; end(): void } {
+    const w = { live: 0, peak: 0, end: () => void this.scratchWatches.delete(w) };
+    this.scratchWatches.add(w);
+    for (const s of held) {
+      if (s.disposed) continue;
+      const h = this.scratchHeld.get(s) ?? { bytes: s.length * s.info.texelBytes, watches: [] };
+      this.scratchHeld.set(s, h);
+      h.watches.push(w);
+      w.peak = w.live += h.bytes;
+    }
+    return w;
   }
 
   /** Compiles (once, cached by source) a kernel description for running. */
@@ -354,6 +382,11 @@ export class BrookContext implements StreamHost {
   /** @internal */
   forget(stream: Stream): void {
     this.streams.delete(stream);
+    const held = this.scratchHeld.get(stream);
+    if (held) {
+      this.scratchHeld.delete(stream);
+      for (const w of held.watches) w.live -= held.bytes;
+    }
   }
 
   /** @internal Allocates a texture of `width` x `height` texels for `info`'s records (or of a depth-stencil format). */

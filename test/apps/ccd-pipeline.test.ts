@@ -271,6 +271,11 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
     const peaks: Phase[] = [];
     // a 16 KiB budget splits the traversal steps into chunks of 113 work items, a 4 KiB one the
     // pair tests into chunks of 102 candidates (434 here)
+    // and each group of steps run ahead (or warm-up of the next frame's), against its budget:
+    // from its first step's children until its counts are read, all it holds at once
+    // (of the run-ahead frames; a step whose count is read alone, through a filter, ends one too)
+    const groups: Array<Phase & { what: string; budget: number }> = [];
+    const held: number[] = [];
     for (const budget of [16384, 4096]) {
       const ccd = createCcd(ctx, c.scene(), { memoryBudget: budget });
       // every allocation (the Ccd's own, labelled, and its filters' through ctx.scratch) counted
@@ -279,7 +284,22 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
       const scratch = ctx.scratch.bind(ctx);
       const own = ccd.scratch.bind(ccd);
       const starts: Record<string, [Phase['kind'], number]> = { "CcdTraverse's children": ['traverse', 3], "CcdPairTests' hits": ['candidate', 1] };
+      let group: (Phase & { what: string; budget: number }) | null = null, ahead = false;
+      const counts = ccd.counts.bind(ccd);
+      (ccd as unknown as { counts: unknown }).counts = (p: never, q?: never) => ((group = null), counts(p, q));
+      const filter = ccd.filter.bind(ccd);
+      (ccd as unknown as { filter: unknown }).filter = (p: never, q: never, r?: never) => ((group = null), filter(p, q, r));
+      const warm = (ccd as unknown as { warmLists: (...a: unknown[]) => void }).warmLists.bind(ccd);
+      (ccd as unknown as { warmLists: unknown }).warmLists = (...a: unknown[]) => {
+        groups.push((group = { kind: 'traverse', records: 0, live: 0, peak: 0, what: 'warm-up', budget }));
+        try {
+          return warm(...a);
+        } finally {
+          group = null;
+        }
+      };
       (ccd as unknown as { scratch: unknown }).scratch = (type: 'int4', n: number, what: string) => {
+        if (what === "CcdTraverse's children" && ahead && !group) groups.push((group = { kind: 'traverse', records: n / 3, live: 0, peak: 0, what: 'group', budget }));
         const start = starts[what];
         if (start) peaks.push((phase = { kind: start[0], records: n / start[1], live: 0, peak: 0 }));
         else if (!/front slots|kept records|pyramid|flags|counts/.test(what)) phase = null; // another stage's
@@ -287,30 +307,48 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
       };
       // joining chunks (a step's next lists, the front's) is no chunk's
       const concat = ccd.concat.bind(ccd);
-      (ccd as unknown as { concat: unknown }).concat = (chunks: never) => ((phase = null), concat(chunks));
+      (ccd as unknown as { concat: unknown }).concat = (chunks: never) => ((phase = null), (group = null), concat(chunks));
+      // and every scratch stream of the frames, for stats.peakBytes (a hand count: the most bytes
+      // live at once in a frame, from what was live when it began: the saved front)
+      const all: Phase = { kind: 'traverse', records: 0, live: 0, peak: 0 };
       (ctx as unknown as { scratch: unknown }).scratch = (type: 'int4', n: number) => {
         const s = scratch(type, n);
-        const p = phase;
-        if (p) {
-          const bytes = n * s.info.texelBytes;
-          p.live += bytes;
-          p.peak = Math.max(p.peak, p.live);
-          const dispose = s.dispose.bind(s);
-          let once = false;
-          s.dispose = () => (once || ((once = true), (p.live -= bytes)), dispose());
-        }
+        const ps = [phase, group, all].filter((p): p is Phase => p !== null);
+        const bytes = n * s.info.texelBytes;
+        for (const p of ps) (p.live += bytes), (p.peak = Math.max(p.peak, p.live));
+        const dispose = s.dispose.bind(s);
+        let once = false;
+        s.dispose = () => (once || ((once = true), ps.forEach((p) => (p.live -= bytes))), dispose());
         return s;
       };
       try {
-        await ccd.step({ fromRoot: true }); // each step's count read
-        await ccd.step({ fromRoot: true }); // run ahead
+        for (const fromRoot of [true, true, false, false]) {
+          // the first reads each step's count; the next runs ahead from the root; then from the front, the same
+          all.peak = all.live;
+          const r = await ccd.step({ fromRoot });
+          expect(r.stats.peakBytes, `stats.peakBytes, budget ${budget}, frame ${held.length % 4} (from the ${fromRoot ? 'root' : 'front'})`).to.equal(all.peak);
+          held.push(r.stats.peakBytes);
+          ahead = true;
+        }
       } finally {
         (ctx as unknown as { scratch: unknown }).scratch = scratch;
         (ccd as unknown as { scratch: unknown }).scratch = own;
         (ccd as unknown as { concat: unknown }).concat = concat;
+        (ccd as unknown as { counts: unknown }).counts = counts;
+        (ccd as unknown as { filter: unknown }).filter = filter;
+        (ccd as unknown as { warmLists: unknown }).warmLists = warm;
       }
       ccd.dispose();
     }
+    // a group (or warm-up) of several steps holds their lists at once: never past the budget
+    for (const budget of [16384, 4096]) {
+      const of = groups.filter((g) => g.budget === budget);
+      expect(of.filter((g) => g.what === 'warm-up').length, 'a warm-up').to.be.greaterThan(0);
+      const most = of.reduce((a, g) => (g.peak > a.peak ? g : a));
+      expect(most.peak, `the most a ${most.what} holds at once (${of.length} measured)`).to.be.at.most(budget);
+      report(`budget ${budget}: groups and warm-ups: ${of.length}, at most ${most.peak} bytes live at once (a ${most.what})`);
+    }
+    report(`stats.peakBytes of the frames (16 KiB, then 4 KiB): ${held.join(', ')} (= the hand count)`);
     for (const kind of ['traverse', 'candidate'] as const) {
       // (chunks of 32 records or more: a pyramid's few fixed texels weigh on tiny ones)
       const list = peaks.filter((p) => p.kind === kind && p.records >= 32);

@@ -18,7 +18,7 @@
 // 16 x 16 cloth; otherwise BART64-4096 and the cloth with about `maxK` thousand triangles, at most
 // the paper's 92 (the page's size box, 4096 by default, is the filter's; a software renderer skips
 // the funnel, whose 450K-node front takes minutes there).
-import { CCD_STAGES, createCcd, parsePly, reference } from '../../../dist/brookgl.js';
+import { CCD_MEMORY_BUDGET, CCD_STAGES, createCcd, parsePly, reference } from '../../../dist/brookgl.js';
 
 // The paper's numbers: Table 1 (LWS ms per frame on each card), Table 2 (LWS speedup GTS 450 vs
 // GT 520), Table 3 (K front nodes per frame), Tables 4-5 (gProximity ms), Table 6 (gProximity speedup).
@@ -92,9 +92,9 @@ async function animate(ccd, scene, balance, lws, frames = scene.frames.length, l
   return { per, profiled, info: { triangles: ccd.triangles, orphans: ccd.orphanCount, nodes: ccd.bvh.count, pairs } };
 }
 
-/** The paper's whole Cloth/Ball frame once (static, from the root, createCcd's default memory
- * budget): what a software renderer runs for --max-k 92 (exactly: the paper's 92K triangles)
- * instead of the tables (their cloth frames take minutes each there). */
+/** The paper's whole Cloth/Ball frame (static, createCcd's default memory budget) from the root,
+ * then twice from the front: what a software renderer runs for --max-k 92 (exactly: the paper's
+ * 92K triangles) instead of the tables (their cloth frames take minutes each there). */
 async function wholeFrame(ctx, log) {
   const grid = Math.round(Math.sqrt(92000 / 2)) + 1;
   // draped over the ball and folding (150 steps): millions of candidate feature tests, past one
@@ -107,20 +107,32 @@ async function wholeFrame(ctx, log) {
   const ccd = createCcd(ctx, scene);
   const build = performance.now() - t0;
   log(`ccd whole frame: ${ccd.triangles} triangles, ${ccd.orphanCount} orphan tests, budget ${ccd.memoryBudget / 2 ** 20} MiB: stepping from the root`);
-  const { pairs, stats } = await ccd.step({ fromRoot: true });
+  // then two frames from the front: the first reads its counts step by step, the second runs
+  // ahead on its list sizes (the groups of steps memoryBudget bounds)
+  const rows = [], results = [];
+  for (const what of ['from the root', 'from the front, counts read', 'from the front, run ahead']) {
+    if (what !== 'from the root') {
+      cloth.advance();
+      const s = cloth.scene();
+      ccd.setPositions(s.x0, s.x1);
+    }
+    const { pairs, stats } = await ccd.step({ fromRoot: what === 'from the root' });
+    const row = [`Cloth/Ball (${grid}×${grid} cloth), ${what}`, stats.balance, scene.tris.length / 3, ccd.memoryBudget / 2 ** 20, build, ...CCD_STAGES.map((st) => stats.stages[st].wallMs), stats.totalMs, stats.chunks, stats.peakBytes / 2 ** 20, stats.rollbacks, stats.passes, stats.roundTrips, stats.iterations, stats.frontSize, stats.candidates, stats.orphans, pairs.length];
+    log(`ccd whole frame, ${what}: ${(stats.totalMs / 1000).toFixed(1)} s, ${stats.chunks} extra chunks, ${(stats.peakBytes / 2 ** 20).toFixed(0)} MiB held at most, ${stats.roundTrips} round trips, ${stats.candidates} candidates, ${pairs.length} pairs`);
+    rows.push(row);
+    results.push({ scene: row[0], stats, pairs: pairs.length });
+  }
   ccd.dispose();
-  const row = [`Cloth/Ball (${grid}×${grid} cloth)`, stats.balance, scene.tris.length / 3, ccd.memoryBudget / 2 ** 20, build, ...CCD_STAGES.map((st) => stats.stages[st].wallMs), stats.totalMs, stats.chunks, stats.passes, stats.roundTrips, stats.iterations, stats.frontSize, stats.candidates, stats.orphans, pairs.length];
-  log(`ccd whole frame: ${(stats.totalMs / 1000).toFixed(1)} s, ${stats.chunks} extra chunks, ${stats.candidates} candidates, ${pairs.length} pairs`);
   return {
     tables: [
       {
-        title: "The whole Cloth/Ball frame (the paper's 92K triangles) on this renderer: one static frame from the root within createCcd's default memoryBudget — ms per stage (wall), the chunks the budget split passes into, passes, round trips, front, candidates, orphan tests, colliding pairs; the hierarchy's CPU build beside",
-        columns: ['scene', 'method', 'triangles', 'budget MiB', 'CPU build ms', ...CCD_STAGES, 'total ms', 'extra chunks', 'passes', 'round trips', 'iterations', 'front', 'candidates', 'orphan tests', 'pairs'],
-        rows: [row],
+        title: "The whole Cloth/Ball frame (the paper's 92K triangles) on this renderer: static frames within createCcd's default memoryBudget — one from the root, then two from the front (the second runs its steps ahead in groups) — ms per stage (wall), the chunks the budget split passes into, the most MiB the frame's working streams held at once (stats.peakBytes), rollbacks, passes, round trips, front, candidates, orphan tests, colliding pairs; the hierarchy's CPU build beside",
+        columns: ['scene', 'method', 'triangles', 'budget MiB', 'CPU build ms', ...CCD_STAGES, 'total ms', 'extra chunks', 'peak MiB held', 'rollbacks', 'passes', 'round trips', 'iterations', 'front', 'candidates', 'orphan tests', 'pairs'],
+        rows,
       },
     ],
     plots: [],
-    results: [{ scene: row[0], stats, pairs: pairs.length }],
+    results,
   };
 }
 
@@ -187,7 +199,10 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
     const i1 = m(l1, 'iterations'), i4 = m(l4, 'iterations');
     t26.push([`${scene.name} (T = ${T})`, i1, i4, i1 === null ? null : i1 / i4, m(l4, 'utilisation'), m(l1, 'utilisation'), p.speedLws, p.speedGprox]);
     const lc = l4.per.map((x) => x.lws);
-    tb.push([scene.name, m(st, 'iterations'), m(st, 'passes'), m(st, 'roundTrips'), m(l4, 'iterations'), m(l4, 'passes'), m(l4, 'roundTrips'), median(lc.map((x) => x.extraIterations)), median(lc.map((x) => x.moved)), median(lc.map((x) => x.stolen)), median(lc.map((x) => x.steals)), Math.max(...lc.map((x) => x.reruns)), m(lw, 'iterations'), m(lw, 'passes'), m(lw, 'roundTrips')]);
+    // the most MiB a frame's working streams held at once (stats.peakBytes), over the timed and profiled frames
+    const peak = (r) => Math.max(...[...r.per, r.profiled].filter(Boolean).map((x) => x.peakBytes)) / 2 ** 20;
+    const rollbacks = (r) => [...r.per, r.profiled].filter(Boolean).reduce((a, x) => a + x.rollbacks, 0);
+    tb.push([scene.name, m(st, 'iterations'), m(st, 'passes'), m(st, 'roundTrips'), rollbacks(st), peak(st), m(l4, 'iterations'), m(l4, 'passes'), m(l4, 'roundTrips'), median(lc.map((x) => x.extraIterations)), median(lc.map((x) => x.moved)), median(lc.map((x) => x.stolen)), median(lc.map((x) => x.steals)), Math.max(...lc.map((x) => x.reruns)), peak(l4), m(lw, 'iterations'), m(lw, 'passes'), m(lw, 'roundTrips'), peak(lw)]);
     timeSeries.static.push([tris, m(st, 'totalMs')]);
     timeSeries.lws.push([tris, m(l4, 'totalMs')]);
     timeSeries.wide.push([tris, m(lw, 'totalMs')]);
@@ -227,8 +242,8 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
     rows: t26,
   });
   tables.push({
-    title: 'Balancing counters per frame (medians): iterations to empty, passes, CPU round trips (count readbacks, fences, occlusion answers, result reads), nodes pushed to deques (moved by balancing) vs stolen (LWS 4×T), and the wide configuration\'s iterations, passes and round trips',
-    columns: ['scene', 'static iterations', 'static passes', 'static round trips', 'LWS iterations', 'LWS passes', 'LWS round trips', 'LWS iterations in flight past the end', 'moved to deques', 'stolen from other blocks', 'steal rounds (incl. the start list)', 'ring reruns', `${wideLabel} iterations`, `${wideLabel} passes`, `${wideLabel} round trips`],
+    title: `Balancing counters per frame (medians): iterations to empty, passes, CPU round trips (count readbacks, fences, occlusion answers, result reads), static rollbacks (groups of steps run ahead whose list outgrew its size: each redone with its count read; the sum over the timed and profiled frames), peak MiB held (stats.peakBytes: the most the frame's working streams — saved front, lists, front slots, children, pyramids, hits — held at once, the most over the timed and profiled frames; createCcd's memoryBudget ${CCD_MEMORY_BUDGET / 2 ** 20} MiB bounds one chunk of a pass and a group of steps run ahead), nodes pushed to deques (moved by balancing) vs stolen (LWS 4×T), and the wide configuration's iterations, passes and round trips`,
+    columns: ['scene', 'static iterations', 'static passes', 'static round trips', 'static rollbacks', 'static peak MiB held', 'LWS iterations', 'LWS passes', 'LWS round trips', 'LWS iterations in flight past the end', 'moved to deques', 'stolen from other blocks', 'steal rounds (incl. the start list)', 'ring reruns', 'LWS 4×T peak MiB held', `${wideLabel} iterations`, `${wideLabel} passes`, `${wideLabel} round trips`, `${wideLabel} peak MiB held`],
     rows: tb,
   });
   plots.push({ title: 'ms per frame vs triangles', xLabel: 'triangles', yLabel: 'ms per frame', logX: true, logY: true, series: [{ name: 'static', points: timeSeries.static }, { name: 'lazy work stealing 4×T', points: timeSeries.lws }, { name: `lazy work stealing ${wide.blocks}×${wide.threads}`, points: timeSeries.wide }] });

@@ -78,8 +78,18 @@ function descentSpec(levels: number, capped: boolean): KernelSpec {
  * frame's go on longer (a cloth settling on the ball: 20 steps, then 24). */
 const AHEAD_PAST = 4;
 
-/** The least power of two at least n. */
-const pow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+/** A run-ahead list's size from last frame's count of it: LIST_GROWTH x that count + the slack,
+ * rounded up to one of four sizes per octave (at most 25 % more), so that the next frame's lists,
+ * sized from slightly different counts, have the same shapes and reuse this frame's pooled
+ * textures. The 93,640-triangle cloth's lists from the front grow at most 1.26 x from one frame
+ * to the next where they are long (the short ones more, within the slack). */
+const LIST_GROWTH = 2;
+const listSize = (last: number, slack: number): number => {
+  const n = Math.ceil(LIST_GROWTH * last) + slack;
+  if (n <= 8) return n;
+  const step = 2 ** (Math.floor(Math.log2(n - 1)) - 2);
+  return Math.ceil(n / step) * step;
+};
 
 /** Slot s (0-14) of the triangle pair (a, b) as a feature record, as ccdPairFeature
  * (glsl/apps/ccd/features.glsl) makes it: 0-2 a's vertices against face b, 3-5 b's against face
@@ -439,8 +449,9 @@ export class Ccd {
       s.dispose();
     };
     try {
-      let size = count;
-      for (let j = 0; j < hint.length + AHEAD_PAST - 1 && size > 0 && size <= per; j++) {
+      // held as a group of the next frame holds them, ending where its group would (memoryBudget)
+      let size = count, groupBytes = 0;
+      for (let j = 0; j < hint.length + AHEAD_PAST - 1 && size > 0 && size <= per && (j === 0 || groupBytes + BYTES.traverse * size <= this.memoryBudget); j++) {
         const out = make('int4', 3 * size, 'a warm-up target (children)');
         make('int4', size, 'a warm-up target (front slots)');
         const levels: Stream[] = [];
@@ -448,9 +459,10 @@ export class Ccd {
           levels.push(make('uint4', len, 'a warm-up target (pyramid level)'));
           if (len <= 1) break;
         }
-        const next = Math.max(1, Math.min(3 * size, per, pow2(4 * (hint[j + 1] ?? 0) + slack)));
+        const next = Math.max(1, Math.min(3 * size, per, listSize(hint[j + 1] ?? 0, slack)));
         make('int4', next, 'a warm-up target (list)');
         levels.pop(); // the root, held as there
+        groupBytes += 16 * (next + size + 1);
         levels.forEach(drop);
         drop(out);
         size = next;
@@ -548,11 +560,14 @@ export class Ccd {
    * once costs a CPU round trip (on an H100 through Chrome, several ms: most of a 24-step
    * frame). So when the last frame of the same kind (from the front, or from the root) left its
    * list sizes (`hints`), the steps run ahead in a group: each next list is given a size before
-   * its count is read — min(3 x this list's size, the budget's chunk, 4 x last frame's + 4096
-   * (256 on a software renderer): the deep lists of a cloth settling on a ball grow up to 7 x
-   * from one frame to the next) —
+   * its count is read — min(3 x this list's size, the budget's chunk, listSize: 2 x last frame's
+   * + 4096 (256 on a software renderer), rounded up by at most 25 %: the long lists of a cloth
+   * on a ball grow up to 1.26 x from one frame to the next, the short deep ones up to 17 x,
+   * within the slack) —
    * the records past the count are CCD_DEAD (no children, no front record), and the group's
-   * counts come back in one round trip, AHEAD_PAST steps after last frame's lists ended. A count above its
+   * counts come back in one round trip, AHEAD_PAST steps after last frame's lists ended, or
+   * earlier: a group ends before a step whose chunk (BYTES.traverse a record) would take what
+   * the group holds (each step's next list, front slots and root) past memoryBudget. A count above its
    * list's size (the list lost records) rolls back: the front slots from that step on are
    * dropped and the step is redone with its count read; results are the same either way. A
    * list longer than one chunk of the budget is stepped with its count read (in chunks). Wall:
@@ -568,7 +583,7 @@ export class Ccd {
     const hint = fromRoot ? this.hints.root : this.hints.front;
     const sizes = [count]; // sizes[i]: list i's count (list 0: the start list); every list here was stepped
     const per = this.chunk(BYTES.traverse, 3);
-    // records a list may hold beyond 4 x last frame's: dead records cost a GPU next to nothing, a
+    // records a list may hold beyond 2 x last frame's: dead records cost a GPU next to nothing, a
     // software renderer more than a round trip
     const slack = this.ctx.caps.software ? 256 : 4096;
     // exact: the next step reads its count (after a rollback); trusted: last frame's sizes hold
@@ -583,7 +598,9 @@ export class Ccd {
           // a group of steps run ahead, their counts read together: up to AHEAD_PAST lists past
           // where last frame's ended (or past this list, if that was already passed)
           const end = trusted ? Math.max(hint.length, at + 1) + AHEAD_PAST - 1 : at + AHEAD_PAST;
-          let list = work, size = w;
+          // the bytes the group holds until its counts are read (each step's next list, front
+          // slots and root): the group ends before a step whose own chunk would take it past the budget
+          let list = work, size = w, groupBytes = 0;
           for (let j = at; ; j++) {
             this.stage('traversal');
             const out = this.scratch('int4', 3 * size, "CcdTraverse's children");
@@ -595,9 +612,7 @@ export class Ccd {
               this.run(CCD_FRONT_SLOT, { child: out, fr });
               this.stage('balancing');
               // past the end of last frame's lists: the slack alone
-              // (rounded up to a power of two: the next frame's lists, sized from slightly different
-              // counts, then have the same shapes and reuse this frame's pooled textures)
-              const next = Math.max(1, Math.min(3 * size, per, pow2(trusted ? 4 * (hint[j + 1] ?? 0) + slack : 3 * size)));
+              const next = Math.max(1, Math.min(3 * size, per, trusted ? listSize(hint[j + 1] ?? 0, slack) : 3 * size));
               const levels = this.pyramid(out, 'x.z == 1');
               const root = rootOf(levels);
               try {
@@ -608,7 +623,8 @@ export class Ccd {
               } finally {
                 levels.slice(0, -1).forEach((l) => l.dispose());
               }
-              if (j + 1 >= end || group.length >= 64) break;
+              groupBytes += 16 * (next + size + 1);
+              if (j + 1 >= end || group.length >= 64 || groupBytes + BYTES.traverse * next > this.memoryBudget) break;
             } finally {
               out.dispose();
             }
@@ -658,7 +674,8 @@ export class Ccd {
         // a step with its count read (each chunk's, when the list is longer than the budget holds;
         // the chunks' counts together, in one round trip, when all their children fit the budget)
         exact = false;
-        const together = w > per && w * 64 <= this.memoryBudget;
+        // (all held at once: each record's children 48 bytes, front slot 16, pyramid ~16, and the tail texels)
+        const together = w > per && w * 96 <= this.memoryBudget;
         const held: Array<{ out: Stream; levels: Stream[] }> = [];
         try {
           for (let a = 0; a < w; a += per) {
@@ -811,15 +828,19 @@ export class Ccd {
     if (options.lws) checkLwsOptions({ ...this.lwsOptions, ...options.lws }, 'Ccd.step: options.lws');
     const balance = options.balance ?? 'static';
     this.clock = new StageClock(this.ctx, options.profile === true);
+    // every scratch stream the frame makes, and the saved front it starts from (stats.peakBytes)
+    const watch = this.ctx.watchScratch(this.front ? [this.front] : []);
     try {
-      return await this.frame(balance, options);
+      return await this.frame(balance, options, watch);
     } catch (e) {
       this.clock.abort();
       throw e;
+    } finally {
+      watch.end();
     }
   }
 
-  private async frame(balance: Balance, options: StepOptions): Promise<StepResult> {
+  private async frame(balance: Balance, options: StepOptions, watch: { readonly peak: number }): Promise<StepResult> {
     const ctx = this.ctx;
     this.roundTrips = 0;
     this.rollbacks = 0;
@@ -1116,6 +1137,7 @@ export class Ccd {
       tests: 15 * candidates + this.orphanCount,
       pairs: found.size,
       chunks: this.chunkCount,
+      peakBytes: watch.peak,
       ...(lwsStats ? { lws: lwsStats } : {}),
     };
     const pairs = [...found.keys()].sort();

@@ -87,6 +87,11 @@ export interface CcdStats {
   /** Chunks the frame's split passes ran in, beyond one per pass (0: nothing was split by the
    * memory budget). */
   chunks: number;
+  /** The most bytes the frame's working streams held at once (records x bytes a record, as
+   * memoryBudget counts them): the saved front it starts from, the traversal's lists, front
+   * slots, children and filter pyramids, the compaction's, the hits; not the scene's own streams
+   * (positions, triangles, hierarchy, boxes, orphan sets). */
+  peakBytes: number;
   /** lws only: nodes pushed to deques, nodes stolen, steal rounds, extra iterations. */
   lws?: LwsStats;
 }
