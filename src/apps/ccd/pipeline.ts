@@ -78,6 +78,9 @@ function descentSpec(levels: number, capped: boolean): KernelSpec {
  * frame's go on longer (a cloth settling on the ball: 20 steps, then 24). */
 const AHEAD_PAST = 4;
 
+/** The least power of two at least n. */
+const pow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+
 /** A run-ahead list's size from last frame's count of it: LIST_GROWTH x that count + the slack,
  * rounded up to one of four sizes per octave (at most 25 % more), so that the next frame's lists,
  * sized from slightly different counts, have the same shapes and reuse this frame's pooled
