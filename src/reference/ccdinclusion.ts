@@ -221,6 +221,14 @@ function noCoplanarity(m: Arith, kind: CcdKind, q: ArrayLike<number>): boolean {
   return v.every((x, i) => x > e[i]!) || v.every((x, i) => x < -e[i]!);
 }
 
+/** The non-penetration filter without intervals on its own (ccdInclusion runs it after the box
+ * test): true when it proves the features never coplanar in [0, 1]; false for inputs the working
+ * precision does not hold exactly (it is not run on those). */
+export function ccdNoCoplanarity(kind: CcdKind, query: ArrayLike<number>, precision: 'float32' | 'float64' = 'float32'): boolean {
+  const m = ARITH[precision];
+  return Array.prototype.every.call(query, (x: number) => m.rd(x) === x) && noCoplanarity(m, kind, query);
+}
+
 /** Are the swept boxes of the two features (vertex and face, or the two edges) apart? */
 function boxesApart(kind: CcdKind, q: ArrayLike<number>): boolean {
   const a = kind === 'vf' ? [0, 4] : [0, 1, 4, 5], b = kind === 'vf' ? [1, 2, 3, 5, 6, 7] : [2, 3, 6, 7];
