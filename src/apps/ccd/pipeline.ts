@@ -570,7 +570,8 @@ export class Ccd {
    * the records past the count are CCD_DEAD (no children, no front record), and the group's
    * counts come back in one round trip, AHEAD_PAST steps after last frame's lists ended, or
    * earlier: a group ends before a step whose chunk (BYTES.traverse a record) would take what
-   * the group holds (each step's next list, front slots and root) past memoryBudget. A count above its
+   * the group holds (each step's next list, front slots and root), with what the traversal held
+   * before it (the start list, earlier front slots, this list), past memoryBudget. A count above its
    * list's size (the list lost records) rolls back: the front slots from that step on are
    * dropped and the step is redone with its count read; results are the same either way. A
    * list longer than one chunk of the budget is stepped with its count read (in chunks). Wall:
@@ -602,8 +603,11 @@ export class Ccd {
           // where last frame's ended (or past this list, if that was already passed)
           const end = trusted ? Math.max(hint.length, at + 1) + AHEAD_PAST - 1 : at + AHEAD_PAST;
           // the bytes the group holds until its counts are read (each step's next list, front
-          // slots and root): the group ends before a step whose own chunk would take it past the budget
-          let list = work, size = w, groupBytes = 0;
+          // slots and root), beside what the traversal holds already (the start list, the front
+          // slots of the steps before, this list): the group ends before a step whose own chunk
+          // would take them past the budget
+          const before = 16 * (start.length + chunks.reduce((a, c) => a + c.stream.length, 0) + (work !== start ? work.length : 0));
+          let list = work, size = w, groupBytes = before;
           for (let j = at; ; j++) {
             this.stage('traversal');
             const out = this.scratch('int4', 3 * size, "CcdTraverse's children");
