@@ -81,3 +81,4 @@ int ccdPairMask(ivec4 A, ivec4 B) {
   }
   return mask;
 }
+

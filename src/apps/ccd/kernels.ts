@@ -6,6 +6,7 @@
 import BVTT from '../../../glsl/apps/ccd/bvtt.glsl';
 import ELEMENTARY from '../../../glsl/apps/ccd/elementary.glsl';
 import FEATURES from '../../../glsl/apps/ccd/features.glsl';
+import GROUPS from '../../../glsl/apps/ccd/groups.glsl';
 import REFIT from '../../../glsl/apps/ccd/refit.glsl';
 import type { KernelSpec } from '../../core/kernel';
 
@@ -133,6 +134,19 @@ export const CCD_ORPHAN_TESTS: KernelSpec = {
   outputs: { hit: 'int4' },
   helpers: `${ELEMENTARY}\n${FEATURES}`,
   body: 'int tk;\nhit = ccdTestFeature(rec, tk);',
+};
+
+/** The tests of the orphan-set records first + 8k .. first + 8k + 7 (those below `end`) in one
+ * fragment (ccdGroupMask: the cheap filters over all eight first, then the branch and bound for
+ * what they keep, so a warp's fragments run their remaining tests together): `hit` is (first
+ * record, mask, 0, 0) with bit j set when record first + 8k + j may touch, or (-1, -1, -1, -1). */
+export const CCD_ORPHAN_GROUPS: KernelSpec = {
+  name: 'CcdOrphanGroups',
+  gathers: { rec: 'int4', tris: 'int4', x0: 'float4', x1: 'float4' },
+  uniforms: { inputUlp: 'float', first: 'int', end: 'int' },
+  outputs: { hit: 'int4' },
+  helpers: `${ELEMENTARY}\n${FEATURES}\n${GROUPS}`,
+  body: 'int f = first + CCD_GROUP * brook_index;\nint m = ccdGroupMask(f, end);\nhit = m != 0 ? ivec4(f, m, 0, 0) : ivec4(-1);',
 };
 
 /** CCD_ORPHAN_TESTS with the conservative time of impact (ticks, as CCD_PAIR_TESTS_TOI). */

@@ -33,7 +33,7 @@ import type { KernelArgs, KernelSpec } from '../../core/kernel';
 import { runPass, type PassDesc } from '../../core/pass';
 import type { Stream } from '../../core/stream';
 import { filter, flagKernel, packedLevel, pyramidDescent, pyramidFilterPasses } from '../../idioms/filter';
-import { CCD_CANDIDATE_VERDICTS, CCD_DEAD, CCD_FRONT_SLOT, CCD_ROOTS8, CCD_GATHER8, CCD_ORPHAN_TESTS, CCD_ORPHAN_TESTS_TOI, CCD_PAIR_TESTS_TOI, CCD_TICK_OF, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
+import { CCD_CANDIDATE_VERDICTS, CCD_DEAD, CCD_FRONT_SLOT, CCD_ROOTS8, CCD_GATHER8, CCD_ORPHAN_GROUPS, CCD_ORPHAN_TESTS_TOI, CCD_PAIR_TESTS_TOI, CCD_TICK_OF, CCD_PAIR_TESTS, CCD_REFIT, CCD_TRAVERSE } from './kernels';
 import { traverseLws, type LwsOptions, type LwsStats } from './lws';
 import { checkCcdArgs, checkLwsOptions, checkPositions, checkStepOptions } from './validate';
 import { StageClock, type Balance, type CcdStats, type Stage } from './stages';
@@ -52,10 +52,11 @@ const TICKS = 65536;
  * traversal step per work item (3 int4 children, the filter's flags and pyramid, the next list,
  * the front slot), the elementary tests per candidate (its int4 hit mask 16, the filter's flags
  * and levels 5.3, the kept hits at most 16; with times, 15 int4 feature hits and their filter's
- * streams, the ticks on top), per orphan record, and the front compaction per record (gathered
+ * streams, the ticks on top), per orphan record (its hit and filter streams; without times a
+ * hit record per 8: 2 + 0.7 + at most 2 kept), and the front compaction per record (gathered
  * 16, the front's and the candidates' flags and levels 2 x 5.3, the kept front and candidates
  * at most 2 x 16). */
-const BYTES = { traverse: 144, candidate: 40, candidateToi: 15 * 24, orphan: 24, compact: 60 } as const;
+const BYTES = { traverse: 144, candidate: 40, candidateToi: 15 * 24, orphan: 24, orphanGroup: 6, compact: 60 } as const;
 /** @internal BYTES, for the spec that measures what each chunk allocates. */
 export const CCD_BYTES = BYTES;
 
@@ -182,6 +183,8 @@ export class Ccd {
   boxLo: Stream;
   boxHi: Stream;
   private readonly orphans: Stream | null;
+  /** The orphan-set records on the CPU too (the grouped tests' hit masks name them by index). */
+  private readonly orphanRecords: Int32Array;
   /** The saved front: (a, b, kind, 0) records, and its size when last built from the root. */
   private front: Stream | null = null;
   private frontCount = 0;
@@ -239,6 +242,7 @@ export class Ccd {
     const orphans = orphanSets(scene);
     this.orphanCount = orphans.length / 4;
     this.orphans = this.orphanCount > 0 ? ctx.stream('int4', this.orphanCount, orphans) : null;
+    this.orphanRecords = orphans;
   }
 
   /** New positions for the step (3 coordinates per vertex at t = 0 and at t = 1). */
@@ -350,13 +354,14 @@ export class Ccd {
 
   /** @internal The counts of several pyramids (and any other streams to read with them): one
    * CPU round trip, the reads waiting together. */
-  async counts(pyramids: Stream[][], also: Stream[] = []): Promise<{ counts: number[]; data: Array<Int32Array | Float32Array | Uint32Array> }> {
+  async counts(pyramids: Stream[][], also: Stream[] = [], gather = pyramids.length > 2): Promise<{ counts: number[]; data: Array<Int32Array | Float32Array | Uint32Array> }> {
     if (pyramids.length + also.length === 0) return { counts: [], data: [] };
     // the roots eight to a stream (a pass each), so a group of 24 steps reads 3 streams, not 24
+    // (`gather` false: each root read on its own)
     const roots = pyramids.map(rootOf);
     const side: Stream[] = [];
     try {
-      if (roots.length > 2) {
+      if (gather) {
         for (let a = 0; a < roots.length; a += 8) {
           const group = roots.slice(a, a + 8);
           side.push(this.scratch('uint4', group.length, 'the counts of a group of steps'));
@@ -916,12 +921,18 @@ export class Ccd {
     const found = new Map<string, number>();
     let candidates = 0;
     const verdicts: Int32Array[] = [];
-    // kept records: feature records, or (masks) candidates' (triangle a, triangle b, mask of their 15 slots)
-    const add = (recs: Int32Array, count: number, t: Int32Array | null, masks = false) => {
+    // kept records: feature records ('features'), candidates' (triangle a, triangle b, mask of
+    // their 15 slots: 'pairs') or orphan groups' (first record, mask of the 8 from it: 'groups')
+    type Kept = 'features' | 'pairs' | 'groups';
+    const add = (recs: Int32Array, count: number, t: Int32Array | null, kind: Kept = 'features') => {
       for (let i = 0; i < count; i++) {
         const x = recs.subarray(i * 4, i * 4 + 4);
-        if (masks) {
+        if (kind === 'pairs') {
           for (let s = 0; s < 15; s++) if ((x[2]! >> s) & 1) found.set(featureKey(pairFeature(this.scene, x[0]!, x[1]!, s)), TICKS);
+          continue;
+        }
+        if (kind === 'groups') {
+          for (let j = 0; j < 8; j++) if ((x[1]! >> j) & 1) found.set(featureKey(this.orphanRecords.subarray((x[0]! + j) * 4, (x[0]! + j) * 4 + 4)), TICKS);
           continue;
         }
         const key = featureKey(x);
@@ -930,7 +941,7 @@ export class Ccd {
       }
     };
     // the kept hits (and, with times, their ticks: by the filter's indices) into `found`
-    const collect = async (hits: Stream, ticks: Stream | null, masks = false) => {
+    const collect = async (hits: Stream, ticks: Stream | null, kind: Kept = 'features') => {
       const kept = await this.filter(hits, 'x.x >= 0', ticks !== null);
       let t: Int32Array | null = null;
       let recs: Int32Array;
@@ -952,7 +963,7 @@ export class Ccd {
         kept.stream?.dispose();
         kept.indices?.dispose();
       }
-      add(recs, kept.count, t, masks);
+      add(recs, kept.count, t, kind);
     };
     // Without times, and where the candidates' and the orphans' hits fit the budget together, the
     // hits are compacted without reading their counts first: the kept records go into a stream
@@ -987,7 +998,7 @@ export class Ccd {
             const hits = this.scratch('int4', n, "CcdPairTests' hits");
             try {
               this.run(CCD_PAIR_TESTS, { cand: exact.domain(a, a + n), nodes: this.nodes, tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits });
-              await collect(hits, null, true);
+              await collect(hits, null, 'pairs');
             } finally {
               hits.dispose();
             }
@@ -998,11 +1009,11 @@ export class Ccd {
         p.pyramids.forEach((l) => l.forEach((s) => s.dispose()));
       }
     };
-    const deferred = !withToi && tested * BYTES.candidate + this.orphanCount * BYTES.orphan <= this.memoryBudget;
-    const pending: Array<{ hits: Stream; levels: Pyramid; masks: boolean }> = [];
-    const hold = (hits: Stream, masks: boolean) => {
+    const deferred = !withToi && tested * BYTES.candidate + this.orphanCount * BYTES.orphanGroup <= this.memoryBudget;
+    const pending: Array<{ hits: Stream; levels: Pyramid; kind: Kept }> = [];
+    const hold = (hits: Stream, kind: Kept) => {
       try {
-        pending.push({ hits, levels: this.pyramid(hits, 'x.x >= 0'), masks });
+        pending.push({ hits, levels: this.pyramid(hits, 'x.x >= 0'), kind });
       } catch (e) {
         hits.dispose();
         throw e;
@@ -1039,8 +1050,8 @@ export class Ccd {
               }
               this.roundTrips++;
             }
-            if (deferred) (held = true), hold(hits, true);
-            else await collect(hits, ticks, !withToi);
+            if (deferred) (held = true), hold(hits, 'pairs');
+            else await collect(hits, ticks, withToi ? 'features' : 'pairs');
           } finally {
             if (!held) hits.dispose();
             ticks?.dispose();
@@ -1048,19 +1059,20 @@ export class Ccd {
         }
       }
       if (this.orphans) {
-        const per = this.chunk(BYTES.orphan + (withToi ? 8 : 0));
+        // without times eight records a fragment (a hit mask each eight), with times one (its record and tick)
+        const per = withToi ? this.chunk(BYTES.orphan + 8) : Math.max(8, 8 * Math.floor(this.chunk(BYTES.orphanGroup) / 8));
         for (let a = 0; a < this.orphanCount; a += per) {
           const n = Math.min(per, this.orphanCount - a);
           if (n < this.orphanCount) this.split();
-          const hits = this.scratch('int4', n, "CcdOrphanTests' hits");
+          const hits = this.scratch('int4', withToi ? n : Math.ceil(n / 8), "CcdOrphanTests' hits");
           const ticks = withToi ? this.scratch('int', n, "CcdOrphanTests' times") : null;
           let held = false;
           try {
-            const args = { rec: n === this.orphanCount ? this.orphans : this.orphans.domain(a, a + n), tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits };
-            if (ticks) this.run(CCD_ORPHAN_TESTS_TOI, { ...args, tick: ticks });
-            else this.run(CCD_ORPHAN_TESTS, args);
-            if (deferred) (held = true), hold(hits, false);
-            else await collect(hits, ticks);
+            const common = { tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits };
+            if (ticks) this.run(CCD_ORPHAN_TESTS_TOI, { ...common, rec: n === this.orphanCount ? this.orphans : this.orphans.domain(a, a + n), tick: ticks });
+            else this.run(CCD_ORPHAN_GROUPS, { ...common, rec: this.orphans, first: a, end: a + n });
+            if (deferred) (held = true), hold(hits, withToi ? 'features' : 'groups');
+            else await collect(hits, ticks, withToi ? 'features' : 'groups');
           } finally {
             if (!held) hits.dispose();
             ticks?.dispose();
@@ -1074,17 +1086,19 @@ export class Ccd {
           pending.forEach((p, i) => kept.push(this.descend(p.hits, p.levels, size[i]!, true)));
           // (with a compaction run ahead, its two counts first)
           const ahead = pend ? pend.pyramids : [];
-          const read = await this.counts([...ahead, ...pending.map((p) => p.levels)], kept);
+          // (the few roots read as they are: no stream of them, whose shape the frames that read
+          // their compaction's counts first never make)
+          const read = await this.counts([...ahead, ...pending.map((p) => p.levels)], kept, ahead.length + pending.length > 4);
           const counts = read.counts.slice(ahead.length), data = read.data;
           if (pend) await settle(read.counts[0]!, read.counts[1]!);
           const again: number[] = [];
-          counts.forEach((c, i) => (c <= size[i]! ? add(data[i] as Int32Array, c, null, pending[i]!.masks) : again.push(i)));
+          counts.forEach((c, i) => (c <= size[i]! ? add(data[i] as Int32Array, c, null, pending[i]!.kind) : again.push(i)));
           this.lastHits = Math.max(0, ...counts);
           if (again.length > 0) {
             const whole = again.map((i) => this.descend(pending[i]!.hits, pending[i]!.levels, counts[i]!, false));
             kept.push(...whole);
             const { data: recs } = await this.counts([], whole);
-            again.forEach((i, j) => add(recs[j] as Int32Array, counts[i]!, null, pending[i]!.masks));
+            again.forEach((i, j) => add(recs[j] as Int32Array, counts[i]!, null, pending[i]!.kind));
           }
         } finally {
           kept.forEach((s) => s.dispose());
