@@ -886,9 +886,10 @@ export class Ccd {
     const withToi = options.times === true || options.verdicts === true;
     // a static frame from the front that runs ahead compacts its front and candidates at sizes
     // from last frame's counts (up to a power of two past 5/4 of them), their counts read with the
-    // elementary tests' (one round trip fewer); not with times or verdicts
+    // elementary tests' (one round trip fewer); not with times or verdicts, nor after a frame
+    // without candidates (whose pair tests and hit filter may not be compiled yet)
     const last = this.lastCompact;
-    this.compactCaps = !withToi && !fromRoot && balance === 'static' && last ? { front: pow2(last.front + (last.front >> 2) + 64), cand: pow2(last.cand + (last.cand >> 2) + 64) } : null;
+    this.compactCaps = !withToi && !fromRoot && balance === 'static' && last && last.cand > 0 ? { front: pow2(last.front + (last.front >> 2) + 64), cand: pow2(last.cand + (last.cand >> 2) + 64) } : null;
     const t2 = performance.now();
     const timing = { balancing: 0, front: 0 };
     let lwsStats: LwsStats | undefined;
