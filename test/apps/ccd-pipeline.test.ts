@@ -233,6 +233,15 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
     const large = await ccd.step({ fromRoot: true });
     await check(large, cpuStep(frames[3]!), 'root, sizes too large');
     rows.push(`sizes too large: ${large.stats.roundTrips} round trips, ${large.stats.passes} passes`);
+    // the front and candidates compacted ahead of their counts into sizes far too small: the
+    // frame runs again from the root, with the same pairs
+    await ccd.step();
+    (ccd as unknown as { lastCompact: { front: number; cand: number } }).lastCompact = { front: 1, cand: 1 };
+    const redo = await ccd.step();
+    await check(redo, cpuStep(frames[3]!), 'compacted ahead into sizes too small');
+    expect(redo.stats.fromRoot, 'redone from the root').to.equal(true);
+    expect(redo.stats.rollbacks, 'rollbacks').to.be.greaterThan(0);
+    rows.push(`compaction sizes too small: redone from the root, ${redo.stats.roundTrips} round trips`);
     report(`cloth 12x12: ${rows.join('; ')}`);
     ccd.dispose();
     expectNoGLError(ctx);

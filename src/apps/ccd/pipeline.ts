@@ -79,9 +79,6 @@ function descentSpec(levels: number, capped: boolean): KernelSpec {
  * frame's go on longer (a cloth settling on the ball: 20 steps, then 24). */
 const AHEAD_PAST = 4;
 
-/** The least power of two at least n. */
-const pow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
-
 /** A run-ahead list's size from last frame's count of it: LIST_GROWTH x that count + the slack,
  * rounded up to one of four sizes per octave (at most 25 % more), so that the next frame's lists,
  * sized from slightly different counts, have the same shapes and reuse this frame's pooled
@@ -113,15 +110,28 @@ const featureKey = (x: ArrayLike<number>): string => (x[2] === -1 ? `vf ${x[0]} 
 type Pyramid = Stream[];
 
 /** A front compaction whose two counts (front, candidates) are not read yet: its front and
- * candidates were descended at sizes chosen from last frame's (CCD_DEAD past the counts); the
- * joined records and both pyramids stay until the counts come back with the elementary tests'. */
+ * candidates were descended at sizes chosen from last frame's (aheadSize; CCD_DEAD past the
+ * counts); its two pyramids' roots stay until the counts come back with the elementary tests'. */
 interface PendingCompact {
-  all: Stream;
-  pyramids: Pyramid[];
-  /** The counts were read (compact's `hold`): only kept to the frame's end, so that frames that
-   * read them hold the same targets at once as frames that run ahead (the pool then has them). */
+  roots: Stream[];
+  /** The counts were read (compact's `hold`): the roots only kept to the frame's end, so that
+   * frames that read them hold the same targets at once as frames that run ahead (the pool then
+   * has them). */
   settled?: boolean;
 }
+
+/** The size a frame's front or candidates are compacted into before their count is read: 5/4 of
+ * last frame's + 64, rounded up by at most 25 % (to one of four sizes an octave, so that the
+ * next frames' targets have the same shapes). */
+const aheadSize = (last: number): number => {
+  const n = last + (last >> 2) + 64;
+  const step = 2 ** (Math.floor(Math.log2(n - 1)) - 2);
+  return Math.ceil(n / step) * step;
+};
+
+/** Thrown inside a frame whose front or candidates outgrew the sizes they were compacted into
+ * ahead of their counts: step() runs the frame again from the root. */
+class Redo {}
 const rootOf = (p: Pyramid): Stream => p[p.length - 1]!;
 
 export interface CcdOptions {
@@ -281,8 +291,8 @@ export class Ccd {
   }
 
   /** @internal Records per chunk of a pass using `bytes` a record (at least 1; within caps.maxRecords / per). */
-  chunk(bytes: number, per = 1): number {
-    return Math.max(1, Math.min(Math.floor(this.memoryBudget / bytes), Math.floor(this.ctx.caps.maxRecords / per)));
+  chunk(bytes: number, per = 1, budget = this.memoryBudget): number {
+    return Math.max(1, Math.min(Math.floor(budget / bytes), Math.floor(this.ctx.caps.maxRecords / per)));
   }
 
   /** @internal Counts one more chunk of a split pass. */
@@ -489,13 +499,13 @@ export class Ccd {
   private warmCompact(last: { front: number; cand: number }): void {
     const held: Stream[] = [];
     try {
-      const cand = pow2(last.cand + (last.cand >> 2) + 64);
+      const cand = aheadSize(last.cand);
       const make = (type: 'int4' | 'uint4', n: number) => {
         const t = this.scratch(type, n, 'a warm-up target (compaction)');
         held.push(t);
         this.ctx.framebufferFor([t.texture]);
       };
-      make('int4', pow2(last.front + (last.front >> 2) + 64));
+      make('int4', aheadSize(last.front));
       make('int4', cand);
       make('int4', cand);
       // the hits' pyramid
@@ -768,13 +778,12 @@ export class Ccd {
     also?: string,
     caps?: { front: number; cand: number },
     hold = false,
-  ): Promise<{ stream: Stream | null; count: number; also?: { stream: Stream | null; count: number }; pending?: { all: Stream; pyramids: Stream[][]; settled?: boolean } }> {
+  ): Promise<{ stream: Stream | null; count: number; also?: { stream: Stream | null; count: number }; pending?: { roots: Stream[]; settled?: boolean } }> {
     const per = this.chunk(BYTES.compact);
     if (also !== undefined && chunks.length > 0 && chunks.reduce((a, c) => a + c.count, 0) <= per) {
       const all = this.concat(chunks.splice(0));
       const pyramids: Pyramid[] = [];
       const kept: Stream[] = [];
-      let held = false;
       try {
         const stage = this.clock.stage;
         pyramids.push(this.pyramid(all.stream!, keep));
@@ -787,8 +796,8 @@ export class Ccd {
           this.stage('elementary');
           const cand = this.descend(all.stream!, pyramids[1]!, Math.max(1, Math.min(all.stream!.length, caps.cand)), true);
           this.stage(stage);
-          held = true;
-          return { stream: front, count: -1, also: { stream: cand, count: -1 }, pending: { all: all.stream!, pyramids } };
+          // the roots alone stay (the joined records and the other levels go now)
+          return { stream: front, count: -1, also: { stream: cand, count: -1 }, pending: { roots: pyramids.map((p) => p.pop()!) } };
         }
         const { counts } = await this.counts(pyramids);
         const [nk, na] = counts as [number, number];
@@ -797,17 +806,13 @@ export class Ccd {
         this.stage('elementary');
         const cand = na > 0 ? this.descend(all.stream!, pyramids[1]!, na, false) : null;
         this.stage(stage);
-        held = hold;
-        return { stream: front, count: nk, also: { stream: cand, count: na }, ...(hold ? { pending: { all: all.stream!, pyramids, settled: true } } : {}) };
+        return { stream: front, count: nk, also: { stream: cand, count: na }, ...(hold ? { pending: { roots: pyramids.map((p) => p.pop()!), settled: true } } : {}) };
       } catch (e) {
         kept.forEach((s) => s.dispose());
-        held = false;
         throw e;
       } finally {
-        if (!held) {
-          pyramids.forEach((p) => p.forEach((l) => l.dispose()));
-          all.stream!.dispose();
-        }
+        pyramids.forEach((p) => p.forEach((l) => l.dispose()));
+        all.stream!.dispose();
       }
     }
     const kept: Array<{ stream: Stream; count: number }> = [];
@@ -843,7 +848,18 @@ export class Ccd {
     // every scratch stream the frame makes, and the saved front it starts from (stats.peakBytes)
     const watch = this.ctx.watchScratch(this.front ? [this.front] : []);
     try {
-      return await this.frame(balance, options, watch);
+      try {
+        return await this.frame(balance, options, watch);
+      } catch (e) {
+        if (!(e instanceof Redo)) throw e;
+        // the front or the candidates outgrew the sizes compacted into ahead: the frame from the root
+        this.clock.abort();
+        this.resetFront();
+        this.clock = new StageClock(this.ctx, options.profile === true);
+        const r = await this.frame(balance, { ...options, fromRoot: true }, watch);
+        r.stats.rollbacks++;
+        return r;
+      }
     } catch (e) {
       this.clock.abort();
       throw e;
@@ -885,11 +901,11 @@ export class Ccd {
     this.front = null;
     const withToi = options.times === true || options.verdicts === true;
     // a static frame from the front that runs ahead compacts its front and candidates at sizes
-    // from last frame's counts (up to a power of two past 5/4 of them), their counts read with the
+    // from last frame's counts (aheadSize: 5/4 of them and a little more), their counts read with the
     // elementary tests' (one round trip fewer); not with times or verdicts, nor after a frame
     // without candidates (whose pair tests and hit filter may not be compiled yet)
     const last = this.lastCompact;
-    this.compactCaps = !withToi && !fromRoot && balance === 'static' && last && last.cand > 0 ? { front: pow2(last.front + (last.front >> 2) + 64), cand: pow2(last.cand + (last.cand >> 2) + 64) } : null;
+    this.compactCaps = !withToi && !fromRoot && balance === 'static' && last && last.cand > 0 ? { front: aheadSize(last.front), cand: aheadSize(last.cand) } : null;
     const t2 = performance.now();
     const timing = { balancing: 0, front: 0 };
     let lwsStats: LwsStats | undefined;
@@ -975,42 +991,22 @@ export class Ccd {
     // their counts where the sizes chosen were short (the candidates past the size then tested
     // here, their hits read at once: results as without running ahead).
     const tested = pend ? (cand.stream?.length ?? 0) : cand.count; // candidates the loop below tests
-    const settle = async (nk: number, na: number) => {
+    const settle = (nk: number, na: number) => {
       const p = pend!;
       pend = null;
-      try {
-        if (nk > this.front!.length) {
-          this.rollbacks++;
-          const exact = this.descend(p.all, p.pyramids[0]!, nk, false);
-          this.front!.dispose();
-          this.front = exact;
-        }
-        if (nk === 0) this.front?.dispose(), (this.front = null);
-        this.frontCount = nk;
-        cand.count = na;
-        if (na > tested) {
-          this.rollbacks++;
-          const exact = this.descend(p.all, p.pyramids[1]!, na, false);
-          cand.stream?.dispose();
-          cand.stream = exact;
-          const per = this.chunk(BYTES.candidate);
-          for (let a = tested; a < na; a += per) {
-            const n = Math.min(per, na - a);
-            const hits = this.scratch('int4', n, "CcdPairTests' hits");
-            try {
-              this.run(CCD_PAIR_TESTS, { cand: exact.domain(a, a + n), nodes: this.nodes, tris: this.tris, x0: this.x0, x1: this.x1, inputUlp: 0, hit: hits });
-              await collect(hits, null, 'pairs');
-            } finally {
-              hits.dispose();
-            }
-          }
-        }
-      } finally {
-        p.all.dispose();
-        p.pyramids.forEach((l) => l.forEach((s) => s.dispose()));
+      p.roots.forEach((r) => r.dispose());
+      if (nk > this.front!.length || na > tested) {
+        // a size was short (the records past it are lost): the frame again from the root
+        this.lastCompact = { front: nk, cand: na };
+        throw new Redo();
       }
+      if (nk === 0) this.front?.dispose(), (this.front = null);
+      this.frontCount = nk;
+      cand.count = na;
     };
-    const deferred = !withToi && tested * BYTES.candidate + this.orphanCount * BYTES.orphanGroup <= this.memoryBudget;
+    // (the saved front and the candidates are held beside the elementary tests' chunks)
+    const room = Math.max(4096, this.memoryBudget - 16 * ((this.front?.length ?? 0) + (cand.stream?.length ?? 0)));
+    const deferred = !withToi && tested * BYTES.candidate + this.orphanCount * BYTES.orphanGroup <= room;
     const pending: Array<{ hits: Stream; levels: Pyramid; kind: Kept }> = [];
     const hold = (hits: Stream, kind: Kept) => {
       try {
@@ -1022,13 +1018,13 @@ export class Ccd {
     };
     try {
       if (pend && !deferred) {
-        const { counts } = await this.counts(pend.pyramids);
-        await settle(counts[0]!, counts[1]!);
+        const { counts } = await this.counts(pend.roots.map((r) => [r]));
+        settle(counts[0]!, counts[1]!);
       }
       if (cand.stream) {
         // without times, a candidate's 15 tests in one fragment (its hit mask); with times, a
         // fragment per feature test (its record and its tick)
-        const per = withToi ? this.chunk(BYTES.candidateToi + 15 * 8, 15) : this.chunk(BYTES.candidate);
+        const per = withToi ? this.chunk(BYTES.candidateToi + 15 * 8, 15, room) : this.chunk(BYTES.candidate, 1, room);
         const all = pend ? tested : cand.count;
         for (let a = 0; a < all; a += per) {
           const n = Math.min(per, all - a);
@@ -1061,7 +1057,7 @@ export class Ccd {
       }
       if (this.orphans) {
         // without times eight records a fragment (a hit mask each eight), with times one (its record and tick)
-        const per = withToi ? this.chunk(BYTES.orphan + 8) : Math.max(8, 8 * Math.floor(this.chunk(BYTES.orphanGroup) / 8));
+        const per = withToi ? this.chunk(BYTES.orphan + 8, 1, room) : Math.max(8, 8 * Math.floor(this.chunk(BYTES.orphanGroup, 1, room) / 8));
         for (let a = 0; a < this.orphanCount; a += per) {
           const n = Math.min(per, this.orphanCount - a);
           if (n < this.orphanCount) this.split();
@@ -1086,12 +1082,12 @@ export class Ccd {
         try {
           pending.forEach((p, i) => kept.push(this.descend(p.hits, p.levels, size[i]!, true)));
           // (with a compaction run ahead, its two counts first)
-          const ahead = pend ? pend.pyramids : [];
+          const ahead = pend ? pend.roots.map((r) => [r]) : [];
           // (the few roots read as they are: no stream of them, whose shape the frames that read
           // their compaction's counts first never make)
           const read = await this.counts([...ahead, ...pending.map((p) => p.levels)], kept, ahead.length + pending.length > 4);
           const counts = read.counts.slice(ahead.length), data = read.data;
-          if (pend) await settle(read.counts[0]!, read.counts[1]!);
+          if (pend) settle(read.counts[0]!, read.counts[1]!);
           const again: number[] = [];
           counts.forEach((c, i) => (c <= size[i]! ? add(data[i] as Int32Array, c, null, pending[i]!.kind) : again.push(i)));
           this.lastHits = Math.max(0, ...counts);
@@ -1108,11 +1104,10 @@ export class Ccd {
     } finally {
       cand.stream?.dispose();
       for (const p of pending) p.hits.dispose(), p.levels.forEach((l) => l.dispose());
-      if (heldCompact) heldCompact.all.dispose(), heldCompact.pyramids.forEach((l) => l.forEach((x) => x.dispose()));
+      heldCompact?.roots.forEach((x) => x.dispose());
       if (pend) {
         // a failure before the counts came back: no front to start the next frame from
-        pend.all.dispose();
-        pend.pyramids.forEach((l) => l.forEach((x) => x.dispose()));
+        pend.roots.forEach((x) => x.dispose());
         this.resetFront();
       }
     }
