@@ -498,17 +498,20 @@ export class Ccd {
    * optimisation, as warmLists: a refused allocation is swallowed, nothing is left behind. */
   private warmCompact(last: { front: number; cand: number }): void {
     const held: Stream[] = [];
+    const cand = aheadSize(last.cand);
+    // (beside the saved front, within the budget: else the next frame makes them itself)
+    if (16 * ((this.front?.length ?? 0) + Math.max(aheadSize(last.front), 2.4 * cand)) > this.memoryBudget) return;
     try {
-      const cand = aheadSize(last.cand);
       const make = (type: 'int4' | 'uint4', n: number) => {
         const t = this.scratch(type, n, 'a warm-up target (compaction)');
         held.push(t);
         this.ctx.framebufferFor([t.texture]);
       };
+      // the front alone (a shape of its own), then the candidates, their hits and the hits' pyramid at once
       make('int4', aheadSize(last.front));
+      held.splice(0).forEach((t) => t.dispose());
       make('int4', cand);
       make('int4', cand);
-      // the hits' pyramid
       for (let len = Math.ceil(cand / 4); ; len = Math.ceil(len / 4)) {
         make('uint4', len);
         if (len <= 1) break;
@@ -755,6 +758,9 @@ export class Ccd {
     if (work !== start) work.dispose();
     if (fromRoot) this.hints.root = sizes;
     else this.hints.front = sizes;
+    // the start list (last frame's front) is not needed any more: it goes before the compaction
+    // (frame() disposes it again, a no-op)
+    start.dispose();
     const t1 = performance.now();
     this.stage('front');
     // (a frame that runs ahead compacts the front and the candidates at sizes from last frame's too)
