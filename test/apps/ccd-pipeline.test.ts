@@ -212,8 +212,8 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
       rows.push(`frame ${f}: ${r.stats.iterations} steps, ${r.stats.roundTrips} round trips, ${r.stats.passes} passes`);
     }
     expect(hints.front!.length, 'sizes of the last frame from the front').to.be.greaterThan(2);
-    // lists that outgrow their sizes (here: a 16 KiB budget holds 113 work items a list): the steps are redone
-    const tight = createCcd(ctx, frames[3]!, { memoryBudget: 16384 });
+    // lists that outgrow their sizes (here: a 32 KiB budget holds 227 work items a list): the steps are redone
+    const tight = createCcd(ctx, frames[3]!, { memoryBudget: 32768 });
     try {
       await tight.step({ fromRoot: true });
       const small = await tight.step({ fromRoot: true });
@@ -223,7 +223,7 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
       expect(reference.frontKeys(await tight.readFront())).to.deep.equal(reference.frontKeys(cpuTight.front));
       expect(small.stats.iterations).to.equal(cpuTight.steps.length);
       expect(small.stats.rollbacks, 'rollbacks').to.be.greaterThan(0);
-      rows.push(`16 KiB budget: ${small.stats.rollbacks} rollbacks, ${small.stats.roundTrips} round trips`);
+      rows.push(`32 KiB budget: ${small.stats.rollbacks} rollbacks, ${small.stats.roundTrips} round trips`);
     } finally {
       tight.dispose();
     }
@@ -285,7 +285,9 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
     // (of the run-ahead frames; a step whose count is read alone, through a filter, ends one too)
     const groups: Array<Phase & { what: string; budget: number }> = [];
     const held: number[] = [];
-    for (const budget of [16384, 4096]) {
+    // (and a 192 KiB one, which the frames' saved front, front slots and lists fit: each frame's
+    // stats.peakBytes within it, the chunks sized from what the budget leaves beside them)
+    for (const budget of [16384, 4096, 196608]) {
       const ccd = createCcd(ctx, c.scene(), { memoryBudget: budget });
       // every allocation (the Ccd's own, labelled, and its filters' through ctx.scratch) counted
       // against the chunk whose first target was made last; its peak of live bytes per record
@@ -337,6 +339,7 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
           const r = await ccd.step({ fromRoot });
           expect(r.stats.peakBytes, `stats.peakBytes, budget ${budget}, frame ${held.length % 4} (from the ${fromRoot ? 'root' : 'front'})`).to.equal(all.peak);
           held.push(r.stats.peakBytes);
+          if (budget === 196608) expect(r.stats.peakBytes, `stats.peakBytes of frame ${(held.length - 1) % 4} (from the ${fromRoot ? 'root' : 'front'}) within its budget, ${budget}`).to.be.at.most(budget);
           ahead = true;
         }
       } finally {
@@ -357,7 +360,7 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
       expect(most.peak, `the most a ${most.what} holds at once (${of.length} measured)`).to.be.at.most(budget);
       report(`budget ${budget}: groups and warm-ups: ${of.length}, at most ${most.peak} bytes live at once (a ${most.what})`);
     }
-    report(`stats.peakBytes of the frames (16 KiB, then 4 KiB): ${held.join(', ')} (= the hand count)`);
+    report(`stats.peakBytes of the frames (16 KiB, 4 KiB, then 192 KiB): ${held.join(', ')} (= the hand count)`);
     for (const kind of ['traverse', 'candidate'] as const) {
       // (chunks of 32 records or more: a pyramid's few fixed texels weigh on tiny ones)
       const list = peaks.filter((p) => p.kind === kind && p.records >= 32);

@@ -295,6 +295,14 @@ export class Ccd {
     return Math.max(1, Math.min(Math.floor(budget / bytes), Math.floor(this.ctx.caps.maxRecords / per)));
   }
 
+  /** @internal Records per chunk of a pass using `bytes` a record beside `held` bytes the frame
+   * holds already (the saved front, earlier front slots, lists, kept records): from what the
+   * budget leaves, at least a quarter of it (so that a chunk always makes progress; a frame that
+   * holds more than the budget alone goes past it). */
+  chunkBeside(bytes: number, per: number, held: number): number {
+    return this.chunk(bytes, per, Math.max(this.memoryBudget - held, Math.floor(this.memoryBudget / 4)));
+  }
+
   /** @internal Counts one more chunk of a split pass. */
   split(): void {
     this.chunkCount++;
@@ -616,7 +624,13 @@ export class Ccd {
     try {
       while (w > 0) {
         const at = sizes.length - 1; // list `work` is list `at`
-        if (hint && !exact && w <= per) {
+        // what the traversal holds before this step: the start list, the front slots of the steps
+        // before, this list, and the next lists of its chunks stepped so far
+        const holding = () => 16 * (start.length + chunks.reduce((a, c) => a + c.stream.length, 0) + (work !== start ? work.length : 0) + nexts.reduce((a, c) => a + c.stream.length, 0));
+        // (a group's first step holds this list's children, 48 bytes a record, its front slots and
+        // pyramid, 16 each, and the next list, at most 3 x as long: 128 at most; entered where that
+        // fits beside what is held, or in a quarter of the budget)
+        if (hint && !exact && w <= Math.min(per, this.chunkBeside(128, 1, holding()))) {
           // a group of steps run ahead, their counts read together: up to AHEAD_PAST lists past
           // where last frame's ended (or past this list, if that was already passed)
           const end = trusted ? Math.max(hint.length, at + 1) + AHEAD_PAST - 1 : at + AHEAD_PAST;
@@ -624,7 +638,7 @@ export class Ccd {
           // slots and root), beside what the traversal holds already (the start list, the front
           // slots of the steps before, this list): the group ends before a step whose own chunk
           // would take them past the budget
-          const before = 16 * (start.length + chunks.reduce((a, c) => a + c.stream.length, 0) + (work !== start ? work.length : 0));
+          const before = holding();
           let list = work, size = w, groupBytes = before;
           for (let j = at; ; j++) {
             this.stage('traversal');
@@ -696,44 +710,58 @@ export class Ccd {
           }
           continue;
         }
-        // a step with its count read (each chunk's, when the list is longer than the budget holds;
-        // the chunks' counts together, in one round trip, when all their children fit the budget)
+        // a step with its count read: in one chunk through a filter where it fits beside what is
+        // held (its children, 48 bytes a record, front slots and pyramid, 16 each, and next list, at
+        // most 48: 128), else in chunks whose pyramids are held until their counts are read
+        // together, one round trip for as many as fit beside what is held (each held record 80
+        // bytes, and the next list of the one descended, at most 48 a record of a chunk)
         exact = false;
-        // (all held at once: each record's children 48 bytes, front slot 16, pyramid ~16, and the tail texels)
-        const together = w > per && w * 96 <= this.memoryBudget;
         const held: Array<{ out: Stream; levels: Stream[] }> = [];
         try {
-          for (let a = 0; a < w; a += per) {
-            const n = Math.min(per, w - a);
-            if (n < w) this.split();
-            this.stage('traversal');
-            const out = this.scratch('int4', 3 * n, "CcdTraverse's children");
-            let kept = false;
-            try {
-              this.run(CCD_TRAVERSE, { work: a === 0 ? work : work.domain(a, a + n), ...this.bvttArgs(), child: out });
-              this.stage('front');
-              const fr = this.scratch('int4', n, "a step's front slots");
-              chunks.push({ stream: fr, count: n });
-              this.run(CCD_FRONT_SLOT, { child: out, fr });
-              this.stage('balancing');
-              if (together) {
-                held.push({ out, levels: this.pyramid(out, 'x.z == 1') });
-                kept = true;
-              } else {
-                const t0 = performance.now();
-                const next = await this.filter(out, 'x.z == 1');
-                timing.balancing += performance.now() - t0;
-                if (next.stream) nexts.push({ stream: next.stream, count: next.count });
+          const whole = w <= Math.min(per, this.chunkBeside(128, 3, holding()));
+          for (let a = 0; a < w; ) {
+            const room = Math.max(this.memoryBudget - holding(), Math.floor(this.memoryBudget / 4));
+            const most = whole ? w : Math.max(1, Math.floor(room / 128) >= per ? Math.floor((room - 48 * per) / 80) : Math.floor(room / 128));
+            for (const end = Math.min(w, a + most); a < end; ) {
+              const n = Math.min(per, end - a);
+              if (n < w) this.split();
+              this.stage('traversal');
+              const out = this.scratch('int4', 3 * n, "CcdTraverse's children");
+              let kept = false;
+              try {
+                this.run(CCD_TRAVERSE, { work: n === w ? work : work.domain(a, a + n), ...this.bvttArgs(), child: out });
+                this.stage('front');
+                const fr = this.scratch('int4', n, "a step's front slots");
+                chunks.push({ stream: fr, count: n });
+                this.run(CCD_FRONT_SLOT, { child: out, fr });
+                this.stage('balancing');
+                if (!whole) {
+                  held.push({ out, levels: this.pyramid(out, 'x.z == 1') });
+                  kept = true;
+                } else {
+                  const t0 = performance.now();
+                  const next = await this.filter(out, 'x.z == 1');
+                  timing.balancing += performance.now() - t0;
+                  if (next.stream) nexts.push({ stream: next.stream, count: next.count });
+                }
+              } finally {
+                if (!kept) out.dispose();
               }
-            } finally {
-              if (!kept) out.dispose();
+              a += n;
             }
-          }
-          if (held.length > 0) {
-            const t0 = performance.now();
-            const { counts } = await this.counts(held.map((h) => h.levels));
-            timing.balancing += performance.now() - t0;
-            held.forEach((h, i) => counts[i]! > 0 && nexts.push({ stream: this.descend(h.out, h.levels, counts[i]!, false), count: counts[i]! }));
+            if (held.length > 0) {
+              const t0 = performance.now();
+              const { counts } = await this.counts(held.map((h) => h.levels));
+              timing.balancing += performance.now() - t0;
+              // (each chunk's children and pyramid go once its next list is out)
+              for (const [i, h] of held.splice(0).entries()) {
+                try {
+                  if (counts[i]! > 0) nexts.push({ stream: this.descend(h.out, h.levels, counts[i]!, false), count: counts[i]! });
+                } finally {
+                  h.out.dispose(), h.levels.forEach((l) => l.dispose());
+                }
+              }
+            }
           }
         } finally {
           for (const h of held) h.out.dispose(), h.levels.forEach((l) => l.dispose());
@@ -824,9 +852,13 @@ export class Ccd {
     const kept: Array<{ stream: Stream; count: number }> = [];
     try {
       while (chunks.length > 0) {
+        // a batch of n records holds BYTES.compact a record, beside the chunks after it and the
+        // records kept so far (16 bytes a record each): n from what the budget leaves
+        const rest = 16 * (chunks.reduce((a, c) => a + c.stream.length, 0) + kept.reduce((a, c) => a + c.stream.length, 0));
+        const most = Math.max(Math.floor((this.memoryBudget - rest) / (BYTES.compact - 16)), this.chunk(BYTES.compact, 1, Math.floor(this.memoryBudget / 4)));
         const batch: Array<{ stream: Stream; count: number }> = [chunks.shift()!];
         let n = batch[0]!.count;
-        while (chunks.length > 0 && n + chunks[0]!.count <= per) n += chunks[0]!.count, batch.push(chunks.shift()!);
+        while (chunks.length > 0 && n + chunks[0]!.count <= Math.min(per, most)) n += chunks[0]!.count, batch.push(chunks.shift()!);
         if (chunks.length > 0 || kept.length > 0) this.split();
         const all = this.concat(batch);
         try {
