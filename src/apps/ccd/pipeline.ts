@@ -458,7 +458,7 @@ export class Ccd {
    * steps (SwiftShader, a 24 x 24 cloth: 40 textures and framebuffers made in that frame).
    * Only an optimisation: whatever fails in it (a refused allocation) is swallowed, everything
    * it made is given back on every path, and the frame goes on with its front. */
-  private warmLists(count: number, hint: number[]): void {
+  private warmLists(count: number, hint: number[], beside = 0): void {
     const per = this.chunk(BYTES.traverse, 3);
     const slack = this.ctx.caps.software ? 256 : 4096;
     const held: Stream[] = [];
@@ -476,7 +476,7 @@ export class Ccd {
     };
     try {
       // held as a group of the next frame holds them, ending where its group would (memoryBudget)
-      let size = count, groupBytes = 0;
+      let size = count, groupBytes = beside;
       for (let j = 0; j < hint.length + AHEAD_PAST - 1 && size > 0 && size <= per && (j === 0 || groupBytes + BYTES.traverse * size <= this.memoryBudget); j++) {
         const out = make('int4', 3 * size, 'a warm-up target (children)');
         make('int4', size, 'a warm-up target (front slots)');
@@ -714,16 +714,18 @@ export class Ccd {
         // held (its children, 48 bytes a record, front slots and pyramid, 16 each, and next list, at
         // most 48: 128), else in chunks whose pyramids are held until their counts are read
         // together, one round trip for as many as fit beside what is held (each held record 80
-        // bytes, and the next list of the one descended, at most 48 a record of a chunk)
+        // bytes, and the next list of the one descended, at most 48 a record of its chunk)
         exact = false;
         const held: Array<{ out: Stream; levels: Stream[] }> = [];
         try {
           const whole = w <= Math.min(per, this.chunkBeside(128, 3, holding()));
           for (let a = 0; a < w; ) {
             const room = Math.max(this.memoryBudget - holding(), Math.floor(this.memoryBudget / 4));
-            const most = whole ? w : Math.max(1, Math.floor(room / 128) >= per ? Math.floor((room - 48 * per) / 80) : Math.floor(room / 128));
+            // (a flush of m records in chunks of at most m / 4: 80 m + 48 m / 4 = 92 m at most)
+            const most = whole ? w : Math.max(1, Math.floor(room / 92));
+            const q = whole ? w : Math.min(per, Math.ceil(Math.min(most, w - a) / 4));
             for (const end = Math.min(w, a + most); a < end; ) {
-              const n = Math.min(per, end - a);
+              const n = Math.min(q, end - a);
               if (n < w) this.split();
               this.stage('traversal');
               const out = this.scratch('int4', 3 * n, "CcdTraverse's children");
@@ -795,7 +797,8 @@ export class Ccd {
     const f = await this.compact(chunks, 'x.z >= 2', 'x.z == 3', hint ? (this.compactCaps ?? undefined) : undefined, !fromRoot);
     timing.front += performance.now() - t1;
     // a frame that read its counts step by step puts the next frame's run-ahead lists in the pool
-    if (!hint) this.warmLists(fromRoot ? 1 : f.count, sizes);
+    // (within the budget beside the front just compacted)
+    if (!hint) this.warmLists(fromRoot ? 1 : f.count, sizes, 16 * (f.stream?.length ?? 0));
     return { front: f.stream, frontCount: f.count, ...(f.also ? { cand: f.also } : {}), ...(f.pending ? { pending: f.pending } : {}), iterations: sizes.length, nodes: sizes.reduce((a, b) => a + b, 0) };
   }
 
