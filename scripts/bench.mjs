@@ -41,9 +41,10 @@ try {
   page.on('console', (m) => m.type() === 'error' && console.error(`[browser] ${m.text()}`));
   const t0 = Date.now();
   await page.exposeFunction('__benchProgress', (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${m}`));
-  // host threads' tasks (toplevel), the GPU process's command decoding (gpu) and the suites'
+  // host threads' tasks (toplevel), the GPU process's command decoding (gpu), V8's garbage
+  // collections (disabled-by-default-v8.gc) and the suites'
   // performance.measure spans (blink.user_timing), which delimit what they time
-  if (trace) await page.tracing.start({ path: trace, categories: ['toplevel', 'gpu', 'gpu.angle', 'blink.user_timing', 'v8.execute', '__metadata'] });
+  if (trace) await page.tracing.start({ path: trace, categories: ['toplevel', 'gpu', 'gpu.angle', 'blink.user_timing', 'v8.execute', 'disabled-by-default-v8.gc', '__metadata'] });
   await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}${maxK}${scenes}`);
   await page.waitForFunction(() => window.__benchResult !== undefined, { timeout: 0, polling: 500 });
   const result = await page.evaluate(() => window.__benchResult);
