@@ -4,7 +4,9 @@
 // (--max-k: largest filter or sort size in thousands of records, default 4096; --label L: write
 // NAME-L.json, e.g. --label h100 for results recorded on that GPU; --scenes A,B: only the scenes
 // whose names start with A or B, in suites that have scenes, e.g. ccd; --trace FILE: record a
-// Chrome trace of the run, every process, for scripts/trace-summary.mjs). It also rewrites
+// Chrome trace of the run, every process, for scripts/trace-summary.mjs; --cpu-profile DIR: a
+// V8 CPU profile of each span a suite wraps in console.profile(), e.g. every ccd frame, written
+// to DIR as NAME.cpuprofile for scripts/cpuprofile-summary.mjs). It also rewrites
 // bench-results/index.json, the list of recordings the benchmark page shows.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +16,7 @@ import { textTable } from '../demos/lib/table.js';
 
 const SUITES = ['core', 'filter', 'nbody', 'branch', 'binning', 'horn-apps', 'ccd', 'peers', 'sort', 'memory', 'readback'];
 const args = process.argv.slice(2);
-const valued = ['--out', '--max-k', '--label', '--scenes', '--trace'];
+const valued = ['--out', '--max-k', '--label', '--scenes', '--trace', '--cpu-profile'];
 const suite = args.find((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));
 if (!suite || !SUITES.includes(suite)) {
   console.error(`usage: npm run bench -- <suite> [--quick] [--gpu] [--out DIR]; suites: ${SUITES.join(', ')}`);
@@ -30,6 +32,8 @@ const outDir = path.resolve(root, outAt >= 0 ? args[outAt + 1] : 'bench-results'
 const labelAt = args.indexOf('--label');
 const traceAt = args.indexOf('--trace');
 const trace = traceAt >= 0 ? path.resolve(args[traceAt + 1]) : null;
+const profileAt = args.indexOf('--cpu-profile');
+const profiles = profileAt >= 0 ? path.resolve(args[profileAt + 1]) : null;
 const name = labelAt >= 0 ? `${suite}-${args[labelAt + 1]}` : suite;
 
 const { server, url } = await serve(root, 0);
@@ -44,6 +48,14 @@ try {
   // host threads' tasks (toplevel), the GPU process's command decoding (gpu), V8's garbage
   // collections (disabled-by-default-v8.gc) and the suites'
   // performance.measure spans (blink.user_timing), which delimit what they time
+  if (profiles) {
+    // console.profile()/profileEnd() in the page record only while the Profiler domain is on
+    fs.mkdirSync(profiles, { recursive: true });
+    const cdp = await page.createCDPSession();
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    cdp.on('Profiler.consoleProfileFinished', ({ title, profile }) => fs.writeFileSync(path.join(profiles, `${String(title).replace(/[^\w.-]+/g, '_')}.cpuprofile`), JSON.stringify(profile)));
+  }
   if (trace) await page.tracing.start({ path: trace, categories: ['toplevel', 'gpu', 'gpu.angle', 'blink.user_timing', 'v8.execute', 'disabled-by-default-v8.gc', '__metadata'] });
   await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}${maxK}${scenes}`);
   await page.waitForFunction(() => window.__benchResult !== undefined, { timeout: 0, polling: 500 });

@@ -81,10 +81,14 @@ async function animate(ccd, scene, balance, lws, frames = scene.frames.length, l
     const s = scene.frames[f]();
     ccd.setPositions(s.x0, s.x1);
     const profile = f === frames - 1 && frames > 2;
+    // a span a Chrome trace shows (bench.mjs --trace) and a CPU profile (--cpu-profile; without
+    // it console.profile records nothing): which frame, of what, timed or not
+    const span = `ccd ${scene.name} ${balance}${lws ? ` ${lws.blocks}x${lws.threads}` : ''} frame ${f}${profile ? ' profiled' : ''}`;
     performance.mark('ccd frame');
+    if (balance === 'static') console.profile(span);
     const r = await ccd.step({ balance, lws, profile });
-    // a span a Chrome trace shows (bench.mjs --trace): which frame, of what, timed or not
-    performance.measure(`ccd ${scene.name} ${balance}${lws ? ` ${lws.blocks}x${lws.threads}` : ''} frame ${f}${profile ? ' profiled' : ''}`, 'ccd frame');
+    if (balance === 'static') console.profileEnd(span);
+    performance.measure(span, 'ccd frame');
     log?.(`  frame ${f}: ${r.stats.totalMs.toFixed(0)} ms${profile ? ' (profiled)' : ''}`);
     if (profile) profiled = r.stats;
     // frame 0 compiles and builds the front from the root; frame 1 is the first from the front
