@@ -75,6 +75,11 @@ export class Resources {
   private nextId = 1;
   /** Cached framebuffers by attachment key, and the objects each depends on. */
   private readonly framebuffers = new Map<string, { fbo: WebGLFramebuffer; uses: object[] }>();
+  /** The same cache looked up the other ways: a framebuffer's key, and the keys that attach an
+   * object (so releasing a texture costs its own framebuffers, not a scan of all of them: an
+   * H100 page that had cached many spent 490 ms of one ccd frame in those scans). */
+  private readonly fboKeys = new Map<WebGLFramebuffer, string>();
+  private readonly usedBy = new Map<object, Set<string>>();
   /** Attachment formats and sizes already found complete (see framebufferFor). */
   private readonly completeShapes = new Set<string>();
 
@@ -202,7 +207,26 @@ export class Resources {
     }
     const uses = [...a.color, a.depth, a.stencil, a.depthStencil].filter((x): x is Attachment => x !== undefined).map(objectOf);
     this.framebuffers.set(key, { fbo, uses });
+    this.fboKeys.set(fbo, key);
+    for (const u of uses) {
+      const keys = this.usedBy.get(u) ?? new Set<string>();
+      this.usedBy.set(u, keys.add(key));
+    }
     return fbo;
+  }
+
+  /** Takes the cached framebuffer of `key` out of the cache (not deleting it); its framebuffer. */
+  private uncache(key: string): WebGLFramebuffer | undefined {
+    const fb = this.framebuffers.get(key);
+    if (!fb) return undefined;
+    this.framebuffers.delete(key);
+    this.fboKeys.delete(fb.fbo);
+    for (const u of fb.uses) {
+      const keys = this.usedBy.get(u);
+      keys?.delete(key);
+      if (keys?.size === 0) this.usedBy.delete(u);
+    }
+    return fb.fbo;
   }
 
   /** Deletes every cached framebuffer (they are made again on next use). */
@@ -220,15 +244,14 @@ export class Resources {
     const entry = this.entries.get(obj);
     if (!entry) throw new BrookError(`internal: asked to release a ${describeObject(obj)} this context does not own`);
     if (entry.kind === 'texture' || entry.kind === 'renderbuffer') {
-      for (const [key, fb] of this.framebuffers) {
-        if (fb.uses.includes(obj)) {
-          this.framebuffers.delete(key);
-          this.release(fb.fbo);
-        }
+      for (const key of [...(this.usedBy.get(obj) ?? [])]) {
+        const fbo = this.uncache(key);
+        if (fbo) this.release(fbo);
       }
     }
     if (entry.kind === 'framebuffer') {
-      for (const [key, fb] of this.framebuffers) if (fb.fbo === obj) this.framebuffers.delete(key);
+      const key = this.fboKeys.get(obj as WebGLFramebuffer);
+      if (key !== undefined) this.uncache(key);
     }
     this.entries.delete(obj);
     this.counts[entry.kind]--;
@@ -239,6 +262,8 @@ export class Resources {
   /** Releases every object (context dispose). */
   releaseAll(): void {
     this.framebuffers.clear();
+    this.fboKeys.clear();
+    this.usedBy.clear();
     for (const obj of [...this.entries.keys()]) if (this.entries.has(obj)) this.release(obj);
   }
 

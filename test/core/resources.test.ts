@@ -141,6 +141,32 @@ describe('core/resources: the registry', () => {
     });
   });
 
+  it("releasing a texture deletes exactly the cached framebuffers that attach it (a framebuffer attaching two streams goes with either)", async () => {
+    const c = createContext();
+    const copy = { name: 'copy2', inputs: { a: 'float' }, outputs: { b: 'float', d: 'float' }, body: 'b = a; d = a + 1.0;' } as const;
+    const one = { name: 'copy1', inputs: { a: 'float' }, outputs: { b: 'float' }, body: 'b = 2.0 * a;' } as const;
+    const a = c.stream('float', 8, new Float32Array(8).fill(1));
+    const [b1, d1, b2, d2, e] = [0, 1, 2, 3, 4].map(() => c.stream('float', 8));
+    c.run(copy, { a, b: b1!, d: d1! }); // framebuffer {b1, d1}
+    c.run(copy, { a, b: b2!, d: d2! }); // {b2, d2}
+    c.run(one, { a, b: b1! }); // {b1}
+    c.run(one, { a, b: e! }); // {e}
+    expect(c.stats().framebuffers).to.equal(4);
+    d1!.dispose(); // takes {b1, d1} only
+    expect(c.stats().framebuffers).to.equal(3);
+    b1!.dispose(); // takes {b1}
+    expect(c.stats().framebuffers).to.equal(2);
+    b2!.dispose(); // takes {b2, d2}; d2 then has none
+    d2!.dispose();
+    expect(c.stats().framebuffers).to.equal(1);
+    c.run(one, { a, b: e! }); // still cached
+    expect(c.stats().framebuffers).to.equal(1);
+    expectArrayEqual(await e!.read(), new Float32Array(8).fill(2), 'the cached framebuffer still draws');
+    e!.dispose();
+    expect(c.stats().framebuffers).to.equal(0);
+    c.dispose();
+  });
+
   it('releases the WebGL context on dispose: 50 contexts made and disposed, one kept alive, the 51st works', async () => {
     const kept = newContext();
     const a = kept.stream('float', 4, [1, 2, 3, 4]);
