@@ -76,23 +76,14 @@ export function gatherAccessors(
 ): string {
   if (edge === 'clamp') return clampedGatherAccessors(param, info, { view, pow2 });
   const t = info.glsl;
-  const name = glslName(param);
-  const s = `brook_g_${param}`;
-  const d = `${s}_dims`;
-  const [e, o, f, r] = [`${s}_shape`, `${s}_origin`, `${s}_full`, `${s}_rank`];
+  const { name, s, d, e, o, f, r, uniforms, fetch } = gatherNames(param, info);
   const zero = zeroOf(t);
-  const fetch = (texel: string) => `texelFetch(${s}, ${texel}, 0)${info.swizzle}`;
   // ${s}_at4 / ${s}_at2: a position (x first) / a texel (x, y) or a domain's (column, row), as
   // g[i][j]... subscripts give them; g(vector) first drops the components past the stream's rank
   // (BrookGPU: a 1D stream is one texture row and a 2D one a texture, so a[float2(3, 4)] on a 1D
   // stream is a[3], d[float4(x, y, z, w)] on a 2D one d[y][x]; prog/tests gather_directGLES)
   return [
-    `uniform highp ${info.sampler} ${s};`,
-    `uniform ivec4 ${d};`,
-    `uniform ivec4 ${e};`,
-    `uniform ivec4 ${o};`,
-    `uniform ivec4 ${f};`,
-    `uniform int ${r};`,
+    ...uniforms,
     `${t} ${s}_at4(ivec4 brook_c) { return brook_inside4(brook_c, ${e}) ? ${fetch(texelOf(`brook_flatten(brook_c + ${o}, ${f})`, d, pow2))} : ${zero}; }`,
     `${t} ${name}(ivec4 brook_c) { return ${s}_at4(brook_in_rank(brook_c, ${r})); }`,
     view
@@ -122,6 +113,22 @@ export function gatherAccessors(
 }
 
 /**
+ * The names both accessor forms of gather `param` use (the accessor, its sampler `s` and the
+ * uniforms kernelargs.ts gatherUniforms binds: dims, shape, origin, full, rank), the uniforms'
+ * declarations, and a texel fetch of `info`'s records.
+ */
+function gatherNames(param: string, info: TypeInfo) {
+  const s = `brook_g_${param}`;
+  const [d, e, o, f, r] = [`${s}_dims`, `${s}_shape`, `${s}_origin`, `${s}_full`, `${s}_rank`];
+  return {
+    name: glslName(param),
+    s, d, e, o, f, r,
+    uniforms: [`uniform highp ${info.sampler} ${s};`, ...[d, e, o, f].map((u) => `uniform ivec4 ${u};`), `uniform int ${r};`],
+    fetch: (texel: string) => `texelFetch(${s}, ${texel}, 0)${info.swizzle}`,
+  };
+}
+
+/**
  * A float index of the 'clamp' accessors, floored and clamped as a float before its int
  * conversion: int() of a float outside int's range (|x| >= 2^31, infinities) is undefined in
  * GLSL ES 3.00 (SwiftShader gives INT_MIN, so a[3e9] read record 0); -1 and the largest float
@@ -143,22 +150,13 @@ function clampedFloor(x: string): string {
  */
 function clampedGatherAccessors(param: string, info: TypeInfo, { view, pow2 }: { view: boolean; pow2?: boolean }): string {
   const t = info.glsl;
-  const name = glslName(param);
-  const s = `brook_g_${param}`;
-  const d = `${s}_dims`;
-  const [e, o, f, r] = [`${s}_shape`, `${s}_origin`, `${s}_full`, `${s}_rank`];
-  const fetch = (texel: string) => `texelFetch(${s}, ${texel}, 0)${info.swizzle}`;
+  const { name, s, d, e, o, f, r, uniforms, fetch } = gatherNames(param, info);
   const at4 = `${s}_at4`;
   // a whole stream: origin 0 and full == shape, so its record is flatten(c, shape); a domain
   // adds its origin in its stream
   const record = view ? `brook_flatten(clamp(brook_c, ivec4(0), ${e} - 1) + ${o}, ${f})` : `brook_flatten(clamp(brook_c, ivec4(0), ${e} - 1), ${e})`;
   return [
-    `uniform highp ${info.sampler} ${s};`,
-    `uniform ivec4 ${d};`,
-    `uniform ivec4 ${e};`,
-    `uniform ivec4 ${o};`,
-    `uniform ivec4 ${f};`,
-    `uniform int ${r};`,
+    ...uniforms,
     `${t} ${at4}(ivec4 brook_c) { return ${fetch(texelOf(record, d, pow2))}; }`,
     `${t} ${name}(ivec4 brook_c) { return ${at4}(brook_c); }`,
     view
