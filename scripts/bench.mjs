@@ -57,7 +57,7 @@ try {
     cdp.on('Profiler.consoleProfileFinished', ({ title, profile }) => fs.writeFileSync(path.join(profiles, `${String(title).replace(/[^\w.-]+/g, '_')}.cpuprofile`), JSON.stringify(profile)));
   }
   if (trace) await page.tracing.start({ path: trace, categories: ['toplevel', 'gpu', 'gpu.angle', 'blink.user_timing', 'v8.execute', 'disabled-by-default-v8.gc', '__metadata'] });
-  await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}${maxK}${scenes}`);
+  await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}${maxK}${scenes}${profiles ? '&cpuProfile=1' : ''}`);
   await page.waitForFunction(() => window.__benchResult !== undefined, { timeout: 0, polling: 500 });
   const result = await page.evaluate(() => window.__benchResult);
   if (trace) await page.tracing.stop(), console.log(`wrote the trace to ${trace}`);

@@ -71,6 +71,10 @@ async function scenes(soft, { quick, test, maxK, only }) {
   return only ? out.filter((s) => only.some((o) => s.name.startsWith(o))) : out;
 }
 
+/** Whether static frames are wrapped in console.profile (bench.mjs --cpu-profile asks with ?cpuProfile):
+ * never otherwise, so a page with DevTools open does not profile, and slow, every frame. */
+const profiling = new URLSearchParams(globalThis.location?.search ?? '').has('cpuProfile');
+
 /** Steps the scene's frames with one balancing method: frame 0 from the root, the last profiled;
  * with four frames or more, frame 1 (the first from the front) is not timed either. */
 async function animate(ccd, scene, balance, lws, frames = scene.frames.length, log) {
@@ -81,13 +85,13 @@ async function animate(ccd, scene, balance, lws, frames = scene.frames.length, l
     const s = scene.frames[f]();
     ccd.setPositions(s.x0, s.x1);
     const profile = f === frames - 1 && frames > 2;
-    // a span a Chrome trace shows (bench.mjs --trace) and a CPU profile (--cpu-profile; without
-    // it console.profile records nothing): which frame, of what, timed or not
+    // a span a Chrome trace shows (bench.mjs --trace) and, with bench.mjs --cpu-profile (the page's
+    // ?cpuProfile), a V8 CPU profile: which frame, of what, timed or not
     const span = `ccd ${scene.name} ${balance}${lws ? ` ${lws.blocks}x${lws.threads}` : ''} frame ${f}${profile ? ' profiled' : ''}`;
     performance.mark('ccd frame');
-    if (balance === 'static') console.profile(span);
+    if (profiling && balance === 'static') console.profile(span);
     const r = await ccd.step({ balance, lws, profile });
-    if (balance === 'static') console.profileEnd(span);
+    if (profiling && balance === 'static') console.profileEnd(span);
     performance.measure(span, 'ccd frame');
     log?.(`  frame ${f}: ${r.stats.totalMs.toFixed(0)} ms${profile ? ' (profiled)' : ''}`);
     if (profile) profiled = r.stats;
