@@ -5,11 +5,13 @@
 // Rules (exit 1 when one is broken):
 //  - no circle in src/core of more than MAX_CORE files;
 //  - no circle crosses wings (a wing is src/<dir>, or src/index.ts alone);
-//  - src/core imports nothing from src/brook (the runtime knows no Brook syntax);
+//  - src/core imports nothing from src/brook or src/brt (the runtime knows no Brook syntax);
+//  - src/brook imports nothing from src/brt (the compiler is a pure function from text to
+//    kernels; Brook's runtime installs its lowering itself);
 //  - src/geometry reaches (imports, and what they import) only src/geometry and GEOMETRY_MAY_USE:
 //    CPU geometry, nothing GPU;
 //  - library code (src/core, src/idioms, src/apps, src/view) runs its passes with ctx.runInternal,
-//    never ctx.run: a bound Brook write mask applies to the user's ctx.run (src/brook/lower.ts).
+//    never ctx.run: a bound Brook write mask applies to the user's ctx.run (src/brt/lower.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,7 +84,8 @@ for (const c of sccs) {
 }
 for (const [from, deps] of graph) {
   for (const to of deps) {
-    if (wing(from) === 'core' && wing(to) === 'brook') problems.push(`${from} imports ${to}: core imports nothing from src/brook`);
+    if (wing(from) === 'core' && (wing(to) === 'brook' || wing(to) === 'brt')) problems.push(`${from} imports ${to}: core imports nothing from src/${wing(to)}`);
+    if (wing(from) === 'brook' && wing(to) === 'brt') problems.push(`${from} imports ${to}: the compiler (src/brook) imports nothing from Brook's runtime (src/brt)`);
   }
 }
 for (const from of graph.keys()) {

@@ -6,6 +6,7 @@
  */
 export * from './core/index';
 export * from './brook/index';
+export * from './brt/index';
 export * from './idioms/index';
 export * from './apps/index';
 export * from './geometry/index';

@@ -17,7 +17,7 @@
  * `BBox b[]`, `out Tri o<>` (struct.ts). Types: float, float2-4, int, int2-4, uint, uint2-4,
  * `unsigned int`, char..char4 (also `uchar`, `unsigned char`, BrookGPU's `fixed`: 8-bit
  * normalized streams, floats in [0, 1] in the kernel) (half is read as float; floatNxN uniforms as matN). `reduce void f(T a<>,
- * reduce T r<>)` declares a reduce kernel (reduce.ts, reducekernel.ts).
+ * reduce T r<>)` declares a reduce kernel (reduce.ts; src/brt/reducekernel.ts runs it).
  *
  * Source is read in steps: comments blanked (lines kept, tokens.ts); struct typedefs taken
  * out (structs.ts); kernels found and their parameters read (here); helpers with gather parameters and the kernels themselves kept as templates that calls
@@ -53,7 +53,6 @@ import { checkOutputReads, checkReadOnly, checkStreamIndexing } from './checks';
 import { collectFunctionTypes } from './promote';
 import { extractStructs, structDecl, structGlue } from './structs';
 import { REDUCE_SOURCE, REDUCE_UNIFORMS, reduceFold } from './reduce';
-import { useBrookKinds } from './lower';
 
 export { stripComments } from './tokens';
 export { conversionHelpers } from './cg';
@@ -101,7 +100,6 @@ interface KernelParams {
 
 /** Parses Brook source into kernel descriptions, by name. */
 export function parseBrook(source: string, options: BrookOptions = {}): Record<string, KernelSpec> {
-  useBrookKinds(); // ctx.run lowers the reduce kernels this makes (lower.ts)
   if (typeof source !== 'string') throw new BrookError(`brook: the source must be a string of Brook code, got ${source === null ? 'null' : typeof source}`);
   const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
   if (!(maxIterations === Infinity || (Number.isInteger(maxIterations) && maxIterations >= 1 && maxIterations < 2 ** 31))) {

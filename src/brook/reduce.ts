@@ -1,12 +1,12 @@
 /**
  * The GLSL around a reduce kernel's body (`reduce void f(T a<>, reduce T r<>)`): one pass folds
- * each output record's block of input records in index order (reducekernel.ts runs the passes).
+ * each output record's block of input records in index order (src/brt/reducekernel.ts runs the passes).
  */
 import { UniformType, glslName } from '../core/kernel';
 import { ElementType } from '../core/types';
 import { TYPE_MAP } from './tokens';
 
-/** The gather through which a reduce kernel reads the stream it reduces (see reducekernel.ts). */
+/** The gather through which a reduce kernel reads the stream it reduces (see src/brt/reducekernel.ts). */
 export const REDUCE_SOURCE = 'reduce_src';
 /** The uniforms of a reduce kernel's pass: records, records per output (1D), block (2D), mode. */
 export const REDUCE_UNIFORMS: Record<string, UniformType> = { reduce_n: 'int', reduce_span: 'int', reduce_block: 'int2', reduce_2d: 'bool' };

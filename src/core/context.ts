@@ -37,7 +37,7 @@ export type { Capabilities } from './caps';
 export { POOL_PER_SHAPE, POOL_IDLE_TEXTURES, POOL_IDLE_BYTES } from './pool';
 
 /**
- * A front end's kernel kinds, lowered onto run.ts's runKernel: src/brook/lower.ts installs Brook's (reduce
+ * A front end's kernel kinds, lowered onto run.ts's runKernel: src/brt/lower.ts installs Brook's (reduce
  * kernels, runs counted by a write query). `ctx.run` offers every call to it first; it answers
  * false for a plain kernel, which ctx.run then runs itself. runKernel never calls it.
  */

@@ -56,7 +56,7 @@ export interface KernelSpec {
   structParams?: Record<string, StructParam>;
   /**
    * The Brook front end's kernel kinds, which core never reads: src/brook lowers them onto the
-   * plain run (reduce kernels, src/brook/lower.ts) or an idiom runs them (vout, idioms/vout.ts).
+   * plain run (reduce kernels, src/brt/lower.ts) or an idiom runs them (vout, idioms/vout.ts).
    */
   brook?: BrookKinds;
   /** Struct types declared in the kernel's source, by name (for `structStream(ctx, spec.structs.Tri, n)`). */
@@ -78,7 +78,7 @@ export type GatherEdge = 'zero' | 'clamp';
 export interface BrookKinds {
   /**
    * A reduce kernel (`reduce void f(float a<>, reduce float r<>)`): the stream `input` is
-   * reduced into `result` (src/brook/reducekernel.ts runs it); the spec itself is the fold pass.
+   * reduced into `result` (src/brt/reducekernel.ts runs it); the spec itself is the fold pass.
    */
   reduce?: { input: string; result: string; type: ElementType };
   /**
@@ -229,7 +229,7 @@ export interface RunOptions {
   /** @internal Build this mask (ctx.buildMask). */
   build?: ZMask;
   /**
-   * @internal Brook's write_mask (src/brook/writemask.ts), a depth buffer of the output's texture
+   * @internal Brook's write_mask (src/brt/writemask.ts), a depth buffer of the output's texture
    * size: with `test`, records the mask holds are not written (depth test LESS at 0.5 against 1.0
    * clear, 0.5 set); with `set`, every record written sets it (depth writes on).
    */

@@ -25,7 +25,7 @@ import { Iter, Kernel, type IterType, type KernelArgs, type KernelSpec, type Run
 import { installLowering } from '../core/context';
 import { runKernel } from '../core/run';
 import { runReduceKernel } from './reducekernel';
-import { activeWriteMask } from './writemask';
+import type { ZMask } from '../core/zmask';
 import { Stream } from '../core/stream';
 import { StreamDomain } from '../core/domain';
 import { StructDomain, StructStream } from '../core/struct';
@@ -46,6 +46,34 @@ export function openQueryOn(ctx: BrookContext): OpenQuery | undefined {
 export function setOpenQuery(ctx: BrookContext, query: OpenQuery | undefined): void {
   if (query) openQueries.set(ctx, query);
   else openQueries.delete(ctx);
+}
+
+/** What lowering needs of a bound write mask (writemask.ts): its depth buffer and state. */
+export interface BoundMask {
+  readonly depth: ZMask;
+  readonly disposed: boolean;
+  testing: boolean;
+  setting: boolean;
+}
+
+const boundMasks = new WeakMap<BrookContext, BoundMask>();
+
+/** The write mask bound to `ctx`, if any. */
+export function boundMaskOn(ctx: BrookContext): BoundMask | undefined {
+  return boundMasks.get(ctx);
+}
+
+/** Binds (or, with undefined, unbinds) the write mask of `ctx`. */
+export function setBoundMask(ctx: BrookContext, mask: BoundMask | undefined): void {
+  if (mask) boundMasks.set(ctx, mask);
+  else boundMasks.delete(ctx);
+}
+
+/** The write mask bound to `ctx` and its state, when its test or its set is enabled. */
+function activeWriteMask(ctx: BrookContext): { mask: ZMask; test: boolean; set: boolean } | undefined {
+  const m = boundMasks.get(ctx);
+  if (!m || m.disposed || (!m.testing && !m.setting)) return undefined;
+  return { mask: m.depth, test: m.testing, set: m.setting };
 }
 
 /** Core's plain run, counted when a write query is open (z-mask builds never are). */
@@ -148,7 +176,7 @@ function lowerBrook(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelA
   return true;
 }
 
-/** Installs Brook's lowering (idempotent): parseBrook and the write query's constructor call it. */
+/** Installs Brook's lowering (idempotent): src/brt/index.ts calls it when loaded, and so do the write query's and write mask's constructors. */
 export function useBrookKinds(): void {
   installLowering(lowerBrook);
 }

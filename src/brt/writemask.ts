@@ -26,15 +26,7 @@ import type { BrookContext } from '../core/context';
 import { check } from '../core/errors';
 import { runPass } from '../core/pass';
 import { ZMask } from '../core/zmask';
-
-const bound = new WeakMap<BrookContext, WriteMask>();
-
-/** The write mask bound to `ctx` and its state, when its test or its set is enabled. */
-export function activeWriteMask(ctx: BrookContext): { mask: ZMask; test: boolean; set: boolean } | undefined {
-  const m = bound.get(ctx);
-  if (!m || m.disposed || (!m.testing && !m.setting)) return undefined;
-  return { mask: m.depth, test: m.testing, set: m.setting };
-}
+import { boundMaskOn, setBoundMask, useBrookKinds } from './lower';
 
 export class WriteMask {
   /** @internal The depth buffer. */
@@ -50,6 +42,7 @@ export class WriteMask {
     readonly rows: number,
     readonly columns: number,
   ) {
+    useBrookKinds(); // the lowering applies a bound mask to ctx.run (lower.ts)
     this.depth = new ZMask(ctx, columns, rows); // disposed by dispose() (its renderbuffer is the context's, counted in ctx.stats())
     try {
       this.clear();
@@ -66,12 +59,12 @@ export class WriteMask {
   /** Makes this the context's mask (replacing any other). */
   bind(): void {
     this.live('bind');
-    bound.set(this.ctx, this);
+    setBoundMask(this.ctx, this);
   }
 
   /** The context has no mask afterwards (if this one was bound). */
   unbind(): void {
-    if (bound.get(this.ctx) === this) bound.delete(this.ctx);
+    if (boundMaskOn(this.ctx) === this) setBoundMask(this.ctx, undefined);
   }
 
   enableTest(): void {
