@@ -5,6 +5,8 @@
 // Rules (exit 1 when one is broken):
 //  - no circle in src/core of more than MAX_CORE files;
 //  - no circle crosses wings (a wing is src/<dir>, or src/index.ts alone);
+//  - no circle at all among the files of a folder in NO_CIRCLES (the CCD pipeline's stages take
+//    one seam, apps/ccd/host.ts, and never import each other in a circle);
 //  - src/core imports nothing from src/brook or src/brt (the runtime knows no Brook syntax);
 //  - src/brook imports nothing from src/brt (the compiler is a pure function from text to
 //    kernels; Brook's runtime installs its lowering itself);
@@ -18,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const MAX_CORE = 3;
+/** Folders where no file may be in a circle (of any size). */
+const NO_CIRCLES = ['apps/ccd/'];
 /** Core modules with no GL in them or below them that geometry may use (BrookError, value checks). */
 const GEOMETRY_MAY_USE = new Set(['core/errors.ts', 'core/checks.ts']);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -80,6 +84,10 @@ const problems = [];
 for (const c of sccs) {
   const wings = new Set(c.map(wing));
   if (wings.size > 1) problems.push(`a circle crosses wings (${[...wings].join(', ')}): ${c.join(' ')}`);
+  for (const dir of NO_CIRCLES) {
+    const inDir = c.filter((f) => f.startsWith(dir));
+    if (inDir.length > 0) problems.push(`a circle through ${dir} (no circle is allowed there): ${c.join(' ')}`);
+  }
   if (wings.has('core') && c.length > MAX_CORE) problems.push(`a circle of ${c.length} files in core (at most ${MAX_CORE}): ${c.join(' ')}`);
 }
 for (const [from, deps] of graph) {

@@ -3,7 +3,7 @@ import { BrookContext, BrookError, createCcd, parsePly, reference } from '../../
 
 type CcdScene = reference.CcdScene;
 import { expectNoGLError, newContext } from '../helpers';
-import { CCD_BYTES } from '../../src/apps/ccd/pipeline';
+import { CCD_BYTES } from '../../src/apps/ccd/host';
 import { report } from './ccd-data';
 
 /** The funnel's two frames (float32-exact doubles) and the ground-truth colliding features. */
@@ -185,7 +185,7 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
     for (let i = 0; i < 40; i++) c.advance();
     const frames = [0, 1, 2, 3].map(() => (c.advance(), c.scene()));
     const ccd = createCcd(ctx, frames[0]!);
-    const hints = (ccd as unknown as { hints: { front: number[] | null; root: number[] | null } }).hints;
+    const hints = (ccd as unknown as { traversal: { hints: { front: number[] | null; root: number[] | null } } }).traversal.hints;
     const orphans = reference.orphanSets(frames[0]!);
     const f32 = (kind: 'vf' | 'ee', q: Float64Array) => reference.ccdInclusion(kind, q, 'float32').hit;
     const cpuStep = (s: CcdScene, front?: Int32Array) => reference.ccdReferenceStep(s, ccd.bvh, orphans, f32, front);
@@ -293,17 +293,21 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
       // against the chunk whose first target was made last; its peak of live bytes per record
       let phase: Phase | null = null;
       const scratch = ctx.scratch.bind(ctx);
-      const own = ccd.scratch.bind(ccd);
+      // (the stages' seam, its deferred filter and the static traversal, patched where the frame calls them)
+      const inner = ccd as unknown as { host: { scratch: unknown; filter: Record<string, unknown> }; traversal: { warmLists: unknown } };
+      const host = inner.host as unknown as { scratch: (type: 'int4', n: number, what: string) => unknown };
+      const pf = inner.host.filter as unknown as { counts: (p: never, q?: never) => unknown; filter: (p: never, q: never, r?: never) => unknown; concat: (c: never) => unknown };
+      const own = host.scratch.bind(host);
       const starts: Record<string, [Phase['kind'], number]> = { "CcdTraverse's children": ['traverse', 3], "CcdPairTests' hits": ['candidate', 1] };
       let group: (Phase & { what: string; budget: number }) | null = null, ahead = false;
-      const counts = ccd.counts.bind(ccd);
+      const counts = pf.counts.bind(pf);
       // (a step's chunks whose counts are read together: the next lists descended after are the
       // flush's, 92 bytes a record of it in all, not its last chunk's; stats.peakBytes counts them)
-      (ccd as unknown as { counts: unknown }).counts = (p: never, q?: never) => ((group = null), (phase = null), counts(p, q));
-      const filter = ccd.filter.bind(ccd);
-      (ccd as unknown as { filter: unknown }).filter = (p: never, q: never, r?: never) => ((group = null), filter(p, q, r));
-      const warm = (ccd as unknown as { warmLists: (...a: unknown[]) => void }).warmLists.bind(ccd);
-      (ccd as unknown as { warmLists: unknown }).warmLists = (...a: unknown[]) => {
+      (pf as { counts: unknown }).counts = (p: never, q?: never) => ((group = null), (phase = null), counts(p, q));
+      const filter = pf.filter.bind(pf);
+      (pf as { filter: unknown }).filter = (p: never, q: never, r?: never) => ((group = null), filter(p, q, r));
+      const warm = (inner.traversal.warmLists as (...a: unknown[]) => void).bind(inner.traversal);
+      inner.traversal.warmLists = (...a: unknown[]) => {
         groups.push((group = { kind: 'traverse', records: 0, live: 0, peak: 0, what: 'warm-up', budget }));
         try {
           return warm(...a);
@@ -311,7 +315,7 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
           group = null;
         }
       };
-      (ccd as unknown as { scratch: unknown }).scratch = (type: 'int4', n: number, what: string) => {
+      (host as { scratch: unknown }).scratch = (type: 'int4', n: number, what: string) => {
         if (what === "CcdTraverse's children" && ahead && !group) groups.push((group = { kind: 'traverse', records: n / 3, live: 0, peak: 0, what: 'group', budget }));
         const start = starts[what];
         if (start) peaks.push((phase = { kind: start[0], records: n / start[1], live: 0, peak: 0 }));
@@ -319,8 +323,8 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
         return own(type, n, what);
       };
       // joining chunks (a step's next lists, the front's) is no chunk's
-      const concat = ccd.concat.bind(ccd);
-      (ccd as unknown as { concat: unknown }).concat = (chunks: never) => ((phase = null), (group = null), concat(chunks));
+      const concat = pf.concat.bind(pf);
+      (pf as { concat: unknown }).concat = (chunks: never) => ((phase = null), (group = null), concat(chunks));
       // and every scratch stream of the frames, for stats.peakBytes (a hand count: the most bytes
       // live at once in a frame, from what was live when it began: the saved front)
       const all: Phase = { kind: 'traverse', records: 0, live: 0, peak: 0 };
@@ -346,11 +350,11 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
         }
       } finally {
         (ctx as unknown as { scratch: unknown }).scratch = scratch;
-        (ccd as unknown as { scratch: unknown }).scratch = own;
-        (ccd as unknown as { concat: unknown }).concat = concat;
-        (ccd as unknown as { counts: unknown }).counts = counts;
-        (ccd as unknown as { filter: unknown }).filter = filter;
-        (ccd as unknown as { warmLists: unknown }).warmLists = warm;
+        (host as { scratch: unknown }).scratch = own;
+        (pf as { concat: unknown }).concat = concat;
+        (pf as { counts: unknown }).counts = counts;
+        (pf as { filter: unknown }).filter = filter;
+        inner.traversal.warmLists = warm;
       }
       ccd.dispose();
     }
@@ -445,8 +449,9 @@ describe('apps/ccd pipeline (BVH refit, BVTT front, orphan sets, elementary test
         for (const k of [1, 2, 3, 5, 8]) {
           const before = held();
           const c = createCcd(ctx, scene);
-          const warm = (c as unknown as { warmLists: (...a: unknown[]) => void }).warmLists.bind(c);
-          (c as unknown as { warmLists: unknown }).warmLists = (...a: unknown[]) => {
+          const traversal = (c as unknown as { traversal: { warmLists: (...a: unknown[]) => void } }).traversal;
+          const warm = traversal.warmLists.bind(traversal);
+          traversal.warmLists = (...a: unknown[]) => {
             inWarm = true;
             try {
               return warm(...a);

@@ -51,7 +51,8 @@ import type { KernelSpec } from '../../core/kernel';
 import type { ShaderStage } from '../../core/pass';
 import type { Stream } from '../../core/stream';
 import { occlusionLoop } from '../../idioms/flow';
-import type { Ccd } from './pipeline';
+import { compactFront } from './compact';
+import type { BvttStreams, CcdHost } from './host';
 
 export interface LwsOptions {
   /** Blocks B (the resident CUDA blocks; the paper's GPUs had 1 and 4 SMs). Default 4, at most 32. */
@@ -140,7 +141,7 @@ export interface LwsResult {
 }
 
 /** Traverses the BVTT from `start` (count records of (a, b, kind, 0)) by lazy work stealing. */
-export async function traverseLws(ccd: Ccd, start: Stream, count: number, options: LwsOptions = {}): Promise<LwsResult> {
+export async function traverseLws(host: CcdHost, bvtt: BvttStreams, start: Stream, count: number, options: LwsOptions = {}): Promise<LwsResult> {
   const B = options.blocks ?? 4, T = options.threads ?? 64;
   check(Number.isInteger(B) && B >= 1 && B <= 32, () => `lws: blocks must be an integer in [1, 32], got ${B}`);
   check(Number.isInteger(T) && T >= 1 && T <= 1024, () => `lws: threads must be an integer in [1, 1024], got ${T}`);
@@ -150,7 +151,7 @@ export async function traverseLws(ccd: Ccd, start: Stream, count: number, option
   check(Number.isInteger(Q) && Q >= T, () => `lws: dequeCap must be at least threads, got ${Q}`);
   let roundTrips = 0;
   for (let reruns = 0; ; reruns++) {
-    const r = await attempt(ccd, start, count, B, T, S, Q, options.inFlight ?? 4);
+    const r = await attempt(host, bvtt, start, count, B, T, S, Q, options.inFlight ?? 4);
     roundTrips += r.roundTrips;
     if (!r.overflow) return { ...r, roundTrips, stats: { ...r.stats, reruns } };
     r.front?.dispose();
@@ -160,20 +161,20 @@ export async function traverseLws(ccd: Ccd, start: Stream, count: number, option
   }
 }
 
-async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: number, S: number, Q: number, inFlight: number): Promise<LwsResult & { overflow: boolean }> {
-  const ctx = ccd.ctx;
-  // every pass through ccd.run, counted in its stage: evalCollision and the termination pass
+async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: number, B: number, T: number, S: number, Q: number, inFlight: number): Promise<LwsResult & { overflow: boolean }> {
+  const ctx = host.ctx;
+  // every pass through host.run, counted in its stage: evalCollision and the termination pass
   // are traversal, the node management around them balancing (stages.ts)
   const run = (spec: KernelSpec, args: Parameters<typeof ctx.run>[1]) => {
-    ccd.stage(spec === LWS_EVAL || spec === LWS_LIVE ? 'traversal' : 'balancing');
-    ccd.run(spec, args);
+    host.stage(spec === LWS_EVAL || spec === LWS_LIVE ? 'traversal' : 'balancing');
+    host.run(spec, args);
   };
   const streams: Stream[] = [];
   const chunks: Stream[] = [];
   // every allocation inside the try: a refused one leaves none of the earlier behind
   try {
     const make = (type: 'int4' | 'int2' | 'int', n: number, data?: Int32Array) => {
-      const s = ccd.scratch(type, n, 'lazy work stealing state');
+      const s = host.scratch(type, n, 'lazy work stealing state');
       if (data) s.write(data);
       streams.push(s);
       return s;
@@ -201,13 +202,13 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
         run(LWS_PLAN, { bstate, claims, plan, fresh, ...u, stateOut: bstate1, planOut: plan1 });
         [claims, fresh] = [fresh, claims];
         [plan, plan1] = [plan1, plan];
-        const fr = ccd.scratch('int4', B * T, "an iteration's front slots");
+        const fr = host.scratch('int4', B * T, "an iteration's front slots");
         chunks.push(fr);
-        run(LWS_EVAL, { plan, top: bstate1, stack, deque, start, ...ccd.bvttArgs(), ...u, stackCap: S, dequeCap: Q, kidsA, kidsB, fr });
+        run(LWS_EVAL, { plan, top: bstate1, stack, deque, start, ...bvtt, ...u, stackCap: S, dequeCap: Q, kidsA, kidsB, fr });
         run(LWS_PREFIX, { kidsB, ...u, group, prefix });
         run(LWS_STATE, { counterIn: counters, bstate: bstate1, plan, prefix, claims, ...u, stackCap: S, dequeCap: Q, group, stateOut: bstate, push, counters });
-        ccd.stage('balancing');
-        ccd.pass({
+        host.stage('balancing');
+        host.pass({
           name: 'LwsPushDeque',
           kind: 'scatter',
           vertex: DEQUE_VERTEX,
@@ -222,39 +223,46 @@ async function attempt(ccd: Ccd, start: Stream, count: number, B: number, T: num
       },
       terminate: () => run(LWS_LIVE, { bstate, claims, plan, ...u, alive }),
     });
-    // counters and flags: one readback
-    const [st, cn] = (await Promise.all([bstate.read(), counters.read()])) as [Int32Array, Int32Array];
-    let overflow = false, nodes = 0, moved = 0, stolen = 0, steals = 0;
-    for (let b = 0; b < B; b++) {
-      if (st[b * 4 + 3] !== 0) overflow = true;
-      nodes += cn[b * 4]!;
-      moved += cn[b * 4 + 1]!;
-      stolen += cn[b * 4 + 2]!;
-      steals += cn[b * 4 + 3]!;
-    }
-    // the front: every iteration's chunk, joined and compacted in batches the budget holds
-    const tf = performance.now();
-    ccd.stage('front');
-    const kept = await ccd.compact(
-      chunks.splice(0).map((stream) => ({ stream, count: B * T })),
-      'x.z >= 2',
-      'x.z == 3',
-    );
-    return {
-      frontMs: performance.now() - tf,
-      front: kept.stream,
-      frontCount: kept.count,
-      ...(kept.also ? { cand: kept.also } : {}),
-      iterations: loop.iterations,
-      nodes,
-      lanes: B * T,
-      roundTrips: loop.iterations + 1, // the occlusion queries waited on, and the counters
-      balancingMs: 0,
-      overflow,
-      stats: { blocks: B, threads: T, moved, stolen, steals, extraIterations: loop.issued - loop.iterations, reruns: 0 },
-    };
+    // counters and flags: one readback; then the front
+    return await finish(host, bstate, counters, chunks, { B, T, iterations: loop.iterations, issued: loop.issued });
   } finally {
     chunks.forEach((s) => s.dispose());
     streams.forEach((s) => s.dispose());
   }
+}
+
+/** The counters and overflow flags (one readback), and the front: every iteration's chunk of
+ * front slots, joined and compacted in batches the budget holds (the chunks are taken). */
+async function finish(host: CcdHost, bstate: Stream, counters: Stream, chunks: Stream[], l: { B: number; T: number; iterations: number; issued: number }): Promise<LwsResult & { overflow: boolean }> {
+  const { B, T } = l;
+  const [st, cn] = (await Promise.all([bstate.read(), counters.read()])) as [Int32Array, Int32Array];
+  let overflow = false, nodes = 0, moved = 0, stolen = 0, steals = 0;
+  for (let b = 0; b < B; b++) {
+    if (st[b * 4 + 3] !== 0) overflow = true;
+    nodes += cn[b * 4]!;
+    moved += cn[b * 4 + 1]!;
+    stolen += cn[b * 4 + 2]!;
+    steals += cn[b * 4 + 3]!;
+  }
+  const tf = performance.now();
+  host.stage('front');
+  const kept = await compactFront(
+    host,
+    chunks.splice(0).map((stream) => ({ stream, count: B * T })),
+    'x.z >= 2',
+    'x.z == 3',
+  );
+  return {
+    frontMs: performance.now() - tf,
+    front: kept.stream,
+    frontCount: kept.count,
+    ...(kept.also ? { cand: kept.also } : {}),
+    iterations: l.iterations,
+    nodes,
+    lanes: B * T,
+    roundTrips: l.iterations + 1, // the occlusion queries waited on, and the counters
+    balancingMs: 0,
+    overflow,
+    stats: { blocks: B, threads: T, moved, stolen, steals, extraIterations: l.issued - l.iterations, reruns: 0 },
+  };
 }

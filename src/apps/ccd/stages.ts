@@ -14,7 +14,6 @@
  * feature tests per pair, the orphan tests, and the compaction of the hits.
  */
 import type { BrookContext } from '../../core/context';
-import type { LwsStats } from './lws';
 
 export type Stage = 'refit' | 'front' | 'traversal' | 'balancing' | 'elementary';
 export const CCD_STAGES: readonly Stage[] = ['refit', 'front', 'traversal', 'balancing', 'elementary'];
@@ -37,63 +36,6 @@ export interface KernelTime {
   kernel: string;
   passes: number;
   gpuMs: number | null;
-}
-
-export type Balance = 'static' | 'lws';
-
-/** Per-frame measurements (Table 1's breakdown and the balancing counters). */
-export interface CcdStats {
-  balance: Balance;
-  /** Milliseconds by stage: wall clock with step({ fences: true }); without fences, the CPU's
-   * time from the stage's start to its last readback (the GPU may still run its passes later). */
-  refitMs: number;
-  /** Front update: assembling the new front from the nodes where the traversal ended (static:
-   * each step's front slots copied out, joined and compacted once; lws: gathering the per-iteration chunks
-   * and compacting). */
-  frontMs: number;
-  /** Static: the traversal passes. lws: the whole loop, balancing included. */
-  traversalMs: number;
-  /** Compaction and redistribution (static: the filters between steps). 0 for lws, whose
-   * balancing passes run inside the traversal loop (see `stages` for their GPU time). */
-  balancingMs: number;
-  elementaryMs: number;
-  totalMs: number;
-  /** Per stage: passes, wall ms, GPU ms (profiled frames). Passes add up to `passes`. */
-  stages: Record<Stage, StageStats>;
-  /** Profiled frames: GPU time per kernel per stage, in order of first use; else empty. */
-  kernels: KernelTime[];
-  /** Profiled frames: the sum of every pass's GPU time (null when not profiled or disjoint). */
-  gpuMs: number | null;
-  /** Passes drawn and CPU round trips (count readbacks, query answers, result reads). */
-  passes: number;
-  roundTrips: number;
-  /** Static: groups of steps run ahead from last frame's list sizes in which a list outgrew its
-   * size, so the step was redone with its count read (results unchanged). 0 for lws. */
-  rollbacks: number;
-  /** Traversal iterations until the work was gone. */
-  iterations: number;
-  /** BVTT nodes processed, and nodes processed / (lanes x iterations). */
-  nodesProcessed: number;
-  utilisation: number;
-  /** Front nodes at the start and at the end of the frame; whether it started from the root. */
-  frontStart: number;
-  frontSize: number;
-  fromRoot: boolean;
-  candidates: number;
-  orphans: number;
-  /** Feature tests run (15 per candidate, plus the orphans). */
-  tests: number;
-  pairs: number;
-  /** Chunks the frame's split passes ran in, beyond one per pass (0: nothing was split by the
-   * memory budget). */
-  chunks: number;
-  /** The most bytes the frame's working streams held at once (records x bytes a record, as
-   * memoryBudget counts them): the saved front it starts from, the traversal's lists, front
-   * slots, children and filter pyramids, the compaction's, the hits; not the scene's own streams
-   * (positions, triangles, hierarchy, boxes, orphan sets). */
-  peakBytes: number;
-  /** lws only: nodes pushed to deques, nodes stolen, steal rounds, extra iterations. */
-  lws?: LwsStats;
 }
 
 const zeroes = (): Record<Stage, number> => ({ refit: 0, front: 0, traversal: 0, balancing: 0, elementary: 0 });
