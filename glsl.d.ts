@@ -9,3 +9,9 @@ declare module '*.brook' {
   const source: string;
   export default source;
 }
+
+// BrookGPU source files (.br: Brook and host C++), imported as text by the specs of `npx brookgl`.
+declare module '*.br' {
+  const source: string;
+  export default source;
+}

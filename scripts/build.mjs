@@ -1,5 +1,6 @@
 // Builds dist/brookgl.js (ESM), dist/brookgl.iife.js (global `brookgl`), its minified twin
-// dist/brookgl.iife.min.js (what CDNs serve), dist/types and the Jupyter widget's ES module
+// dist/brookgl.iife.min.js (what CDNs serve), dist/cli/brookgl.mjs (`npx brookgl`, for Node),
+// dist/types and the Jupyter widget's ES module
 // (python/brookgl/static/); with --tests also the browser test bundle dist/test/specs.js. GLSL
 // files load as text.
 import * as esbuild from 'esbuild';
@@ -13,7 +14,7 @@ const args = new Set(process.argv.slice(2));
 const common = {
   absWorkingDir: root,
   bundle: true,
-  loader: { '.glsl': 'text', '.brook': 'text' },
+  loader: { '.glsl': 'text', '.brook': 'text', '.br': 'text' },
   target: 'es2022',
   sourcemap: true,
   logLevel: 'warning',
@@ -24,6 +25,17 @@ await Promise.all([
   esbuild.build({ ...common, entryPoints: ['src/index.ts'], format: 'esm', outfile: 'dist/brookgl.js' }),
   esbuild.build({ ...common, entryPoints: ['src/index.ts'], format: 'iife', globalName: 'brookgl', outfile: 'dist/brookgl.iife.js' }),
   esbuild.build({ ...common, entryPoints: ['src/index.ts'], format: 'iife', globalName: 'brookgl', outfile: 'dist/brookgl.iife.min.js', minify: true }),
+  // `npx brookgl` (package.json "bin"): the Brook compiler and the command line, for Node
+  esbuild.build({
+    ...common,
+    entryPoints: ['scripts/brookgl-bin.mjs'],
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: 'dist/cli/brookgl.mjs',
+    sourcemap: false,
+    banner: { js: '#!/usr/bin/env node' },
+  }).then(() => fs.chmodSync(path.join(root, 'dist/cli/brookgl.mjs'), 0o755)),
   // the Jupyter package's widget (python/): an anywidget ES module, brookgl inlined
   esbuild.build({ ...common, entryPoints: ['python/js/widget.ts'], format: 'esm', outfile: 'python/brookgl/static/widget.js', minify: true, sourcemap: false }),
   args.has('--tests')

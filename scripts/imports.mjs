@@ -10,6 +10,7 @@
 //  - src/core imports nothing from src/brook or src/brt (the runtime knows no Brook syntax);
 //  - src/brook imports nothing from src/brt (the compiler is a pure function from text to
 //    kernels; Brook's runtime installs its lowering itself);
+//  - nothing outside src/cli imports src/cli (the command line, for Node, is no part of the library);
 //  - src/geometry reaches (imports, and what they import) only src/geometry and GEOMETRY_MAY_USE:
 //    CPU geometry, nothing GPU;
 //  - library code (src/core, src/idioms, src/apps, src/view) runs its passes with ctx.runInternal,
@@ -93,6 +94,7 @@ for (const c of sccs) {
 for (const [from, deps] of graph) {
   for (const to of deps) {
     if (wing(from) === 'core' && (wing(to) === 'brook' || wing(to) === 'brt')) problems.push(`${from} imports ${to}: core imports nothing from src/${wing(to)}`);
+    if (wing(from) !== 'cli' && wing(to) === 'cli') problems.push(`${from} imports ${to}: src/cli (npx brookgl) is no part of the library; nothing outside it imports it`);
     if (wing(from) === 'brook' && wing(to) === 'brt') problems.push(`${from} imports ${to}: the compiler (src/brook) imports nothing from Brook's runtime (src/brt)`);
   }
 }

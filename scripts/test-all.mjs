@@ -35,6 +35,8 @@ const steps = [
   ['type-check', [tsc, '--noEmit', '-p', 'tsconfig.json']],
   // src's import graph: no circle of more than 3 files in core, none across wings (< 1 s)
   ['import graph', ['scripts/imports.mjs']],
+  // `npx brookgl` in Node over .br files, from the build (a few seconds)
+  ['command line (npx brookgl)', ['scripts/test-cli.mjs']],
   ['API reference (TypeDoc, warnings as errors)', [typedoc]],
   ['specs and demos', ['scripts/test.mjs', ...pass('--grep', '--gpu', '--pictures')]],
 ];

@@ -2,7 +2,9 @@
 //  - package: `npm pack` (the tarball npm would publish) holds the bundles, the minified IIFE, the
 //    declarations and LICENSE, and no tests; unpacked into a fresh folder's node_modules (its
 //    dependencies linked from this checkout, so no network is needed), Node resolves every
-//    export, importing touches no DOM, and createContext() throws a BrookError; a TypeScript
+//    export, importing touches no DOM, and createContext() throws a BrookError; `npx brookgl`
+//    runs from the package's bin (linked as npm links it) over .br files (scripts/test-cli.mjs
+//    with the packed bin, and a module it writes imported beside 'brookgl'); a TypeScript
 //    consumer type-checks under module node16, nodenext and bundler; a page runs a kernel
 //    through the ESM and through the IIFE, from node_modules and from CDN addresses (answered
 //    from the tarball, as jsDelivr and unpkg map them), and checks the records against the CPU.
@@ -12,7 +14,8 @@
 //    installed into a fresh venv with no Node on PATH).
 //  - notebooks (scripts/jupyter.mjs): real JupyterLab 4, Notebook 7 and marimo servers from
 //    .jupyter-venv, each notebook run with Run All in Chromium, its widgets and check cells read.
-// Ends with "N passed, N failed". Options: --keep (leave the temporary folder), --gpu.
+// Ends with "N passed, N failed". Options: --keep (leave the temporary folder), --gpu, --node-only
+// (the package's Node checks only: no browser, Python or notebooks).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +26,7 @@ import { findJupyterPython, withJupyter, compareOutputs, runMarimo, frontEndName
 import { checkOutputComparison } from './jupyter-compare-check.mjs';
 
 const keep = process.argv.includes('--keep');
+const nodeOnly = process.argv.includes('--node-only');
 /** The notebooks Notebook 7 runs too (JupyterLab runs them all; the same widgets, another shell). */
 const NOTEBOOK7 = ['quickstart.ipynb', 'horn-36.ipynb'];
 const started = Date.now();
@@ -78,7 +82,7 @@ async function main() {
     // dist/ was just built (npm test builds first); --ignore-scripts skips prepack's second build.
     const out = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], root));
     files = out[0].files.map((f) => f.path);
-    const must = ['package.json', 'LICENSE', 'README.md', 'dist/brookgl.js', 'dist/brookgl.iife.js', 'dist/brookgl.iife.min.js', 'dist/types/index.d.ts'];
+    const must = ['package.json', 'LICENSE', 'README.md', 'dist/brookgl.js', 'dist/brookgl.iife.js', 'dist/brookgl.iife.min.js', 'dist/types/index.d.ts', 'dist/cli/brookgl.mjs'];
     const missing = must.filter((f) => !files.includes(f));
     const extra = files.filter((f) => /^(dist\/test|dist\/node|test|scripts|bench-results)\//.test(f));
     if (missing.length || extra.length) throw new Error(`missing: ${missing.join(', ') || '-'}; should not ship: ${extra.join(', ') || '-'}`);
@@ -97,12 +101,45 @@ async function main() {
     if (!out.includes('node check ok')) throw new Error(out);
   });
 
+  await step('npx brookgl from the packed package: the bin npm links runs, compiles a .br file, and its module runs beside brookgl in Node', () => {
+    // npm install links each "bin" into node_modules/.bin; the tarball was unpacked by hand, so link it the same way
+    const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
+    const binDir = path.join(consumer, 'node_modules/.bin');
+    fs.mkdirSync(binDir, { recursive: true });
+    for (const [name, target] of Object.entries(manifest.bin ?? {})) fs.symlinkSync(path.join('..', 'brookgl', target), path.join(binDir, name));
+    const version = run('npx', ['--no', '--', 'brookgl', '--version']).trim();
+    if (version !== `brookgl ${manifest.version}`) throw new Error(`npx brookgl --version: ${version}`);
+    fs.copyFileSync(path.join(root, 'test/brook/br/reduce.br'), path.join(consumer, 'reduce.br'));
+    const r = spawnSync('npx', ['--no', '--', 'brookgl', '-q', 'reduce.br'], { cwd: consumer, encoding: 'utf8' });
+    if (r.status !== 0 || !/reduce\.br:29:1: note: host code skipped: function main/.test(r.stderr)) throw new Error(`npx brookgl reduce.br: exit ${r.status}\n${r.stderr}`);
+    const out = run(process.execPath, ['--input-type=module', '-e', `
+      import { parseBrook } from 'brookgl';
+      import kernels from './reduce.js';
+      const names = Object.keys(kernels).join(',');
+      if (names !== 'foo,matrix_mult') throw new Error('module exports ' + names);
+      if (kernels.foo.brook.reduce.result !== 'e' || !kernels.matrix_mult.body.includes('a.x*b.x')) throw new Error('not the kernels of reduce.br');
+      console.log('module ok');`]);
+    if (!out.includes('module ok')) throw new Error(out);
+  });
+
+  await step('scripts/test-cli.mjs with the packed bin (every check of the command line)', () => {
+    const r = spawnSync(process.execPath, [path.join(root, 'scripts/test-cli.mjs'), '--bin', path.join(installed, 'dist/cli/brookgl.mjs')], { cwd: root, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stdout + r.stderr);
+    console.log(r.stdout.trim().split('\n').slice(-1).map((l) => `      ${l}`).join('\n'));
+  });
+
   for (const mode of ['node16', 'nodenext', 'bundler']) {
     await step(`TypeScript consumer type-checks under ${mode}`, () => {
       run(process.execPath, [path.join(consumer, 'node_modules/typescript/bin/tsc'), '-p', `tsconfig.${mode}.json`]);
     });
   }
 
+  if (nodeOnly) {
+    if (!keep) fs.rmSync(tmp, { recursive: true, force: true });
+    const failed = results.filter((r) => r.error).length;
+    console.log(`\n--node-only: no browser, Python or notebook checks\n${results.length - failed} passed, ${failed} failed`);
+    return failed;
+  }
   const { server, url } = await serve(tmp, 0);
   const { server: repoServer, url: repoUrl } = await serve(root, 0);
   const { page, close } = await launch({ origin: url });

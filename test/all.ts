@@ -26,6 +26,7 @@ import './brook/domain.test';
 import './brook/gatheredge.test';
 import './brook/vout.test';
 import './brook/writequery.test';
+import './brook/cli.test';
 import './brook/promote.test';
 import './brook/chars.test';
 import './brook/fuzz.test';

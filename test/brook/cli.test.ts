@@ -1,0 +1,91 @@
+// `npx brookgl`'s pieces in the page (scripts/test-cli.mjs runs the command itself in Node): a .br
+// file's module, written by kernelModule and imported as a module is, runs with the library and
+// answers as the CPU does; runBrookgl with an in-memory io reports errors at file:line:col.
+import { expect } from 'chai';
+import { BrookContext, KernelSpec, reduceValue, structStream } from '../../src/index';
+import { compileBrFile } from '../../src/cli/brfile';
+import { kernelModule, literal } from '../../src/cli/module';
+import { runBrookgl } from '../../src/cli/cli';
+import PAIRS_BR from './br/pairs.br';
+import REDUCE_BR from './br/reduce.br';
+import ERRORS_BR from './br/errors.br';
+import { expectArrayEqual, expectNoGLError, newContext } from '../helpers';
+
+/** The module text imported as the browser imports a file. */
+async function importText(text: string): Promise<Record<string, KernelSpec>> {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
+  try {
+    return ((await import(/* @vite-ignore */ url)) as { default: Record<string, KernelSpec> }).default;
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+describe('brook/npx brookgl: the module it writes, run with the library', () => {
+  let ctx: BrookContext;
+  beforeEach(() => (ctx = newContext()));
+  afterEach(() => ctx.dispose());
+
+  it('pairs.br: scalePair (a struct kernel calling a helper, a #define) from the written module equals the CPU', async () => {
+    const result = compileBrFile(PAIRS_BR);
+    expect(result.errors).to.deep.equal([]);
+    expect(result.skipped.map((s) => `${s.line}:${s.col} ${s.what}`)).to.deep.equal([
+      '4:1 #include <stdio.h>', '5:1 #include <stdlib.h>', "29:1 declaration 'static int failures = 0;'", '31:1 function report', '35:1 function main',
+    ]);
+    const kernels = await importText(kernelModule(result.kernels, { file: 'pairs.br', version: 'test', signatures: result.signatures, skipped: result.skipped }));
+    expect(Object.keys(kernels)).to.deep.equal(['clear2', 'clearPair', 'scalePair']);
+    const n = 37;
+    const data = new Float32Array(2 * n);
+    for (let i = 0; i < n; i++) [data[2 * i], data[2 * i + 1]] = [i * 0.75 - 9, -i];
+    const Pair = kernels.scalePair!.structs!.Pair!;
+    const p = structStream(ctx, Pair, n, data);
+    const out = structStream(ctx, Pair, n);
+    ctx.run(kernels.scalePair!, { p, result: out });
+    const expected = new Float32Array(2 * n);
+    for (let i = 0; i < n; i++) [expected[2 * i], expected[2 * i + 1]] = [Math.fround(Math.fround(data[2 * i]! * 2) * 2.5), data[2 * i + 1]!];
+    expectArrayEqual(await out.read(), expected, 'scalePair');
+    expectNoGLError(ctx);
+    p.dispose();
+    out.dispose();
+  });
+
+  it('reduce.br: matrix_mult (a reduce kernel) from the written module folds 2x2 matrices in order, as the CPU does', async () => {
+    const result = compileBrFile(REDUCE_BR);
+    expect(result.errors).to.deep.equal([]);
+    const { matrix_mult } = await importText(kernelModule(result.kernels, { file: 'reduce.br', version: 'test' }));
+    // matrices of small integers: every product exact in float32, so the order alone decides the answer
+    const n = 12; // entries in -1..2: every partial product below 3^12, exact in float32
+    const m = new Float32Array(4 * n);
+    for (let i = 0; i < 4 * n; i++) m[i] = [1, 0, -1, 2, 1, 1][(i * 7 + (i >> 2)) % 6]!;
+    const b = ctx.stream('float4', n, m);
+    const [x, y, z, w] = await reduceValue(ctx, matrix_mult!, { b });
+    let acc = [m[0]!, m[1]!, m[2]!, m[3]!];
+    for (let k = 1; k < n; k++) {
+      const [p, q, r, s] = [m[4 * k]!, m[4 * k + 1]!, m[4 * k + 2]!, m[4 * k + 3]!];
+      acc = [acc[0]! * p + acc[1]! * r, acc[0]! * q + acc[1]! * s, acc[2]! * p + acc[3]! * r, acc[2]! * q + acc[3]! * s];
+    }
+    expect([x, y, z, w]).to.deep.equal(acc);
+    b.dispose();
+  });
+
+  it('runBrookgl: errors.br reports each error at file:line:col and writes nothing; a good file writes its module', () => {
+    const files: Record<string, string> = { 'errors.br': ERRORS_BR, 'pairs.br': PAIRS_BR };
+    const written: Record<string, string> = {};
+    let out = '';
+    let err = '';
+    const io = { readFile: (f: string) => files[f] ?? (() => { throw new Error('no such file'); })(), writeFile: (f: string, t: string) => void (written[f] = t), stdout: (t: string) => void (out += t), stderr: (t: string) => void (err += t), version: 'test' };
+    expect(runBrookgl(['errors.br'], io)).to.equal(1);
+    expect(err.split('\n').filter((l) => l.includes(': error: ')).map((l) => l.slice(0, l.indexOf(': error: ')))).to.deep.equal(['errors.br:6:5', 'errors.br:9:1']);
+    expect(Object.keys(written)).to.deep.equal([]);
+    err = '';
+    expect(runBrookgl(['-q', 'pairs.br'], io)).to.equal(0);
+    expect(out).to.equal('');
+    expect(Object.keys(written)).to.deep.equal(['pairs.js']);
+    expect(written['pairs.js']).to.match(/^\/\/ Written by brookgl test \(npx brookgl\) from pairs\.br/);
+  });
+
+  it('literal writes what JSON cannot (undefined, Infinity, -0) and refuses a class instance', () => {
+    expect(literal({ a: undefined, b: Infinity, c: -0, d: [1, 'x'] })).to.equal('{\n  a: undefined,\n  b: Infinity,\n  c: -0,\n  d: [\n    1,\n    "x",\n  ],\n}');
+    expect(() => literal({ m: new Map() })).to.throw(/class instance/);
+  });
+});
