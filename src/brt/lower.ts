@@ -21,7 +21,9 @@
  */
 import type { BrookContext } from '../core/context';
 import { BrookError } from '../core/errors';
-import { Iter, Kernel, type IterType, type KernelArgs, type KernelSpec, type RunOptions } from '../core/kernel';
+import { Kernel } from '../core/kernel';
+import { Iter, type IterType, type KernelSpec, type RunOptions } from '../core/kernelspec';
+import { type KernelArgs } from '../core/kernelargs';
 import { installLowering } from '../core/context';
 import { runKernel } from '../core/run';
 import { runReduceKernel } from './reducekernel';

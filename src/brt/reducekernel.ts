@@ -15,7 +15,9 @@
  */
 import { check } from '../core/errors';
 import type { BrookContext } from '../core/context';
-import type { Kernel, KernelArgs, KernelSpec, RunOptions } from '../core/kernel';
+import type { Kernel } from '../core/kernel';
+import type { KernelSpec, RunOptions } from '../core/kernelspec';
+import type { KernelArgs } from '../core/kernelargs';
 import { Stream } from '../core/stream';
 import { REDUCE_FACTOR } from '../core/reduce';
 

@@ -24,7 +24,9 @@
  */
 import type { BrookContext } from '../core/context';
 import { BrookError, check } from '../core/errors';
-import { Kernel, KernelArgs, KernelSpec, RunOptions, bindArguments } from '../core/kernel';
+import { Kernel } from '../core/kernel';
+import { KernelSpec, RunOptions } from '../core/kernelspec';
+import { KernelArgs, bindArguments } from '../core/kernelargs';
 import { runPass } from '../core/pass';
 import { reduceStream } from '../core/reduce';
 import { runKernel } from '../core/run';

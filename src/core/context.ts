@@ -21,7 +21,9 @@
 import { BrookError, check } from './errors';
 import { ElementType, TypeInfo, typeInfo } from './types';
 import { Stream, StreamShape, layoutFor, type StreamHost } from './stream';
-import { Kernel, KernelSpec, KernelArgs, RunOptions, compileKernel } from './kernel';
+import { Kernel, compileKernel } from './kernel';
+import { KernelSpec, RunOptions } from './kernelspec';
+import { KernelArgs } from './kernelargs';
 import { runKernel } from './run';
 import { ZMask } from './zmask';
 import { ReduceOp, reduceStream } from './reduce';

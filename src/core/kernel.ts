@@ -36,9 +36,10 @@ import type { ProgramRecord } from './programs';
 import { KernelSpec, validateSpec } from './kernelspec';
 import { KernelVariant, PLAIN_VARIANT, describeCompileError, generateKernelSource, variantKey } from './kernelsource';
 
-export * from './kernelspec';
-export * from './kernelsource';
-export * from './kernelargs';
+// The description's names the Brook compiler takes with a kernel (src/brook imports them from
+// here). Everything else is imported from where it is defined: the description and its checks
+// from kernelspec.ts, GLSL generation from kernelsource.ts, argument binding from kernelargs.ts.
+export { glslName, type IterType, type KernelSpec, type UniformType } from './kernelspec';
 
 /**
  * One pass of a kernel: the outputs it writes (at most MAX_DRAW_BUFFERS) and its fragment

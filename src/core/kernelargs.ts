@@ -2,7 +2,7 @@
  * Binding a kernel's arguments: every stream, iterator and constant checked against the
  * description and turned into the uniforms of its pass (sizes, input mappings, iterator steps)
  * before any GL call. The argument types (KernelArgs) are declared here, with the streams they
- * bind. kernel.ts re-exports it.
+ * bind. Imported from here (kernel.ts does not re-export it).
  */
 import { check } from './errors';
 import type { Device } from './device';

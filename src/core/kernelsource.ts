@@ -1,7 +1,7 @@
 /**
  * GLSL generation for kernels: the fragment shader of a KernelSpec (the prelude's address
  * translation, the gather accessors, inputs, iterators, outputs around the body) and compile
- * errors told in the kernel's own lines. Pure string work, no GL. kernel.ts re-exports it.
+ * errors told in the kernel's own lines. Pure string work, no GL.
  */
 import HEADER from '../../glsl/core/header.glsl';
 import PRELUDE from '../../glsl/core/prelude.glsl';

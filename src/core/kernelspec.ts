@@ -2,7 +2,8 @@
  * Kernel descriptions (`KernelSpec`) and their arguments: parameter roles, iterators, the names
  * GLSL reserves, and the checks a description passes before anything is generated or compiled.
  * A description is data: it names element types, never streams (the arguments that bind streams
- * to it are kernelargs.ts's), so streams may name it. kernel.ts re-exports everything here.
+ * to it are kernelargs.ts's), so streams may name it. kernel.ts re-exports the names the Brook
+ * compiler takes with a kernel (glslName, KernelSpec, IterType, UniformType); all else is imported from here.
  */
 import type { ZMask } from './zmask';
 import { check } from './errors';

@@ -16,7 +16,8 @@
  * from a sequential CPU sum by rounding (tests state the tolerance).
  */
 import { check } from './errors';
-import { KernelSpec, compileKernel } from './kernel';
+import { compileKernel } from './kernel';
+import { KernelSpec } from './kernelspec';
 import { runKernel } from './run';
 import { Stream, type StreamHost } from './stream';
 import { ElementType, typeInfo } from './types';

@@ -8,7 +8,9 @@
  */
 import type { Device } from './device';
 import { check } from './errors';
-import { Kernel, KernelArgs, KernelSpec, RunOptions, bindArguments, cachedKernel, compileKernel, validateSpec } from './kernel';
+import { Kernel, cachedKernel, compileKernel } from './kernel';
+import { KernelSpec, RunOptions, validateSpec } from './kernelspec';
+import { KernelArgs, bindArguments } from './kernelargs';
 import { copyTexels, runPass, type ColorTarget, type PassDesc } from './pass';
 import { checkOwner, describeValue as describeAny } from './checks';
 import { ZMask } from './zmask';

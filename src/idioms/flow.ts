@@ -34,7 +34,8 @@
  */
 import type { BrookContext } from '../core/context';
 import { BrookError, check } from '../core/errors';
-import { glslName, type KernelArgs, type KernelSpec, type UniformType } from '../core/kernel';
+import { glslName, type KernelSpec, type UniformType } from '../core/kernelspec';
+import { type KernelArgs } from '../core/kernelargs';
 import { Stream, type StreamShape } from '../core/stream';
 import { typeInfo, type ElementType } from '../core/types';
 import type { ZMask } from '../core/zmask';

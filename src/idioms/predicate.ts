@@ -3,7 +3,7 @@
  * int index), evaluated by a mark pass into flags or sort keys. Shared by `filter`, `liveCount`
  * and the compactions; `brook_first(x)` is the first component of a record of any width.
  */
-import type { KernelSpec } from '../core/kernel';
+import type { KernelSpec } from '../core/kernelspec';
 import type { ElementType } from '../core/types';
 
 /** A pass computing `keep` for every record into the given outputs (one GLSL statement each). */

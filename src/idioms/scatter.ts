@@ -8,7 +8,7 @@
  */
 import SCATTER_VERT from '../../glsl/idioms/scatter.vert.glsl';
 import type { BrookContext } from '../core/context';
-import type { KernelSpec } from '../core/kernel';
+import type { KernelSpec } from '../core/kernelspec';
 import { runPass, type ShaderStage } from '../core/pass';
 import type { Stream } from '../core/stream';
 import { typeInfo, type ElementType } from '../core/types';

@@ -16,7 +16,7 @@ import AVOID_BODY from '../../../glsl/apps/agents/avoid.glsl';
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import { checkContext, checkInteger, checkNumber, checkRequired } from '../../core/validate';
-import type { KernelSpec } from '../../core/kernel';
+import type { KernelSpec } from '../../core/kernelspec';
 import type { Stream } from '../../core/stream';
 import { BIN_QUERY_GLSL, BIN_UNIFORMS, binPoints, binUniforms, type BinGrid, type Bins } from '../../idioms/binning/index';
 import { seededRandom } from '../../core/random';

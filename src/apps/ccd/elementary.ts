@@ -13,7 +13,7 @@
 import ELEMENTARY from '../../../glsl/apps/ccd/elementary.glsl';
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
-import type { KernelSpec } from '../../core/kernel';
+import type { KernelSpec } from '../../core/kernelspec';
 import type { Stream } from '../../core/stream';
 import type { CcdKind } from '../../reference/ccdinclusion';
 

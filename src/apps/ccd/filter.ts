@@ -7,7 +7,8 @@
  * joins chunks of records eight at a time.
  */
 import { BrookError } from '../../core/errors';
-import type { KernelArgs, KernelSpec } from '../../core/kernel';
+import type { KernelSpec } from '../../core/kernelspec';
+import type { KernelArgs } from '../../core/kernelargs';
 import type { Stream } from '../../core/stream';
 import { filter, flagKernel, packedLevel, pyramidDescent, pyramidFilterPasses } from '../../idioms/filter';
 import type { CcdFilter, CcdPasses, Chunk, Pyramid } from './host';

@@ -10,7 +10,8 @@
  * never each other in a circle.
  */
 import type { BrookContext } from '../../core/context';
-import type { KernelArgs, KernelSpec } from '../../core/kernel';
+import type { KernelSpec } from '../../core/kernelspec';
+import type { KernelArgs } from '../../core/kernelargs';
 import type { PassDesc } from '../../core/pass';
 import type { Stream } from '../../core/stream';
 import type { Stage } from './stages';

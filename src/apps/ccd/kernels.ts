@@ -8,7 +8,7 @@ import ELEMENTARY from '../../../glsl/apps/ccd/elementary.glsl';
 import FEATURES from '../../../glsl/apps/ccd/features.glsl';
 import GROUPS from '../../../glsl/apps/ccd/groups.glsl';
 import REFIT from '../../../glsl/apps/ccd/refit.glsl';
-import type { KernelSpec } from '../../core/kernel';
+import type { KernelSpec } from '../../core/kernelspec';
 
 /** One level of the refit (glsl/apps/ccd/refit.glsl). */
 export const CCD_REFIT: KernelSpec = {

@@ -47,7 +47,7 @@ import STATE from '../../../glsl/apps/ccd/lws-state.glsl';
 import THIEVES from '../../../glsl/apps/ccd/lws-thieves.glsl';
 import BVTT from '../../../glsl/apps/ccd/bvtt.glsl';
 import { BrookError, check } from '../../core/errors';
-import type { KernelSpec } from '../../core/kernel';
+import type { KernelSpec } from '../../core/kernelspec';
 import type { ShaderStage } from '../../core/pass';
 import type { Stream } from '../../core/stream';
 import { occlusionLoop } from '../../idioms/flow';

@@ -6,7 +6,8 @@
  */
 import type { BrookContext } from '../../core/context';
 import { BrookError } from '../../core/errors';
-import type { KernelArgs, KernelSpec } from '../../core/kernel';
+import type { KernelSpec } from '../../core/kernelspec';
+import type { KernelArgs } from '../../core/kernelargs';
 import { runPass, type PassDesc } from '../../core/pass';
 import type { Stream } from '../../core/stream';
 import { DeferredFilter } from './filter';

@@ -26,7 +26,7 @@
 import COLLIDE_BROOK from '../../../glsl/apps/collide/collide.brook';
 import type { BrookContext } from '../../core/context';
 import { BrookError } from '../../core/errors';
-import { iter, type KernelSpec } from '../../core/kernel';
+import { iter, type KernelSpec } from '../../core/kernelspec';
 import { parseBrook } from '../../brook/compile';
 import type { Stream } from '../../core/stream';
 import { structStream, type StructStream } from '../../core/struct';

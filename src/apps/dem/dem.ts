@@ -15,7 +15,7 @@ import INTEGRATE_BODY from '../../../glsl/apps/dem/integrate.glsl';
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import { checkContext, checkInteger, checkNumber, checkOptions, checkRequired, checkVector } from '../../core/validate';
-import type { KernelSpec } from '../../core/kernel';
+import type { KernelSpec } from '../../core/kernelspec';
 import type { Stream } from '../../core/stream';
 import { BIN_QUERY_GLSL, BIN_UNIFORMS, binPoints, binUniforms, type BinGrid, type BinningStats, type Bins } from '../../idioms/binning/index';
 import { seededRandom } from '../../core/random';

@@ -37,7 +37,7 @@
 import INTERACTION from '../../../glsl/apps/nbody/interaction.glsl';
 import type { BrookContext } from '../../core/context';
 import { BrookError, check } from '../../core/errors';
-import type { KernelSpec } from '../../core/kernel';
+import type { KernelSpec } from '../../core/kernelspec';
 import { Stream } from '../../core/stream';
 import { runPass, type ShaderStage } from '../../core/pass';
 import { checkContext, checkRequired, describeValue } from '../../core/validate';

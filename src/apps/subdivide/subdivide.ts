@@ -36,7 +36,7 @@
 import LOOP_BROOK from '../../../glsl/apps/subdivide/loop.brook';
 import type { BrookContext } from '../../core/context';
 import { BrookError } from '../../core/errors';
-import { iter, type KernelSpec } from '../../core/kernel';
+import { iter, type KernelSpec } from '../../core/kernelspec';
 import { parseBrook } from '../../brook/compile';
 import type { Stream } from '../../core/stream';
 import { structStream, type StructStream } from '../../core/struct';

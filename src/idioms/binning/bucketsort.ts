@@ -4,7 +4,7 @@
  */
 import type { BrookContext } from '../../core/context';
 import { BrookError, check } from '../../core/errors';
-import type { KernelSpec } from '../../core/kernel';
+import type { KernelSpec } from '../../core/kernelspec';
 import { Stream } from '../../core/stream';
 import { scan } from '../scan';
 import type { BinningMethod, Bins } from './bins';

@@ -4,7 +4,7 @@
  */
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
-import type { KernelSpec } from '../../core/kernel';
+import type { KernelSpec } from '../../core/kernelspec';
 import type { Stream } from '../../core/stream';
 import { runPass, type ShaderStage } from '../../core/pass';
 import NAN_PROBE_VERT from '../../../glsl/idioms/binning/nan-probe.vert.glsl';

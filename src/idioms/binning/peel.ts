@@ -21,7 +21,7 @@
 import PEEL_VERT from '../../../glsl/idioms/binning/peel.vert.glsl';
 import COUNT_FRAG from '../../../glsl/idioms/binning/count.frag.glsl';
 import type { BrookContext } from '../../core/context';
-import type { KernelSpec } from '../../core/kernel';
+import type { KernelSpec } from '../../core/kernelspec';
 import { runPass, type ShaderStage } from '../../core/pass';
 import { OcclusionWindow } from '../../core/queries';
 import type { Stream } from '../../core/stream';

@@ -19,7 +19,7 @@ import ROUTE_ID_FRAG from '../../../glsl/idioms/binning/route-id.frag.glsl';
 import ROUTE_SLOTS_FRAG from '../../../glsl/idioms/binning/route-slots.frag.glsl';
 import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
-import type { KernelSpec } from '../../core/kernel';
+import type { KernelSpec } from '../../core/kernelspec';
 import { runPass, type ShaderStage } from '../../core/pass';
 import { OcclusionWindow } from '../../core/queries';
 import { STORAGE_FORMAT } from '../../core/resources';
