@@ -35,5 +35,5 @@ export { Queries } from './queries';
 export type { QueryHost } from './queries';
 export { ELEMENT_TYPES, typeInfo } from './types';
 export type { ElementType, HostKind, ScalarKind, StreamData, TypeInfo } from './types';
-export { StructStream, StructDomain, structStream, fieldParam } from './struct';
+export { StructRecords, StructStream, StructDomain, structStream, fieldParam } from './struct';
 export type { StructType, StructField, StructParam } from './struct';

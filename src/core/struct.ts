@@ -38,39 +38,29 @@ export function fieldParam(param: string, field: string): string {
   return `${param}_${field}`;
 }
 
-/** A stream of struct records: one stream per field, read and written as interleaved arrays. */
-export class StructStream {
-  /** The field streams by field name (each an ordinary stream of the field's type). */
-  readonly fields: Readonly<Record<string, Stream>>;
+/**
+ * What a struct stream and a domain of one share: records of a struct type held one field per
+ * stream (or per domain of a stream), their length and shape (the first field's), and host
+ * reads and writes of interleaved records.
+ */
+export abstract class StructRecords<F extends Stream | StreamDomain = Stream | StreamDomain> {
+  /** The struct type of the records. */
+  abstract readonly type: StructType;
+  /** The field streams (or domains) by field name. */
+  abstract readonly fields: Readonly<Record<string, F>>;
+  /** In words, for messages: `Pair stream of 8 records`. */
+  abstract describe(): string;
 
-  /** Use `structStream(ctx, type, shape, data?)`. */
-  constructor(
-    readonly ctx: StreamOwner,
-    readonly type: StructType,
-    shape: StreamShape,
-  ) {
-    check(type && Array.isArray(type.fields) && type.fields.length > 0, 'structStream: the type must be a struct type from brookStructs`...` or a kernel\'s structs');
-    const fields: Record<string, Stream> = {};
-    try {
-      for (const f of type.fields) fields[f.name] = ctx.stream(f.type, shape);
-    } catch (e) {
-      for (const s of Object.values(fields)) s.dispose();
-      throw e;
-    }
-    this.fields = fields;
-  }
-
+  /** Records. */
   get length(): number {
     return this.first.length;
   }
+  /** Extents, as a stream's (`[rows, columns]` for 2D). */
   get shape(): readonly number[] {
     return this.first.shape;
   }
-  get disposed(): boolean {
-    return this.first.disposed;
-  }
 
-  /** Writes all records from an interleaved array of `length x type.components` numbers. */
+  /** Writes all records from an interleaved array of `length x type.components` numbers (row-major). */
   write(data: ArrayLike<number>): this {
     writeInterleaved(this.type, this.fields, this.length, data, this.describe());
     return this;
@@ -85,6 +75,39 @@ export class StructStream {
   /** Reads all records back now (stalls). */
   readSync(): Float32Array {
     return interleave(this.type, this.length, this.type.fields.map((f) => this.fields[f.name]!.readSync() as Float32Array));
+  }
+
+  /** The first field's stream or domain (every field has the same shape). */
+  protected get first(): F {
+    return this.fields[this.type.fields[0]!.name]!;
+  }
+}
+
+/** A stream of struct records: one stream per field, read and written as interleaved arrays. */
+export class StructStream extends StructRecords<Stream> {
+  /** The field streams by field name (each an ordinary stream of the field's type). */
+  readonly fields: Readonly<Record<string, Stream>>;
+
+  /** Use `structStream(ctx, type, shape, data?)`. */
+  constructor(
+    readonly ctx: StreamOwner,
+    readonly type: StructType,
+    shape: StreamShape,
+  ) {
+    super();
+    check(type && Array.isArray(type.fields) && type.fields.length > 0, 'structStream: the type must be a struct type from brookStructs`...` or a kernel\'s structs');
+    const fields: Record<string, Stream> = {};
+    try {
+      for (const f of type.fields) fields[f.name] = ctx.stream(f.type, shape);
+    } catch (e) {
+      for (const s of Object.values(fields)) s.dispose();
+      throw e;
+    }
+    this.fields = fields;
+  }
+
+  get disposed(): boolean {
+    return this.first.disposed;
   }
 
   /**
@@ -105,14 +128,10 @@ export class StructStream {
     const shape = this.shape.length === 1 ? `${this.length} records` : `[${this.shape.join(', ')}] records`;
     return `${this.type.name} stream of ${shape}`;
   }
-
-  private get first(): Stream {
-    return this.fields[this.type.fields[0]!.name]!;
-  }
 }
 
 /** A domain of a struct stream: the same domain of each field stream; owns no texture. */
-export class StructDomain {
+export class StructDomain extends StructRecords<StreamDomain> {
   /** The field domains by field name. */
   readonly fields: Readonly<Record<string, StreamDomain>>;
 
@@ -122,6 +141,7 @@ export class StructDomain {
     start: DomainBound,
     end: DomainBound,
   ) {
+    super();
     const fields: Record<string, StreamDomain> = {};
     for (const f of struct.type.fields) fields[f.name] = struct.fields[f.name]!.domain(start, end);
     this.fields = fields;
@@ -130,37 +150,12 @@ export class StructDomain {
   get type(): StructType {
     return this.struct.type;
   }
-  get length(): number {
-    return this.first.length;
-  }
-  get shape(): readonly number[] {
-    return this.first.shape;
-  }
   get disposed(): boolean {
     return this.struct.disposed;
   }
 
-  /** Writes the domain's records from an interleaved array (`length x type.components` numbers, row-major). */
-  write(data: ArrayLike<number>): this {
-    writeInterleaved(this.type, this.fields, this.length, data, this.describe());
-    return this;
-  }
-
-  async read(): Promise<Float32Array> {
-    const parts = await Promise.all(this.type.fields.map((f) => this.fields[f.name]!.read()));
-    return interleave(this.type, this.length, parts as Float32Array[]);
-  }
-
-  readSync(): Float32Array {
-    return interleave(this.type, this.length, this.type.fields.map((f) => this.fields[f.name]!.readSync() as Float32Array));
-  }
-
   describe(): string {
     return this.first.describe().replace(/of a .*$/, `of a ${this.struct.describe()}`);
-  }
-
-  private get first(): StreamDomain {
-    return this.fields[this.type.fields[0]!.name]!;
   }
 }
 
