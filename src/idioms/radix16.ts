@@ -6,7 +6,7 @@
  * Per digit (bits shift..shift+3 of the records' sortable keys):
  * 1. `RadixDigits`: one texel per group of four records holding their four digits, a byte each
  *    (0xff past the end): n/4 fragments, 4 fetches each.
- * 2. `RadixCount` / `RadixLevel`: a 4-way pyramid of counts stored digit by digit: level l
+ * 2. `Radix16Count` / `RadixLevel`: a 4-way pyramid of counts stored digit by digit: level l
  *    holds, for every digit d and node j, a uvec4 of the counts of d in node j's four children
  *    (at index d * len + j). Level 1's children are the digit groups of step 1; each level up
  *    reads four texels of the level below. The top level has one node per digit.
@@ -44,7 +44,7 @@ const digits: KernelSpec = {
 };
 
 const count1: KernelSpec = {
-  name: 'RadixCount',
+  name: 'Radix16Count', // the 2-bit sort's count pass (sort.ts) is Radix4Count
   gathers: { dig: 'uint' },
   uniforms: { len: 'int', groups: 'int' },
   outputs: { counts: 'uint4' },

@@ -125,7 +125,7 @@ const radixInit: KernelSpec = {
 };
 
 const radixCount: KernelSpec = {
-  name: 'RadixCount',
+  name: 'Radix4Count', // the 2-bit digits' four counts per group of four records (radix16.ts's is Radix16Count)
   gathers: { src: 'uint2' },
   uniforms: { shift: 'int', n: 'int' },
   outputs: { counts: 'uint4' },

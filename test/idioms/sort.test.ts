@@ -57,6 +57,23 @@ describe('idioms/sort', () => {
     });
   }
 
+  it('the two radix sorts name their count passes apart in a trace: Radix16Count (4-bit digits) and Radix4Count (2-bit), one a digit', async () => {
+    const n = 5000;
+    const keys = randomFloats(n, 36);
+    const names: Record<string, string[]> = {};
+    for (const method of ['radix', 'radix-2bit'] as const) {
+      const k = ctx.stream('float', n, keys);
+      ctx.trace.start();
+      const out = sortStream(ctx, k, { method });
+      names[method] = (await ctx.trace.stop()).map((x) => x.kernel);
+      expectArrayEqual(await out.keys.read(), [...keys].sort((a, b) => a - b), `${method} keys`);
+      [k, out.keys, out.order].forEach((s) => s.dispose());
+    }
+    expect(names.radix!.filter((x) => x === 'Radix16Count').length).to.equal(32 / 4);
+    expect(names['radix-2bit']!.filter((x) => x === 'Radix4Count').length).to.equal(32 / 2);
+    expect(names.radix!.concat(names['radix-2bit']!).filter((x) => x === 'RadixCount')).to.deep.equal([]);
+  });
+
   for (const n of [1, 3, 4097, 20000]) {
     it(`radix with the points placement (down-sweep + POINTS scatter) orders ${n} keys like the reference`, async () => {
       const r = rng(n + 9);
