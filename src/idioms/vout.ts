@@ -12,9 +12,14 @@
  * const { stream, count } = await voutRun(ctx, dup, { a });   // in order: a0, (-a0), a1, ...
  * ```
  * A pushed value whose first component is +infinity reads as null and is dropped. Inputs are 1D
- * or 2D (all of one shape); the records come back as one 1D stream in the inputs' row-major order.
+ * or 2D (all of one shape); the records come back in the inputs' row-major order, as BrookGPU's
+ * vout output held them: after a 1D input, a 1D stream of `count` records; after a 2D input of
+ * [h, w], a 2D stream of w records a row, its rows grown to hold them all ([ceil(count / w), w]:
+ * prog/tests vout's 10x10 input gives 290 records as 29 rows of 10), the records of the last row
+ * past `count` null (+infinity in every component), as BrookGPU's vout library
+ * (prog/tests/vout, vout.br) padded them.
  */
-import { BrookContext, BrookError, Kernel, KernelArgs, KernelSpec, Stream } from '../core/index';
+import { BrookContext, BrookError, Kernel, KernelArgs, KernelSpec, Stream, typeInfo, type ElementType } from '../core/index';
 import { filter, FilterMethod } from './filter';
 
 /** Runs a vout kernel and returns the pushed records, compacted (null when nothing was pushed). */
@@ -56,7 +61,7 @@ export async function voutRun(
       slots.dispose();
     }
   };
-  if (vout.most) return runWith(vout.most, kernel);
+  if (vout.most) return rowsOf(ctx, await runWith(vout.most, kernel), dims === 2 ? w : 0, vout.type);
   // vout [] T o<>: BrookGPU ran the kernel pass after pass until a pass pushed nothing. Here the
   // slots per record double (4, 8, ...) until doubling them keeps no more records: then no record
   // pushed more than the smaller number, and its result is the whole answer.
@@ -76,12 +81,52 @@ export async function voutRun(
     }
     if (next.count === r.count) {
       next.stream?.dispose();
-      return r;
+      return rowsOf(ctx, r, dims === 2 ? w : 0, vout.type);
     }
     r.stream?.dispose();
     r = next;
     most *= 2;
   }
+}
+
+/**
+ * The compacted records `r` (a 1D stream) as BrookGPU's vout output of a 2D input held them:
+ * `width` records a row, ceil(count / width) rows, null (+infinity) past the count. `width` 0
+ * (a 1D input): `r` as it is. Takes `r`'s stream (disposed here when copied).
+ */
+function rowsOf(ctx: BrookContext, r: { stream: Stream | null; count: number }, width: number, type: ElementType): { stream: Stream | null; count: number } {
+  if (!width || !r.stream) return r;
+  const src = r.stream;
+  let out: Stream | undefined;
+  try {
+    out = ctx.stream(type, [Math.ceil(r.count / width), width]);
+    ctx.runInternal(voutRows(type), { src, rows: out, count: r.count });
+    return { stream: out, count: r.count };
+  } catch (e) {
+    out?.dispose();
+    throw e;
+  } finally {
+    src.dispose();
+  }
+}
+
+const rowKernels = new Map<ElementType, KernelSpec>();
+
+/** out (2D) record i = src (1D) record i, or null (+infinity, every component) from `count` on. */
+function voutRows(type: ElementType): KernelSpec {
+  let k = rowKernels.get(type);
+  if (!k) {
+    const glsl = typeInfo(type).glsl;
+    k = {
+      name: 'VoutRows',
+      gathers: { src: type },
+      uniforms: { count: 'int' },
+      outputs: { rows: type },
+      body: `rows = brook_index < count ? src(brook_index) : ${glsl}(uintBitsToFloat(0x7f800000u));`,
+    };
+    rowKernels.set(type, k);
+  }
+  return k;
 }
 
 /** The most slots per input record voutRun gives a `vout []` kernel. */

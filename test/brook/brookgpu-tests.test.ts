@@ -1510,11 +1510,13 @@ describe('brook/BrookGPU 0.5 prog/tests, ported: the printed output equals the g
     streamRead(b, data_b);
     streamRead(d, data_d);
     const { stream: e, count } = await voutRun(ctx, foo!, { a, b, c, d }); // foo(a,b,c,d,e);
-    // streamPrint(e): BrookGPU's e keeps its width of LEN records a row and grows to count / LEN rows
+    // streamPrint(e): as BrookGPU's, e keeps the width of LEN records a row and grows its rows
+    expect(e!.shape).to.deep.equal([Math.ceil(count / LEN), LEN]);
+    const [rows, columns] = e!.shape as [number, number];
     const values = e!.readSync();
-    for (let i = 0; i < count; i++) {
-      out.printf('%3.2f ', values[i]!);
-      if ((i + 1) % LEN === 0) out.printf('\n');
+    for (let r = 0; r < rows; r++) {
+      for (let col = 0; col < columns; col++) out.printf('%3.2f ', values[r * columns + col]!);
+      out.printf('\n');
     }
     expect(out.text).to.equal(GOLD.vout);
     [a, b, d, e!].forEach((s) => s.dispose());

@@ -44,6 +44,28 @@ describe('brook/vout and push', () => {
     [p, neg].forEach((s) => s.dispose());
   });
 
+
+  it('over a 2D input, the records come back as BrookGPU kept them: the input\'s width a row, rows grown, null (+inf) after the last', async () => {
+    const { twice } = brook`kernel void twice(float2 p<>, vout[2] float2 o<>) {
+      o = p; push(o);
+      if (p.x > 2) { o = p.yx; push(o); }
+    }`;
+    const [rows, columns] = [3, 4];
+    const data = Float32Array.from({ length: 2 * rows * columns }, (_, k) => (k % 2 === 0 ? k / 2 : -k));
+    const p = ctx.stream('float2', [rows, columns], data);
+    const { stream, count } = await voutRun(ctx, twice!, { p });
+    const pushed: number[] = [];
+    for (let i = 0; i < rows * columns; i++) {
+      const [x, y] = [data[2 * i]!, data[2 * i + 1]!];
+      pushed.push(x, y);
+      if (x > 2) pushed.push(y, x);
+    }
+    expect(count).to.equal(pushed.length / 2); // 21 records: 12 + 9
+    expect(stream!.shape).to.deep.equal([Math.ceil(count / columns), columns]); // [6, 4]: 3 null records at the end
+    expectArrayEqual(await stream!.read(), [...pushed, ...new Array<number>(2 * (6 * columns - count)).fill(Infinity)], 'rows');
+    p.dispose();
+    stream!.dispose();
+  });
   it('vout [] (no bound, as BrookGPU ran it pass after pass): 0 to 13 records per input, in order; more than 1024 is a BrookError', async () => {
     const { grow, endless } = brook`
       kernel void grow(float a<>, vout [] float o<>) {
