@@ -74,6 +74,11 @@ await check('--help and --version answer; an unknown option and no file are usag
   assert.equal(brookgl([]).status, 2);
 });
 
+await check('the command bundles the compiler alone: no Brook runtime (its lowering) and no WebGL context in it', () => {
+  const text = fs.readFileSync(bin, 'utf8');
+  for (const word of ['lowerBrook', 'useBrookKinds', 'installLowering', 'webgl2']) assert.ok(!text.includes(word), `${path.basename(bin)} holds '${word}'`);
+});
+
 await check('a missing file: exit 1, named', () => {
   const r = brookgl(['nothere.br']);
   assert.equal(r.status, 1);
