@@ -14,6 +14,8 @@
 //    installed into a fresh venv with no Node on PATH).
 //  - notebooks (scripts/jupyter.mjs): real JupyterLab 4, Notebook 7 and marimo servers from
 //    .jupyter-venv, each notebook run with Run All in Chromium, its widgets and check cells read.
+//  - docs/notebooks.md's route (scripts/notebook-route.mjs): its lines, copied as a student would,
+//    in a fresh venv from PyPI, up to a JupyterLab that serves the notebooks (about 2 minutes).
 // Ends with "N passed, N failed". Options: --keep (leave the temporary folder), --gpu, --node-only
 // (the package's Node checks only: no browser, Python or notebooks).
 import fs from 'node:fs';
@@ -24,6 +26,7 @@ import { serve, root } from './serve.mjs';
 import { launch } from './browser.mjs';
 import { findJupyterPython, withJupyter, compareOutputs, runMarimo, frontEndName, skipsFail, skipLine } from './jupyter.mjs';
 import { checkOutputComparison } from './jupyter-compare-check.mjs';
+import { checkNotebookRoute, pypiReachable } from './notebook-route.mjs';
 
 const keep = process.argv.includes('--keep');
 const nodeOnly = process.argv.includes('--node-only');
@@ -210,6 +213,13 @@ async function main() {
       const local = ask(false);
       if (local.status !== 0 || !/!!! marimo SKIPPED, NOT TESTED/.test(local.out) || !/NOTHING WAS TESTED/.test(local.out)) throw new Error(`without CI: exit ${local.status}\n${local.out}`);
     });
+    if (!(await pypiReachable())) skip("docs/notebooks.md's route in a fresh venv", 'PyPI does not answer (https://pypi.org/simple/pip/): the route installs from it');
+    else {
+      await step("docs/notebooks.md's route, its lines as written, from a fresh venv (PyPI) to a JupyterLab that serves the notebooks", async () => {
+        const lines = await checkNotebookRoute({ tmp: fs.mkdtempSync(path.join(tmp, 'route-')) });
+        console.log(lines.map((l) => `      ${l}`).join('\n'));
+      });
+    }
     const notebooks = fs.readdirSync(path.join(root, 'notebooks/jupyter')).filter((f) => f.endsWith('.ipynb')).sort();
     const SUBSETS = { lab: notebooks, notebook7: notebooks.filter((n) => NOTEBOOK7.includes(n)) };
     for (const frontEnd of ['lab', 'notebook7']) {
