@@ -6,6 +6,7 @@
 import HEADER from '../../glsl/core/header.glsl';
 import PRELUDE from '../../glsl/core/prelude.glsl';
 import { numberLines } from './errors';
+import { brookMessages } from './glslmessages';
 import { TypeInfo, typeInfo } from './types';
 import { GatherEdge, IterType, KernelSpec, UniformType, glslName } from './kernelspec';
 
@@ -314,16 +315,21 @@ export function describeCompileError(spec: KernelSpec, source: string, bodyStart
   const first = spec.origin?.bodyLine ?? 1;
   const messages: string[] = [];
   let marked: number | undefined;
-  for (const m of log.matchAll(/ERROR:\s*\d+:(\d+):\s*([^\n]*)/g)) {
-    const line = Number(m[1]);
-    const inBody = line >= bodyStart && line < bodyStart + bodyLines.length;
-    if (inBody) {
-      const userLine = line - bodyStart + first;
+  const found = [...log.matchAll(/ERROR:\s*\d+:(\d+):\s*([^\n]*)/g)].map((m) => ({ line: Number(m[1]), text: m[2]! }));
+  // Body lines in Brook's words (glslmessages.ts): which types do not convert, not the helpers' names.
+  const inBody = (line: number) => line >= bodyStart && line < bodyStart + bodyLines.length;
+  const worded = brookMessages(found.filter((m) => inBody(m.line)), source, Object.keys(spec.gathers ?? {}).map(glslName));
+  for (const m of found) {
+    if (inBody(m.line)) {
+      const w = worded.find((x) => x.line === m.line);
+      if (!w) continue;
+      worded.splice(worded.indexOf(w), 1);
+      const userLine = m.line - bodyStart + first;
       marked ??= userLine;
-      messages.push(`line ${userLine}: ${m[2]}`);
+      messages.push(`line ${userLine}: ${w.text}`);
     } else {
       const src = source.split('\n');
-      messages.push(`generated line ${line}: ${m[2]} (in: ${src[line - 1]?.trim() ?? '?'})`);
+      messages.push(`generated line ${m.line}: ${m.text} (in: ${src[m.line - 1]?.trim() ?? '?'})`);
     }
   }
   if (messages.length === 0) {
