@@ -167,6 +167,23 @@ async function runKernel(model: WidgetModel, ctx: BrookContext, view: HTMLElemen
   }
 }
 
+/**
+ * An error in the widget, its lines kept: a compile error's numbered kernel lines (JupyterLab's
+ * output area, like any HTML, runs a plain element's line breaks together).
+ */
+function showError(el: HTMLElement, message: string): void {
+  el.textContent = message;
+  el.style.color = '#b00020';
+  el.style.whiteSpace = 'pre-wrap';
+  el.style.fontFamily = 'ui-monospace,SFMono-Regular,Menlo,Consolas,monospace';
+}
+
+/** A status line, after an error too (a later run that succeeds is not shown in the error's style). */
+function showStatus(el: HTMLElement, text: string): void {
+  el.textContent = text;
+  el.style.color = el.style.whiteSpace = el.style.fontFamily = '';
+}
+
 function renderRun(model: WidgetModel, el: HTMLElement): () => void {
   const root = widgetRoot(model, 'run');
   root.style.cssText = 'font:12px system-ui,sans-serif';
@@ -185,13 +202,12 @@ function renderRun(model: WidgetModel, el: HTMLElement): () => void {
       try {
         ctx ??= root.brookglContext = createContext();
         model.set('renderer', ctx.caps.renderer);
-        status.textContent = `brookgl · ${ctx.caps.renderer}`;
+        showStatus(status, `brookgl · ${ctx.caps.renderer}`);
         await runKernel(model, ctx, view);
         model.set('status', 'done');
       } catch (e) {
         const message = String((e as Error)?.message ?? e);
-        status.textContent = message;
-        status.style.color = '#b00020';
+        showError(status, message);
         model.set('error', message);
         model.set('status', 'error');
       }
@@ -254,7 +270,7 @@ function renderApp(model: WidgetModel, el: HTMLElement): () => void {
       const request = Number(model.get('request') ?? 0);
       const name = String(model.get('app'));
       root.dataset.status = 'running';
-      root.textContent = `brookgl · ${name}: running`;
+      showStatus(root, `brookgl · ${name}: running`);
       model.set('status', 'running');
       model.set('error', '');
       try {
@@ -281,8 +297,7 @@ function renderApp(model: WidgetModel, el: HTMLElement): () => void {
         root.insertAdjacentHTML('beforeend', `<details><summary>pass trace (${passes.length})</summary>${traceTable(passes)}</details>`);
       } catch (e) {
         const message = String((e as Error)?.message ?? e);
-        root.textContent = message;
-        root.style.color = '#b00020';
+        showError(root, message);
         model.set('error', message);
         model.set('status', 'error');
       }

@@ -157,6 +157,35 @@ describe('python/js/widget (anywidget protocol, local model)', () => {
     cleanup();
   });
 
+  it('shows a compile error with its numbered kernel lines on lines of their own, and a later good run without the error style', async () => {
+    const model = new LocalModel({
+      kind: 'run',
+      source: 'kernel void k(float x<>, out float y<>) {\n  float z = x * 2.0;\n  y = z * undeclared;\n}',
+      arrays: { x: message(new Float32Array(4), [4]) },
+      outputs: { y: 4 },
+      request: 0,
+    });
+    const cleanup = widget.render({ model, el });
+    await model.until('done', 'error');
+    expect(model.values.status).to.equal('error');
+    const status = el.querySelector('.brookgl-widget > div') as HTMLElement;
+    // innerText follows the CSS: with white-space collapsed, the message would be one line
+    const shown = status.innerText.split('\n');
+    expect(getComputedStyle(status).whiteSpace).to.equal('pre-wrap');
+    expect(shown[0]).to.match(/kernel k failed to compile:$/);
+    expect(shown).to.include.members(['  line 3: \'undeclared\' : undeclared identifier', ' 2|   float z = x * 2.0;', '>3|   y = z * undeclared;']);
+    expect(getComputedStyle(status).color).to.equal('rgb(176, 0, 32)');
+    model.values.source = 'kernel void k(float x<>, out float y<>) { y = x + 1.0; }';
+    model.values.status = '';
+    model.set('request', 1);
+    await model.until('done', 'error');
+    expect(model.values.error).to.equal('');
+    expect(status.innerText).to.match(/^brookgl · /);
+    expect(getComputedStyle(status).color).not.to.equal('rgb(176, 0, 32)');
+    expect(getComputedStyle(status).whiteSpace).to.equal('normal');
+    cleanup();
+  });
+
   it('stops the trace when a run or an app fails mid-way (tracing was left on)', async () => {
     const root = () => el.querySelector('.brookgl-widget') as HTMLElement & { brookglContext?: { trace: { active: boolean; length: number } } };
     // the shader fails to compile inside ctx.run, after the trace started
