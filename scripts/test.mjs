@@ -35,6 +35,14 @@ const MESH_VIEW_CHECKS = [
 const HAS_MAGENTA =
   "[...document.querySelectorAll('#streams canvas')].some((c) => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; for (let i = 0; i < d.length; i += 4) if (d[i] === 255 && d[i + 1] === 0 && d[i + 2] === 255) return true; return false; })";
 
+/** A paper's page: its one-click reproduction at reduced size, its numbers checked by the page (papers/paper.js). */
+const REPRODUCE = [
+  ['click', 'repro-0'],
+  ['expect', 'window.__reproduced === 1', 'the reproduction finished'],
+  ['expect', 'window.__paperProblems.length === 0', 'the reproduced numbers are sane (tables, rows, finite and positive)'],
+  ['problems', 'window.__layoutProblems()', 'the results are readable: no two boxes overlap, none reaches past its section'],
+];
+
 const EXERCISE = {
   'index.html': [
     [
@@ -42,6 +50,14 @@ const EXERCISE = {
       "Promise.all([...document.querySelectorAll('#more a')].map((a) => fetch(a.href).then((r) => r.ok))).then((ok) => ok.length >= 14 && ok.every(Boolean))",
       'the gallery links to every notebook and to docs/, and each link answers',
     ],
+  ],
+  'papers/nyland-31/index.html': [
+    [
+      'expect',
+      "(() => { const pre = document.querySelector('.listing pre'); const note = document.querySelector('.listing .printedNote'); return /i < blockDim\\.x/.test(pre.textContent) && !/&\\s*lt;/.test(pre.textContent) && /\\[3 FLOPS\\]/.test(pre.textContent) && /margin/.test(note.textContent) && /i < blockDim\\.x/.test(note.textContent); })()",
+      'the printed listings read `i < blockDim.x`, and a note under them says what the [FLOPS] notes and the entity were',
+    ],
+    ...REPRODUCE,
   ],
   'dem/index.html': [
     ['frames', 2], ['click', 'reset'], ['frames', 1], ['click', 'reset'], ['click', 'reset'], ['frames', 2],
@@ -141,14 +157,6 @@ const EXERCISE = {
     ['expect', "document.querySelectorAll('#runs tbody tr').length === 3", 'earlier runs are kept'],
   ],
 };
-
-/** A paper's page: its one-click reproduction at reduced size, its numbers checked by the page (papers/paper.js). */
-const REPRODUCE = [
-  ['click', 'repro-0'],
-  ['expect', 'window.__reproduced === 1', 'the reproduction finished'],
-  ['expect', 'window.__paperProblems.length === 0', 'the reproduced numbers are sane (tables, rows, finite and positive)'],
-  ['problems', 'window.__layoutProblems()', 'the results are readable: no two boxes overlap, none reaches past its section'],
-];
 
 /** --pictures: frames to wait before a picture, so the simulations show more than their first state. */
 const PICTURE_FRAMES = { 'dem/index.html': 120, 'agents/index.html': 60, 'nbody/index.html': 60, 'fluid/index.html': 150 };

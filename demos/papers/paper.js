@@ -46,7 +46,8 @@ function frame() {
 frame();
 
 /**
- * Builds the page into #content. `listings`: { title, printed, code: [[label, url, text?]] (the file
+ * Builds the page into #content. `listings`: { title, printed, printedNote (HTML under the printed text:
+ * what a reader should know about it, such as a conversion's leftovers), code: [[label, url, text?]] (the file
  * at url, or the given text of it), run(ctx) →
  * summary text (throws when the GPU differs from the CPU) }. `reproductions`: { title, suite,
  * paper (HTML: the paper's numbers), options(ctx, { quick, test }) → suite options (the setting chosen:
@@ -77,7 +78,7 @@ export async function paperPage({ paper, intro, listings = [], reproductions = [
       'section',
       { className: 'listing' },
       el('h3', { textContent: l.title }),
-      el('div', { className: 'pair' }, el('div', {}, el('h4', { textContent: 'As printed' }), el('pre', { className: 'code', textContent: l.printed })), codes),
+      el('div', { className: 'pair' }, el('div', {}, el('h4', { textContent: 'As printed' }), el('pre', { className: 'code', textContent: l.printed }), ...(l.printedNote ? [el('p', { className: 'printedNote', innerHTML: l.printedNote })] : [])), codes),
       el('p', {}, el('button', { textContent: 'Run it', onclick: () => runListing(l, result) }), ' ', result),
     );
     content.append(section);
