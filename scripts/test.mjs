@@ -35,6 +35,20 @@ const MESH_VIEW_CHECKS = [
 const HAS_MAGENTA =
   "[...document.querySelectorAll('#streams canvas')].some((c) => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; for (let i = 0; i < d.length; i += 4) if (d[i] === 255 && d[i + 1] === 0 && d[i + 2] === 255) return true; return false; })";
 
+/** The fractal page's plot and table: labels and (colour, dash) pairs that repeat, and more than one "Runs" heading. */
+const FRACTAL_RUNS_APART = `(() => {
+  const labels = [...document.querySelectorAll('#plot svg text.legend title')].map((t) => t.textContent);
+  const styles = [...document.querySelectorAll('#plot svg polyline')].map((l) => l.getAttribute('stroke') + ' ' + (l.getAttribute('stroke-dasharray') ?? 'solid'));
+  const twice = (xs) => xs.filter((x, i) => xs.indexOf(x) !== i);
+  const headings = [...document.querySelectorAll('h1, h2, h3, h4, caption')].filter((e) => /^Runs\\b/.test(e.textContent.trim()));
+  return [
+    ...(labels.length === 4 ? [] : ['legend has ' + labels.length + ' labels, not 4']),
+    ...twice(labels).map((l) => 'legend label twice: ' + l),
+    ...twice(styles).map((s) => 'line style twice: ' + s),
+    ...(headings.length === 1 ? [] : [headings.length + ' headings start with "Runs": ' + headings.map((h) => h.textContent.trim()).join(' | ')]),
+  ];
+})()`;
+
 /** A paper's page: its one-click reproduction at reduced size, its numbers checked by the page (papers/paper.js). */
 const REPRODUCE = [
   ['click', 'repro-0'],
@@ -155,6 +169,9 @@ const EXERCISE = {
     ['expect', "document.getElementById('summary').textContent.includes('ended the loop')", 'the view above the set ends the loop early by the query'],
     ['select', 'per', '16'],
     ['expect', "document.querySelectorAll('#runs tbody tr').length === 3", 'earlier runs are kept'],
+    ['select', 'per', '4'],
+    ['expect', "document.querySelectorAll('#runs tbody tr').length === 4 && document.querySelector('#runs tbody tr').cells[0].textContent === '4'", 'a run with the settings of run 2 is run 4, numbered in the table'],
+    ['problems', FRACTAL_RUNS_APART, 'every run has its own legend label and its own line style, under one heading'],
   ],
 };
 

@@ -14,6 +14,7 @@ const MAX_ITER = 256;
 /** Centre and width of each view: 'edge' lies above the set (every pixel escapes within ~46 iterations, in float32 too). */
 const VIEWS = { edge: { center: [-0.5, 0.9], scale: 0.4 }, whole: { center: [-0.6, 0], scale: 2.8 } };
 const runs = [];
+let runNumber = 0; // each run's number: its legend label and table row (two runs of the same settings differ by it)
 
 const stepKernel = (per) => ({
   name: `MandelbrotStep<${per}>`,
@@ -83,10 +84,11 @@ async function run({ progress }) {
       points.push([k + 1, await liveCount(ctx, state, 'x.w == 0.0')]);
     }
     const early = iterations * per < MAX_ITER;
-    runs.unshift({ label: `${view}, ${side}², ${per}/pass, ${inFlight} in flight${zcull ? ', z-cull' : ''}`, points, row: [view, side, per, inFlight, zcull ? 'on' : 'off', iterations, issued, issued - iterations, ms, early ? 'yes' : 'no (iteration cap)'] });
+    runNumber++;
+    runs.unshift({ label: `run ${runNumber}: ${view}, ${side}², ${per}/pass, ${inFlight} in flight${zcull ? ', z-cull' : ''}`, points, row: [runNumber, view, side, per, inFlight, zcull ? 'on' : 'off', iterations, issued, issued - iterations, ms, early ? 'yes' : 'no (iteration cap)'] });
     runs.length = Math.min(runs.length, 8);
     $('plot').innerHTML = linePlot({ title: 'Live pixels after each pass (exact, by reduction)', xLabel: 'pass', yLabel: 'live pixels', logY: true, series: runs.map((r) => ({ name: r.label, points: r.points.map(([x, y]) => [x, Math.max(y, 0.5)]) })), width: 760, height: 360 });
-    $('runs').innerHTML = htmlTable({ title: 'Runs, newest first', columns: ['view', 'size', 'iterations per pass', 'queries in flight', 'z-cull', 'passes needed', 'passes issued', 'extra passes', 'ms (wall)', 'ended early by the query'], rows: runs.map((r) => r.row) });
+    $('runs').innerHTML = htmlTable({ title: 'Runs, newest first (numbered as in the plot’s legend)', columns: ['run', 'view', 'size', 'iterations per pass', 'queries in flight', 'z-cull', 'passes needed', 'passes issued', 'extra passes', 'ms (wall)', 'ended early by the query'], rows: runs.map((r) => r.row) });
     $('summary').textContent = early
       ? `${side}×${side} pixels: every pixel escaped after ${iterations} passes (${iterations * per} iterations at most, cap ${MAX_ITER}); the occlusion query ended the loop. ` +
         `${issued} passes were issued (${issued - iterations} extra while queries were in flight); ${ms.toFixed(1)} ms${zcull ? ', finished pixels masked by z-cull.' : '.'}`
