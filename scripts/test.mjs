@@ -356,6 +356,26 @@ async function sweep(page, errors) {
 async function viewSource(page) {
   const href = await page.evaluate(() => document.querySelector('a.view-source')?.href);
   if (!href) throw new Error('the page has no "View source" link (a.view-source, made by demos/lib/demo.js)');
+  // The link covers nothing: at the top of the page and scrolled to its end, its box meets no
+  // text, code box, control or picture of the page (a fixed corner button covered them).
+  const covered = await page.evaluate(async () => {
+    const a = document.querySelector('a.view-source');
+    const boxes = [...document.querySelectorAll('p, pre, td, th, li, h1, h2, h3, h4, figcaption, canvas, svg, img, button, select, textarea, input, label, code, summary')]
+      .filter((e) => !e.contains(a) && !a.contains(e) && e.getClientRects().length);
+    const hits = [];
+    for (const y of [0, document.documentElement.scrollHeight]) {
+      window.scrollTo(0, y);
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      const r = a.getBoundingClientRect();
+      for (const e of boxes) {
+        const b = e.getBoundingClientRect();
+        if (b.width && b.height && r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom) hits.push(`${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${e.textContent.trim().slice(0, 40)}" (scrolled to ${y})`);
+      }
+    }
+    window.scrollTo(0, 0);
+    return [...new Set(hits)];
+  });
+  if (covered.length) throw new Error(`the "View source" link covers: ${covered.slice(0, 6).join('; ')}`);
   const files = new URL(href).searchParams.get('files').split(',');
   await page.goto(href);
   await page.waitForFunction(() => window.__sourceReady === true, { timeout: 30_000 });

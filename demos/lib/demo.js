@@ -27,7 +27,14 @@ function viewSourceLink() {
   a.href = new URL(`lib/source.html?page=${encodeURIComponent(dir)}&files=${files.join(',')}`, demos).href;
   a.textContent = 'View source';
   a.title = files.join(', ');
-  document.body.append(a);
+  // In the flow, beside the page's back link (a fixed corner button covered text and code boxes).
+  const back = [...document.querySelectorAll('body > p')].find((p) => /← gallery/.test(p.textContent));
+  if (back) back.append(' · ', a);
+  else {
+    const p = document.createElement('p');
+    p.append(a);
+    document.body.prepend(p);
+  }
 }
 if (document.readyState === 'loading') addEventListener('DOMContentLoaded', viewSourceLink);
 else viewSourceLink();
