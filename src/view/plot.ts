@@ -6,7 +6,9 @@
  * A series' colour follows its name (or its `key`) alone, not its place in the list, so the
  * same method has the same colour in every plot that shows it (a paper page's plot beside the
  * recorded ones, the three grid sizes of one suite); two series of one plot that share a colour
- * are told apart by dashes and square markers. Log axes are labelled at every decade
+ * are told apart by dashes and square markers. The x axis names every measured x where their
+ * labels fit (up to 16 of them: a benchmark's sizes, 64k and 128k); otherwise, as the y axis,
+ * log axes are labelled at every decade
  * (with 2 and 5 between when fewer than two decades are in range); the title and the legend
  * wrap instead of being cut, and the picture grows to hold them.
  */
@@ -125,20 +127,23 @@ export function linePlot({ title, xLabel, yLabel, series, logX = false, logY = f
   if (!logY) y0 = Math.min(0, y0);
   if (x0 === x1) [x0, x1] = logX ? [x0 - 0.5, x1 + 0.5] : [x0 - 1, x1 + 1];
   if (y0 === y1) [y0, y1] = logY ? [y0 - 0.5, y1 + 0.5] : [y0 - 1, y1 + 1];
-  const xTicks = logX ? logTicks(x0, x1) : linearTicks(x0, x1);
-  const yTicks = logY ? logTicks(y0, y1) : linearTicks(y0, y1);
   const W = width - pad.left - pad.right;
   const H = height - pad.top - pad.bottom;
+  // the x axis names every measured x where their labels fit (a benchmark's sizes), else round ticks
+  const measured = measuredTicks(pts.map(([x]) => x), (x) => ((fx(x) - x0) / (x1 - x0)) * W);
+  const xTicks = measured ? measured.map(fx) : logX ? logTicks(x0, x1) : linearTicks(x0, x1);
+  const xLabelOf = (t: number, i: number) => (measured ? xValueLabel(measured[i]) : tickLabel(logX ? 10 ** t : t));
+  const yTicks = logY ? logTicks(y0, y1) : linearTicks(y0, y1);
   const sx = (x: number) => pad.left + ((fx(x) - x0) / (x1 - x0)) * W;
   const sy = (y: number) => pad.top + H - ((fy(y) - y0) / (y1 - y0)) * H;
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`);
   out.push(`<rect width="100%" height="100%" fill="white"/>`);
   out.push(`<text class="title" x="${width / 2}" y="20" text-anchor="middle" font-size="14">${titleLines.map((l, i) => `<tspan x="${width / 2}" dy="${i ? 17 : 0}">${escapeHtml(l)}</tspan>`).join('')}</text>`);
-  for (const t of xTicks) {
+  for (const [i, t] of xTicks.entries()) {
     const X = pad.left + ((t - x0) / (x1 - x0)) * W;
     out.push(`<line x1="${X}" x2="${X}" y1="${pad.top}" y2="${pad.top + H}" stroke="#eee"/>`);
-    out.push(`<text class="tick" x="${X}" y="${pad.top + H + 16}" text-anchor="middle">${tickLabel(logX ? 10 ** t : t)}</text>`);
+    out.push(`<text class="tick" x="${X}" y="${pad.top + H + 16}" text-anchor="middle">${xLabelOf(t, i)}</text>`);
   }
   for (const t of yTicks) {
     const Y = pad.top + H - ((t - y0) / (y1 - y0)) * H;
@@ -206,6 +211,40 @@ export function linearTicks(a: number, b: number): number[] {
   const out: number[] = [];
   for (let t = Math.ceil(a / nice) * nice; t <= b + 1e-12; t += nice) out.push(Number(t.toPrecision(12)));
   return out;
+}
+
+/** At most this many measured x values are labelled one by one (more fall back to round ticks). */
+const MEASURED_TICKS = 16;
+
+/**
+ * The measured x values as the x axis's ticks, when there are at most MEASURED_TICKS of them and
+ * their labels (xValueLabel) fit side by side at their places (`at`: pixels from the axis's left
+ * end); otherwise null. A plot of two or three sizes then names them, 64k and 128k, instead of
+ * round ticks that stop before the last point (70000 ... 1e5 beside a 131,072 point).
+ */
+export function measuredTicks(xs: readonly number[], at: (x: number) => number): number[] | null {
+  const values = [...new Set(xs.filter(Number.isFinite))].sort((a, b) => a - b);
+  if (!values.length || values.length > MEASURED_TICKS) return null;
+  for (let i = 1; i < values.length; i++) {
+    const room = ((xValueLabel(values[i - 1]).length + xValueLabel(values[i]).length) / 2) * CHAR_WIDTH + 6;
+    if (at(values[i]) - at(values[i - 1]) < room) return null;
+  }
+  return values;
+}
+
+/**
+ * A measured x as a label that names it exactly where it can: multiples of 1024 as 64k, 128k
+ * (of 2^20 as 1M, 4M: the sizes' own units), other integers below 100,000 as they are, the rest
+ * with three significant digits (1.5e6, 0.125).
+ */
+export function xValueLabel(v: number): string {
+  const a = Math.abs(v);
+  if (Number.isInteger(v) && a >= 1024) {
+    if (a % 2 ** 20 === 0) return `${v / 2 ** 20}M`;
+    if (a % 1024 === 0) return `${v / 1024}k`;
+  }
+  if (Number.isInteger(v) && a < 1e5) return String(v);
+  return tickLabel(v).includes('e') ? v.toExponential(2).replace(/\.?0+e/, 'e').replace('+', '') : String(Number(v.toPrecision(3)));
 }
 
 /** A tick's text: up to 4 digits plain, larger and smaller as 1e5, 2e-3. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { linePlot, logTicks, linearTicks, seriesColor, seriesStyles, tickLabel, wrapText, PLOT_COLORS } from '../../src/index';
+import { linePlot, logTicks, linearTicks, measuredTicks, seriesColor, seriesStyles, tickLabel, wrapText, xValueLabel, PLOT_COLORS } from '../../src/index';
 
 /** Renders SVG text into the page, runs `fn` on the element, removes it. */
 function inPage(svgText: string, fn: (svg: SVGSVGElement) => void) {
@@ -52,12 +52,40 @@ describe('plots', () => {
     expect(none).to.deep.equal([4, 5, 6, 7, 8]);
     expect(linearTicks(0, 1)).to.deep.equal([0, 0.2, 0.4, 0.6, 0.8, 1]);
     expect([tickLabel(1e5), tickLabel(1000), tickLabel(0.001), tickLabel(0.25)]).to.deep.equal(['1e5', '1000', '1e-3', '0.25']);
-    // a plot of 4096 ... 2^21 points on log axes: every decade is written on the x axis
+    // a plot of 4096 ... 2^21 points on log axes: every decade is written on the y axis
     const pts: [number, number][] = [4096, 65536, 2 ** 21].map((n) => [n, n / 1000]);
     inPage(linePlot({ title: 't', xLabel: 'x', yLabel: 'y', logX: true, logY: true, series: [{ name: 's', points: pts }] }), (el) => {
       const labels = [...el.querySelectorAll('text.tick')].map((t) => t.textContent);
-      for (const want of ['10000', '1e5', '1e6', '10', '100', '1000']) expect(labels).to.include(want);
+      for (const want of ['10', '100', '1000']) expect(labels).to.include(want);
     });
+    // too many measured x to name one by one: round ticks, every decade
+    const many: [number, number][] = Array.from({ length: 40 }, (_, i) => [1000 * 1.2 ** i, i + 1]);
+    inPage(linePlot({ title: 't', xLabel: 'x', yLabel: 'y', logX: true, series: [{ name: 's', points: many }] }), (el) => {
+      const labels = [...el.querySelectorAll('text.tick')].map((t) => t.textContent);
+      for (const want of ['10000', '1e5', '1e6']) expect(labels).to.include(want);
+    });
+  });
+
+  it('name every measured x on the x axis where the labels fit, the last one too', () => {
+    // the x axis's labels are centred under their ticks (the y axis's end at it)
+    const xTicks = (svg: SVGElement) =>
+      [...svg.querySelectorAll('text.tick[text-anchor="middle"]')].map((t) => [t.textContent, Number(t.getAttribute('x'))] as [string, number]);
+    // Horn's light setting: two sizes, 64k and 128k (round ticks gave 70000 ... 1e5 and stopped before 128k)
+    const two = linePlot({ title: 't', xLabel: 'n', yLabel: 'ms', logX: true, logY: true, series: [{ name: 'scan', points: [[65536, 3], [131072, 5]] }, { name: 'sort', points: [[65536, 4], [131072, 9]] }] });
+    inPage(two, (svg) => {
+      const ticks = xTicks(svg);
+      expect(ticks.map(([l]) => l)).to.deep.equal(['64k', '128k']);
+      // each label stands under its point
+      const xs = [...svg.querySelectorAll('circle')].map((c) => Number(c.getAttribute('cx')));
+      for (const [, x] of ticks) expect(xs.some((p) => Math.abs(p - x) < 0.5)).to.equal(true);
+    });
+    // sizes that are not multiples of 1024, and a linear axis
+    inPage(linePlot({ title: 't', xLabel: 'n', yLabel: 'y', series: [{ name: 's', points: [[1, 1], [1000, 2], [2500, 3], [4096, 4]] }] }), (svg) => {
+      expect(xTicks(svg).map(([l]) => l)).to.deep.equal(['1', '1000', '2500', '4k']);
+    });
+    expect(['1M', '3M', '1.5e6', '0.125', '12345'].join()).to.equal([2 ** 20, 3 * 2 ** 20, 1.5e6, 0.125, 12345].map((v) => xValueLabel(v)).join());
+    // crowded labels fall back to round ticks
+    expect(measuredTicks([1000, 1001, 1002], (x) => x - 1000)).to.equal(null);
   });
 
   it('keep the title and the legend inside the picture: they wrap, and the picture grows to hold them', () => {
