@@ -61,13 +61,26 @@ const $ = (id) => document.getElementById(id);
 const ctx = createContext();
 if (testMode) $('size').value = '64';
 $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
+/** The example menu's entry while the box holds code of no example (edited, or typed anew). */
+const EDITED = Object.assign(new Option('(your own code)', ''), { disabled: true, hidden: true });
+$('example').add(EDITED);
 for (const name of Object.keys(EXAMPLES)) $('example').add(new Option(name, name));
+$('example').value = Object.keys(EXAMPLES)[0];
 $('source').value = EXAMPLES[$('example').value];
 $('example').onchange = () => {
+  if (!EXAMPLES[$('example').value]) return; // the "(your own code)" entry: the box keeps its code
   $('source').value = EXAMPLES[$('example').value];
   $('input').value = EXAMPLE_INPUT[$('example').value] ?? 'finite';
   run();
 };
+/** The menu names the example the box holds, or "(your own code)" once the code is no example's. */
+function matchExample() {
+  const name = Object.keys(EXAMPLES).find((k) => EXAMPLES[k] === $('source').value);
+  EDITED.hidden = Boolean(name);
+  $('example').value = name ?? '';
+}
+$('source').addEventListener('input', matchExample);
+$('source').addEventListener('change', matchExample);
 $('size').onchange = () => run();
 $('input').onchange = () => run();
 $('kernel').onchange = () => run();
@@ -100,6 +113,7 @@ async function run() {
   const side = Number($('size').value);
   const n = side * side;
   const owned = [];
+  const started = performance.now();
   try {
     const kernels = parseBrook($('source').value);
     const spec = chooseKernel(kernels);
@@ -143,6 +157,7 @@ async function run() {
       ctx.run(spec, args);
     }
     const passes = await ctx.trace.stop();
+    $('which').textContent = ranText(spec.name, Object.keys(kernels), passes.length, performance.now() - started);
     $('result').textContent = result;
     $('streams').innerHTML = '';
     for (const [label, s] of shown) {
@@ -191,11 +206,19 @@ function chooseKernel(kernels) {
   }
   box.disabled = names.length < 2;
   const name = box.value;
-  const others = names.filter((n) => n !== name);
-  $('which').textContent = others.length
-    ? `Running ${name}; the box also defines ${others.join(', ')} (choose one under Kernel).`
-    : `Running ${name}.`;
+  $('which').textContent = `Running ${name}…${alsoDefines(name, names)}`;
   return kernels[name];
+}
+
+/** "; the box also defines a, b (choose one under Kernel)." or "." */
+function alsoDefines(name, names) {
+  const others = names.filter((n) => n !== name);
+  return others.length ? `; the box also defines ${others.join(', ')} (choose one under Kernel).` : '.';
+}
+
+/** #which once a run has finished: which kernel ran, in how many passes and how long (wall clock, with the readback). */
+function ranText(name, names, passes, ms) {
+  return `Ran ${name}: ${passes} pass${passes === 1 ? '' : 'es'}, ${ms.toFixed(1)} ms${alsoDefines(name, names)}`;
 }
 
 function renderUniformFields(spec) {
