@@ -64,6 +64,11 @@ const EXERCISE = {
       "Promise.all([...document.querySelectorAll('#more a')].map((a) => fetch(a.href).then((r) => r.ok))).then((ok) => ok.length >= 14 && ok.every(Boolean))",
       'the gallery links to every notebook and to docs/, and each link answers',
     ],
+    [
+      'problems',
+      "[...document.querySelectorAll('.gallery img')].filter((i) => i.naturalWidth !== 480 || i.naturalHeight !== 320).map((i) => `${i.getAttribute('src')} is ${i.naturalWidth}×${i.naturalHeight}`)",
+      "every gallery picture is 480×320, the cards' 3:2 (none cropped by the card, none shorter than the others)",
+    ],
   ],
   'papers/nyland-31/index.html': [
     [
@@ -183,6 +188,25 @@ const EXERCISE = {
 /** --pictures: frames to wait before a picture, so the simulations show more than their first state. */
 const PICTURE_FRAMES = { 'dem/index.html': 120, 'agents/index.html': 60, 'nbody/index.html': 60, 'fluid/index.html': 150 };
 
+/** An action that turns the wheel of element `id` by `notches` (negative: in), as a person zooms an orbit view. */
+const WHEEL = (id, notches) => [
+  'expect',
+  `(() => { for (let i = 0; i < ${Math.abs(notches)}; i++) document.getElementById('${id}').dispatchEvent(new WheelEvent('wheel', { deltaY: ${Math.sign(notches)}, cancelable: true })); return true; })()`,
+  `the wheel turns ${notches} notches`,
+];
+
+/**
+ * --pictures: what a page does before its picture (after its test), so the gallery shows it well:
+ * the point simulations with more bodies, framed closer (on SwiftShader their test sizes were a
+ * few dim dots on black); the playground's blur of an input with null records.
+ */
+const PICTURE_SETUP = {
+  'nbody/index.html': [['select', 'n', '4096'], ['select', 'preset', 'disks'], WHEEL('view', -3), ['drag', 'view', [70, 0]]],
+  'dem/index.html': [['select', 'n', '4096'], WHEEL('view', -3)],
+  // the input with null records: the picture shows how non-finite values are drawn (magenta)
+  'playground/index.html': [['select', 'example', 'Blur (gathers)'], ['select', 'input', 'nulls']],
+};
+
 const grepAt = process.argv.indexOf('--grep');
 const grep = grepAt > 0 ? process.argv[grepAt + 1] : '';
 const started = Date.now();
@@ -283,6 +307,7 @@ async function loadDemos(page, url, only = '') {
       if (shown) errors.push(shown);
       await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
       if (process.argv.includes('--pictures')) {
+        for (const action of PICTURE_SETUP[file] ?? []) await act(page, action);
         await settle(page, PICTURE_FRAMES[file] ?? 0);
         await thumbnail(page, path.join(root, 'demos', 'img', `${name}.jpg`));
       }
@@ -463,22 +488,59 @@ async function waitFrames(page, n) {
 }
 
 /** A small JPEG of the page's [data-shot] element (else its first canvas): its top, 3:2, 480 px wide. */
+/**
+ * The gallery's picture of a page: its [data-shot] element (else its first canvas), or the box of
+ * that element's children where it has some (a row of figures narrower than the page), as a
+ * 480 × 320 JPEG, the gallery cards' 3:2: a taller box gives its top, a slightly wider element
+ * its middle, a wider row of children (figures) or a much wider element all of it on the page's
+ * background.
+ */
 async function thumbnail(page, file) {
-  const el = (await page.$('[data-shot]')) ?? (await page.$('canvas'));
-  const png = await (el ?? page).screenshot({ encoding: 'base64' });
-  const jpeg = await page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    // the top of the element, cropped to 3:2, 480 px wide
-    const w = Math.min(480, img.width);
-    const srcH = Math.min(img.height, Math.round((img.width * 2) / 3));
-    const c = document.createElement('canvas');
-    c.width = w;
-    c.height = Math.round((srcH * w) / img.width);
-    c.getContext('2d').drawImage(img, 0, 0, img.width, srcH, 0, 0, c.width, c.height);
-    return c.toDataURL('image/jpeg', 0.8).split(',')[1];
-  }, png);
+  const [W, H] = [480, 320];
+  const box = await page.evaluate(() => {
+    const el = document.querySelector('[data-shot]') ?? document.querySelector('canvas');
+    if (!el) return null;
+    el.scrollIntoView({ block: 'start' });
+    const parts = [...el.children].filter((c) => c.getClientRects().length);
+    const rects = (parts.length ? parts : [el]).map((c) => c.getBoundingClientRect());
+    const [left, top] = [Math.min(...rects.map((r) => r.left)), Math.min(...rects.map((r) => r.top))];
+    const [right, bottom] = [Math.max(...rects.map((r) => r.right)), Math.max(...rects.map((r) => r.bottom))];
+    let background = 'white';
+    for (let e = el; e; e = e.parentElement) {
+      const c = getComputedStyle(e).backgroundColor;
+      if (c && c !== 'transparent' && c !== 'rgba(0, 0, 0, 0)') {
+        background = c;
+        break;
+      }
+    }
+    return { clip: { x: left + scrollX, y: top + scrollY, width: right - left, height: bottom - top }, background, whole: parts.length > 0 };
+  });
+  const png = await page.screenshot({ encoding: 'base64', ...(box ? { clip: box.clip } : {}) });
+  const jpeg = await page.evaluate(
+    async (b64, W, H, background, whole) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const c = document.createElement('canvas');
+      [c.width, c.height] = [W, H];
+      const g = c.getContext('2d');
+      const aspect = img.width / img.height;
+      if (aspect <= W / H) g.drawImage(img, 0, 0, img.width, (img.width * H) / W, 0, 0, W, H); // the top
+      else if (!whole && aspect <= (1.25 * W) / H) g.drawImage(img, (img.width - (img.height * W) / H) / 2, 0, (img.height * W) / H, img.height, 0, 0, W, H); // the middle
+      else {
+        g.fillStyle = background;
+        g.fillRect(0, 0, W, H);
+        const h = (img.height * W) / img.width;
+        g.drawImage(img, 0, (H - h) / 2, W, h); // all of it
+      }
+      return c.toDataURL('image/jpeg', 0.85).split(',')[1];
+    },
+    png,
+    W,
+    H,
+    box?.background ?? 'white',
+    box?.whole ?? false,
+  );
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, Buffer.from(jpeg, 'base64'));
 }
