@@ -114,7 +114,7 @@ function page({ title, depth, body }) {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
+<link rel="icon" href="${up}demos/img/favicon.svg" type="image/svg+xml">
 <title>${escape(title)}</title>
 <style>
 body { font: 16px/1.55 system-ui, sans-serif; margin: 0 auto; max-width: 980px; padding: 0 1em 3em; color: #222; }

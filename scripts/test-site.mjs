@@ -84,6 +84,16 @@ for (const page of pages) {
 }
 check(broken.length === 0, `${links} links and sources in ${pages.length} pages name files of the site`, broken.slice(0, 20).join('\n    '));
 
+// The home page's pictures (README's hero row) have one size, and every page but the API
+// reference's (TypeDoc's own) and the notebook files (which send the reader to their runner) names
+// the site's icon.
+{
+  const sizes = [...fs.readFileSync(path.join(site, 'index.html'), 'utf8').matchAll(/<img\b[^>]*\ssrc="([^"]+\.jpg)"/g)].map((m) => `${m[1]} ${jpegSize(fs.readFileSync(path.join(site, m[1])))}`);
+  check(sizes.length >= 2 && new Set(sizes.map((s) => s.split(' ')[1])).size === 1, "the home page's pictures have one size", sizes.join(', '));
+  const iconless = pages.filter((p) => !p.startsWith('api/') && !/^notebooks\/observable\/(?!index\.html$)/.test(p) && !/<link rel="icon" href="[^"]*favicon\.svg"/.test(fs.readFileSync(path.join(site, p), 'utf8')));
+  check(iconless.length === 0 && fs.existsSync(path.join(site, 'demos/img/favicon.svg')), 'every page names the favicon (demos/img/favicon.svg)', iconless.slice(0, 10).join(', '));
+}
+
 // 3. site/ alone, served as a static host would, every page loaded in Chromium.
 const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.map': 'application/json', '.svg': 'image/svg+xml', '.jpg': 'image/jpeg', '.png': 'image/png', '.ipynb': 'application/x-ipynb+json' };
 const server = http.createServer((req, res) => {
@@ -147,3 +157,15 @@ try {
 console.log(`\nsite: ${toLoad.length} of ${pages.length} pages loaded, ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
+
+/** A JPEG's "WIDTHxHEIGHT", from its first start-of-frame marker. */
+function jpegSize(b) {
+  for (let i = 2; i + 9 < b.length; ) {
+    if (b[i] !== 0xff) return '?';
+    const marker = b[i + 1];
+    const length = b.readUInt16BE(i + 2);
+    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return `${b.readUInt16BE(i + 7)}x${b.readUInt16BE(i + 5)}`;
+    i += 2 + length;
+  }
+  return '?';
+}

@@ -293,6 +293,13 @@ async function loadDemos(page, url, only = '') {
     try {
       await page.goto(`${url}/demos/${file}?test=1`);
       await page.waitForFunction(() => window.__demoReady === true, { timeout: 120_000 });
+      // the page names the site's icon, and it is there (an empty data: icon was a page with none)
+      const icon = await page.evaluate(async () => {
+        const href = document.querySelector('link[rel=icon]')?.href ?? '';
+        const r = href.startsWith('http') ? await fetch(href) : null;
+        return { href, ok: r?.ok, type: r?.headers.get('content-type') };
+      });
+      if (!icon.ok || icon.type !== 'image/svg+xml') throw new Error(`the page's icon (link rel=icon) is not the site's favicon: ${JSON.stringify(icon)}`);
       const actions = EXERCISE[file] ?? (file.startsWith('papers/') ? REPRODUCE : []);
       for (const [i, action] of actions.entries()) {
         await act(page, action);
