@@ -66,6 +66,9 @@ export interface ContextOptions {
   programCacheSize?: number;
 }
 
+/** The keys createContext() takes; any other is a BrookError (a misspelt option would otherwise be ignored). */
+const CONTEXT_OPTIONS = ['canvas', 'debug', 'programCacheSize'] as const satisfies ReadonlyArray<keyof ContextOptions>;
+
 /** Live GL objects of a context: every one brookgl creates, with the bytes of the storage ones. */
 export interface Stats {
   /** 2D textures and 2D texture arrays (streams, pooled textures, bin slices). */
@@ -146,6 +149,14 @@ export class BrookContext implements StreamHost {
 
   constructor(options: ContextOptions = {}) {
     const o = checkOptions(options, 'createContext: options');
+    for (const key of Object.keys(o)) {
+      if (!(CONTEXT_OPTIONS as readonly string[]).includes(key)) {
+        throw new BrookError(
+          `createContext: unknown option '${key}' (options.${key}): the options are ${CONTEXT_OPTIONS.join(', ')}; leave it out` +
+            (key === 'backend' ? " (brookgl runs on WebGL2 only: there is no 'backend' to choose)" : ''),
+        );
+      }
+    }
     if (o.canvas !== undefined) {
       const ok = (typeof HTMLCanvasElement !== 'undefined' && o.canvas instanceof HTMLCanvasElement) ||
         (typeof OffscreenCanvas !== 'undefined' && o.canvas instanceof OffscreenCanvas);

@@ -25,6 +25,15 @@ kernel void Broken(float a<>, out float b<>) {
     expect(message).to.match(/>\s*4\|\s+b = x \+ undefinedThing;/);
   });
 
+  it('refuses an unknown createContext option by name (a misspelt or absent option is not ignored), and makes no context', () => {
+    expectBrookError(() => createContext({ backend: 'cpu' } as never), /unknown option 'backend' \(options\.backend\).*canvas, debug, programCacheSize/);
+    expectBrookError(() => createContext({ debgu: true } as never), /unknown option 'debgu'/);
+    expectBrookError(() => createContext(null as never), /options must be an object/);
+    const c = createContext({ debug: false, programCacheSize: 8 });
+    expect(c.caps.renderer.length).to.be.greaterThan(0);
+    c.dispose();
+  });
+
   it('says in Brook words which types do not convert on which line, without generated names', () => {
     const compileError = (source: string): string => {
       const kernels = brook(Object.assign([source], { raw: [source] }) as TemplateStringsArray);
