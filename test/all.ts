@@ -37,6 +37,7 @@ import './core/resources.test';
 import './core/capacity.test';
 import './idioms/scan.test';
 import './idioms/sort.test';
+import './idioms/warmup.test';
 import './idioms/filter.test';
 import './idioms/flow.test';
 import './idioms/binning.test';

@@ -12,3 +12,5 @@ export type { BinGrid, BinningMethod, BinningOptions, BinningStats, BinMapping, 
 export { voutRun } from './vout';
 export { scatterReduce } from './scatterop';
 export { streamGatherOp, streamScatterOp } from './gatherop';
+export { warmup, WARMUP_OPS } from './warmup';
+export type { WarmupOp, WarmupOptions, WarmupResult } from './warmup';
