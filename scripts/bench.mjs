@@ -14,7 +14,7 @@ import { serve, root } from './serve.mjs';
 import { launch, checkRenderer } from './browser.mjs';
 import { textTable } from '../demos/lib/table.js';
 
-const SUITES = ['core', 'filter', 'nbody', 'branch', 'binning', 'horn-apps', 'ccd', 'peers', 'sort', 'memory', 'readback'];
+const SUITES = ['core', 'filter', 'nbody', 'branch', 'binning', 'horn-apps', 'ccd', 'peers', 'sort', 'memory', 'readback', 'mixed'];
 const args = process.argv.slice(2);
 const valued = ['--out', '--max-k', '--label', '--scenes', '--trace', '--cpu-profile'];
 const suite = args.find((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));

@@ -47,6 +47,10 @@ if (fs.existsSync(path.join(root, 'node_modules/@tensorflow/tfjs-backend-webgl')
   // TensorFlow.js (devDependencies) for the `peers` benchmark page only: never part of brookgl.
   await esbuild.build({ ...common, sourcemap: false, minify: true, entryPoints: ['demos/bench/tfjs-entry.js'], format: 'esm', outfile: 'dist/vendor/tfjs.js' });
 }
+if (fs.existsSync(path.join(root, 'node_modules/three'))) {
+  // three.js (devDependencies) for the `mixed` benchmark page only: never part of brookgl.
+  await esbuild.build({ ...common, sourcemap: false, minify: true, entryPoints: ['demos/bench/three-entry.js'], format: 'esm', outfile: 'dist/vendor/three.js' });
+}
 if (args.has('--tests')) {
   // mocha's browser build, served next to the specs so a run needs dist/ but not node_modules
   for (const f of ['mocha.js', 'mocha.css']) fs.copyFileSync(path.join(root, 'node_modules/mocha', f), path.join(root, 'dist/test', f));

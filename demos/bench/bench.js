@@ -18,6 +18,7 @@ export const SUITES = {
   sort: () => import('./suites/sort.js'),
   memory: () => import('./suites/memory.js'),
   readback: () => import('./suites/readback.js'),
+  mixed: () => import('./suites/mixed.js'),
 };
 
 const $ = (id) => document.getElementById(id);
@@ -72,10 +73,12 @@ async function runSuite(name, progress = () => {}, cancelled = () => false) {
 }
 
 // Results committed in bench-results/: NAME.json from SwiftShader (the CI machine), NAME-h100.json
-// from an NVIDIA H100 (docs/maintainers.md), so a reader can compare with their own.
+// from an NVIDIA H100 and NAME-h200.json from an H200 (docs/maintainers.md), so a reader can
+// compare with their own.
 const RECORDED = [
   ['', 'SwiftShader (software, 2 CPU cores)'],
   ['-h100', 'NVIDIA H100 through ANGLE/Vulkan'],
+  ['-h200', 'NVIDIA H200 through ANGLE/Vulkan (never in one ratio with the H100)'],
 ];
 
 async function showRecorded(name) {
