@@ -3,6 +3,7 @@ import './reference/reference.test';
 import './core/codegen.test';
 import './core/pool.test';
 import './core/stream.test';
+import './core/readspare.test';
 import './core/kernel.test';
 import './brook/compile.test';
 import './brook/iterators.test';

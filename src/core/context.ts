@@ -34,6 +34,7 @@ import { Resources } from './resources';
 import { PROGRAM_CACHE_SIZE, ProgramCache } from './programs';
 import { Capabilities, readCapabilities } from './caps';
 import { PoolFit, PoolFormat, TexturePool, heightClass } from './pool';
+import { dropSpare } from './streamread';
 
 export type { Capabilities } from './caps';
 export { POOL_PER_SHAPE, POOL_IDLE_TEXTURES, POOL_IDLE_BYTES } from './pool';
@@ -374,6 +375,7 @@ export class BrookContext implements StreamHost {
   dispose(): void {
     if (this.disposed) return;
     this.queries.dispose(); // pending reads, fences and queries reject with a BrookError
+    dropSpare(this); // (the prepared result array of large reads: streamread.ts)
     for (const s of [...this.streams]) s.dispose();
     for (const m of [...this.masks]) m.dispose();
     this.trimPool();

@@ -4,7 +4,7 @@
  * readPixels of only the texels that hold records. stream.ts re-exports the options.
  */
 import { check } from './errors';
-import { ElementType, StreamData, TypeInfo, allocate, arrayKind, typeInfo } from './types';
+import { ElementType, HostKind, StreamData, TypeInfo, allocate, arrayKind, typeInfo } from './types';
 import type { Device } from './device';
 import type { KernelSpec } from './kernelspec';
 import type { Stream } from './stream';
@@ -67,6 +67,63 @@ interface ReadPlan {
 export const READ_BAND_BYTES = 8 * 2 ** 20;
 /** Row bands (pixel-pack buffers, a fence each) of a large read: 4 was the fastest on the H100 (8: 13.6 ms at 16 MiB). */
 export const READ_BANDS = 4;
+
+/**
+ * Results of at least this many bytes come in an array whose pages were touched ahead. A new
+ * array's pages are mapped by the first write to each: on the H200 host (bench suite
+ * `readback`), 16 MiB read into a new array took 20.1 ms against 10.3 into a reused one. So
+ * after a large read returns its array (the caller's to keep), the context prepares one spare
+ * of the same size (allocated, a byte written per 4 KiB page) on a later event-loop turn, while
+ * the page does something else or waits on the GPU, and the next read of that size fills the
+ * spare instead of a new array. One spare per context, the size of its last large read; a read
+ * of another size replaces it; dispose() drops it.
+ */
+export const SPARE_RESULT_BYTES = 2 ** 20;
+
+interface Spare {
+  bytes: number;
+  buffer: ArrayBuffer | null;
+  pending: boolean;
+}
+const spares = new WeakMap<Device, Spare>();
+
+/** The result array of a read: the context's prepared spare where it has the size, else a new one; then a spare for next time. */
+function resultOf(ctx: Device, kind: HostKind, count: number): StreamData {
+  const bytes = count * (kind === 'char' ? 1 : 4);
+  if (bytes < SPARE_RESULT_BYTES) return allocate(kind, count);
+  let spare = spares.get(ctx);
+  if (!spare) spares.set(ctx, (spare = { bytes, buffer: null, pending: false }));
+  if (spare.bytes !== bytes) {
+    spare.bytes = bytes;
+    spare.buffer = null;
+  }
+  let out: StreamData;
+  if (spare.buffer) {
+    const b = spare.buffer;
+    out = kind === 'float' ? new Float32Array(b) : kind === 'int' ? new Int32Array(b) : kind === 'char' ? new Uint8Array(b) : new Uint32Array(b);
+    spare.buffer = null;
+  } else {
+    out = allocate(kind, count);
+  }
+  if (!spare.pending) {
+    spare.pending = true;
+    const s = spare;
+    setTimeout(() => {
+      s.pending = false;
+      if (ctx.isLost || s.buffer?.byteLength === s.bytes) return;
+      const buffer = new ArrayBuffer(s.bytes);
+      const touch = new Uint8Array(buffer);
+      for (let i = 0; i < touch.length; i += 4096) touch[i] = 0;
+      s.buffer = buffer;
+    }, 0);
+  }
+  return out;
+}
+
+/** Drops the context's spare result array (dispose). */
+export function dropSpare(ctx: Device): void {
+  spares.delete(ctx);
+}
 
 /** Bytes of one channel of the texels a read moves: 1 for char streams' 8-bit texels, else 4. */
 function channelBytes(plan: ReadPlan): number {
@@ -204,6 +261,9 @@ export async function readStream(s: Stream, options: ReadOptions): Promise<Strea
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
       plan.temp?.dispose();
       plan.temp = null;
+      const scalars = s.length * s.info.components;
+      // (the result array before the wait: a spare for the next read is prepared meanwhile)
+      const direct = plan.unpack ? null : (into ?? resultOf(ctx, s.info.host, scalars));
       await ctx.queries.fence();
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffers[0]!);
       let out: StreamData;
@@ -212,8 +272,7 @@ export async function readStream(s: Stream, options: ReadOptions): Promise<Strea
         gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, raw);
         out = fromRGBA(s, raw, into);
       } else {
-        const scalars = s.length * s.info.components;
-        out = into ?? allocate(s.info.host, scalars);
+        out = direct!;
         gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, plan.packed ? new Uint32Array(out.buffer, out.byteOffset, scalars) : out, 0, scalars);
       }
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
@@ -272,7 +331,7 @@ async function readBands(s: Stream, plan: ReadPlan, bands: number, buffers: WebG
   plan.temp?.dispose();
   plan.temp = null;
   const scalars = s.length * s.info.components;
-  const out = into ?? allocate(s.info.host, scalars); // (a new array's pages are first touched by the copies below)
+  const out = into ?? resultOf(ctx, s.info.host, scalars); // (a new array's pages would be first touched by the copies below: see SPARE_RESULT_BYTES)
   const view = plan.packed ? new Uint32Array(out.buffer, out.byteOffset, scalars) : out;
   const bandScalars = per * plan.width * plan.channels; // scalars of a band (packed: 32-bit words)
   for (let b = 0; b < buffers.length; b++) {

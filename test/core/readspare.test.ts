@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import { BrookContext, SPARE_RESULT_BYTES } from '../../src/index';
+import { expectArrayEqual, newContext } from '../helpers';
+
+describe('core/read: the spare result array of large reads', () => {
+  let ctx: BrookContext;
+  before(() => (ctx = newContext()));
+  after(() => ctx.dispose());
+
+  const turn = () => new Promise((r) => setTimeout(r, 0));
+
+  for (const [type, n, kind] of [['float', SPARE_RESULT_BYTES / 4 + 3, Float32Array], ['uint', SPARE_RESULT_BYTES / 4, Uint32Array], ['float4', 3 * SPARE_RESULT_BYTES / 16, Float32Array], ['float', 2 ** 21, Float32Array]] as const) {
+    it(`${type} x ${n}: each read returns an array of its own (never the one returned before), with the stream's values, the spare taken or not`, async () => {
+      const c = type === 'float4' ? 4 : 1;
+      const data = (k: number) => {
+        const a = new kind(n * c);
+        for (let i = 0; i < a.length; i++) a[i] = (i * 7 + k * 13) % 1000;
+        return a;
+      };
+      const s = ctx.stream(type, n, data(0));
+      const got: Array<Float32Array | Uint32Array> = [];
+      for (let k = 0; k < 4; k++) {
+        s.write(data(k));
+        got.push((await s.read()) as Float32Array | Uint32Array);
+        if (k % 2 === 0) await turn(); // (k = 1 and 3 find the spare prepared; 2 reads back to back)
+      }
+      for (let k = 0; k < got.length; k++) {
+        expect(got[k]).to.be.instanceOf(kind);
+        for (let j = 0; j < k; j++) expect(got[k]!.buffer, `read ${k} shares read ${j}'s memory`).to.not.equal(got[j]!.buffer);
+        expectArrayEqual(got[k]!, data(k), `read ${k}`);
+      }
+      got[0]!.fill(0); // what a caller does with its array is its own business
+      expectArrayEqual(got[1]!, data(1), 'read 1 after read 0 was overwritten');
+      s.dispose();
+    });
+  }
+
+  it('into: the caller\'s array, no spare involved', async () => {
+    const n = SPARE_RESULT_BYTES / 4;
+    const s = ctx.stream('float', n, Float32Array.from({ length: n }, (_, i) => i % 4096));
+    const into = new Float32Array(n);
+    expect(await s.read({ into })).to.equal(into);
+    expect(into[4097]).to.equal(1);
+    s.dispose();
+  });
+});
