@@ -6,7 +6,7 @@ export { Stream, layoutFor } from './stream';
 export { StreamDomain } from './domain';
 export type { DomainBound } from './domain';
 export type { Layout, ReadMethod, ReadOptions, StreamContext, StreamHost, StreamOwner, StreamShape } from './stream';
-export { READ_BAND_BYTES, READ_BANDS, SPARE_RESULT_BYTES } from './streamread';
+export { READ_BAND_BYTES, READ_BANDS, SPARE_RESULT_BYTES, SPARE_DEPTH } from './streamread';
 export { Kernel } from './kernel';
 export { Iter, iter, glslName } from './kernelspec';
 export { generateKernelSource } from './kernelsource';

@@ -72,56 +72,101 @@ export const READ_BANDS = 4;
  * Results of at least this many bytes come in an array whose pages were touched ahead. A new
  * array's pages are mapped by the first write to each: on the H200 host (bench suite
  * `readback`), 16 MiB read into a new array took 20.1 ms against 10.3 into a reused one. So
- * after a large read returns its array (the caller's to keep), the context prepares one spare
- * of the same size (allocated, a byte written per 4 KiB page) on a later event-loop turn, while
- * the page does something else or waits on the GPU, and the next read of that size fills the
- * spare instead of a new array. One spare per context, the size of its last large read; a read
- * of another size replaces it; dispose() drops it.
+ * after a large read takes its array (the caller's to keep), the context has one spare of the
+ * same size prepared: allocated and a byte written per 4 KiB page by a small worker of its own
+ * (a Blob URL script), which hands the buffer over (a transfer moves it, pages and all), so the
+ * main thread pays nothing for it; where a worker cannot start (a Content-Security-Policy
+ * without blob: workers, no Worker), on a later event-loop turn of the main thread. The next
+ * read of that size fills a spare instead of a new array. Up to SPARE_DEPTH spares per context
+ * (one without a worker), the size of its last large read; a read of another size drops them;
+ * dispose() drops them and ends the worker.
  */
 export const SPARE_RESULT_BYTES = 2 ** 20;
 
+/** The worker: allocates the bytes asked for, touches each page, transfers the buffer back. */
+const SPARE_WORKER = 'onmessage=function(e){var b=new ArrayBuffer(e.data),u=new Uint8Array(b);for(var i=0;i<u.length;i+=4096)u[i]=0;postMessage(b,[b]);};';
+
+/** Spares a worker keeps ready (or coming) for the next reads of one size: two, so that it keeps up with reads back to back. */
+export const SPARE_DEPTH = 2;
+
 interface Spare {
   bytes: number;
-  buffer: ArrayBuffer | null;
-  pending: boolean;
+  /** Prepared buffers of `bytes`, and how many are on their way (worker) or due (main thread). */
+  ready: ArrayBuffer[];
+  pending: number;
+  /** The preparing worker; null before the first large read, false where none could start. */
+  worker: Worker | null | false;
+  url: string | null;
 }
 const spares = new WeakMap<Device, Spare>();
 
-/** The result array of a read: the context's prepared spare where it has the size, else a new one; then a spare for next time. */
+/** The context's spare worker, started on first use; false where the page cannot start one. */
+function spareWorker(spare: Spare): Worker | false {
+  if (spare.worker !== null) return spare.worker;
+  try {
+    if (typeof Worker === 'undefined' || typeof Blob === 'undefined' || typeof URL === 'undefined') throw new Error('no Worker');
+    spare.url = URL.createObjectURL(new Blob([SPARE_WORKER], { type: 'text/javascript' }));
+    const worker = new Worker(spare.url);
+    worker.onmessage = (e: MessageEvent<ArrayBuffer>) => {
+      spare.pending = Math.max(0, spare.pending - 1);
+      if (e.data.byteLength === spare.bytes && spare.ready.length < SPARE_DEPTH) spare.ready.push(e.data);
+    };
+    worker.onerror = (e) => {
+      // (a policy that refuses the script reports here, not at construction)
+      e.preventDefault?.();
+      worker.terminate();
+      spare.worker = false;
+      spare.pending = 0;
+    };
+    spare.worker = worker;
+  } catch {
+    spare.worker = false;
+  }
+  return spare.worker;
+}
+
+/** A buffer of `bytes` with every page written once (mapped), made on the main thread. */
+function touched(bytes: number): ArrayBuffer {
+  const buffer = new ArrayBuffer(bytes);
+  const touch = new Uint8Array(buffer);
+  for (let i = 0; i < touch.length; i += 4096) touch[i] = 0;
+  return buffer;
+}
+
+/** The result array of a read: a prepared spare where one of the size is ready, else a new one; then spares for the next reads. */
 function resultOf(ctx: Device, kind: HostKind, count: number): StreamData {
   const bytes = count * (kind === 'char' ? 1 : 4);
   if (bytes < SPARE_RESULT_BYTES) return allocate(kind, count);
   let spare = spares.get(ctx);
-  if (!spare) spares.set(ctx, (spare = { bytes, buffer: null, pending: false }));
+  if (!spare) spares.set(ctx, (spare = { bytes, ready: [], pending: 0, worker: null, url: null }));
   if (spare.bytes !== bytes) {
     spare.bytes = bytes;
-    spare.buffer = null;
+    spare.ready = [];
   }
-  let out: StreamData;
-  if (spare.buffer) {
-    const b = spare.buffer;
-    out = kind === 'float' ? new Float32Array(b) : kind === 'int' ? new Int32Array(b) : kind === 'char' ? new Uint8Array(b) : new Uint32Array(b);
-    spare.buffer = null;
-  } else {
-    out = allocate(kind, count);
-  }
-  if (!spare.pending) {
-    spare.pending = true;
+  const b = spare.ready.shift();
+  const out: StreamData = !b
+    ? allocate(kind, count)
+    : kind === 'float' ? new Float32Array(b) : kind === 'int' ? new Int32Array(b) : kind === 'char' ? new Uint8Array(b) : new Uint32Array(b);
+  const worker = spareWorker(spare);
+  if (worker) {
+    for (; spare.ready.length + spare.pending < SPARE_DEPTH; spare.pending++) worker.postMessage(bytes);
+  } else if (spare.ready.length + spare.pending < 1) {
+    // no worker: one spare, made on a later turn of the main thread
     const s = spare;
+    s.pending = 1;
     setTimeout(() => {
-      s.pending = false;
-      if (ctx.isLost || s.buffer?.byteLength === s.bytes) return;
-      const buffer = new ArrayBuffer(s.bytes);
-      const touch = new Uint8Array(buffer);
-      for (let i = 0; i < touch.length; i += 4096) touch[i] = 0;
-      s.buffer = buffer;
+      s.pending = 0;
+      if (!ctx.isLost && s.ready.length === 0) s.ready.push(touched(s.bytes));
     }, 0);
   }
   return out;
 }
 
-/** Drops the context's spare result array (dispose). */
+/** Drops the context's spare result array and ends its worker (dispose). */
 export function dropSpare(ctx: Device): void {
+  const spare = spares.get(ctx);
+  if (spare?.worker) spare.worker.terminate();
+  if (spare?.url) URL.revokeObjectURL(spare.url);
   spares.delete(ctx);
 }
 
