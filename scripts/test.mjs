@@ -144,6 +144,8 @@ const EXERCISE = {
     ['expect', "document.querySelectorAll('#recorded img.plot').length >= 2", 'the recorded plots are shown'],
     ['select', 'suite', 'filter'],
     ['expect', "document.querySelectorAll('#recorded img.plot').length >= 2", 'the recorded filter plots are shown'],
+    ['select', 'suite', 'mixed'],
+    ['expect', "['SwiftShader', 'NVIDIA H200', 'brookgl in a mixed page'].every((t) => document.getElementById('recorded').textContent.includes(t))", "the mixed suite's SwiftShader and H200 recordings are shown"],
   ],
   'ccd/index.html': [
     ['expect', "document.querySelectorAll('#stages tr').length === 7", "Table 1's breakdown: five stages and the total"],
