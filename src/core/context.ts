@@ -150,14 +150,6 @@ export class BrookContext implements StreamHost {
 
   constructor(options: ContextOptions = {}) {
     const o = checkOptions(options, 'createContext: options');
-    for (const key of Object.keys(o)) {
-      if (!(CONTEXT_OPTIONS as readonly string[]).includes(key)) {
-        throw new BrookError(
-          `createContext: unknown option '${key}' (options.${key}): the options are ${CONTEXT_OPTIONS.join(', ')}; leave it out` +
-            (key === 'backend' ? " (brookgl runs on WebGL2 only: there is no 'backend' to choose)" : ''),
-        );
-      }
-    }
     if (o.canvas !== undefined) {
       const ok = (typeof HTMLCanvasElement !== 'undefined' && o.canvas instanceof HTMLCanvasElement) ||
         (typeof OffscreenCanvas !== 'undefined' && o.canvas instanceof OffscreenCanvas);
@@ -170,6 +162,15 @@ export class BrookContext implements StreamHost {
     }
     if (o.programCacheSize !== undefined && !(Number.isInteger(o.programCacheSize) && o.programCacheSize >= 1)) {
       throw new BrookError(`createContext: options.programCacheSize must be a positive integer, got ${describeValue(o.programCacheSize)}`);
+    }
+    // Unknown keys after the known ones' values: a bad value of a known option is the more useful message.
+    for (const key of Object.keys(o)) {
+      if (!(CONTEXT_OPTIONS as readonly string[]).includes(key)) {
+        throw new BrookError(
+          `createContext: unknown option '${key}' (options.${key}): the options are ${CONTEXT_OPTIONS.join(', ')}; leave it out` +
+            (key === 'backend' ? " (brookgl runs on WebGL2 only: there is no 'backend' to choose)" : ''),
+        );
+      }
     }
     this.debug = o.debug ?? false;
     this.ownCanvas = o.canvas === undefined;
