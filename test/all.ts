@@ -64,6 +64,7 @@ import './reliability/fuzz.test';
 import './view/view.test';
 import './view/plot.test';
 import './view/embed.test';
+import './view/puzzles.test';
 import './python/widget.test';
 import './core/pass.test';
 import './readme.test';

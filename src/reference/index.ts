@@ -19,3 +19,4 @@ export * from './brook';
 export { manyOutputs } from './outputs';
 export * from './brooklang';
 export * from './shapes';
+export * from './puzzles';

@@ -13,3 +13,4 @@ export { createPointRenderer } from './points';
 export type { PointRenderer } from './points';
 export { createFieldRenderer } from './field';
 export type { FieldRenderer } from './field';
+export * from './puzzles/index';
