@@ -57,6 +57,10 @@ const REPRODUCE = [
   ['problems', 'window.__layoutProblems()', 'the results are readable: no two boxes overlap, none reaches past its section'],
 ];
 
+/** True when a canvas under `selector` holds a pure red pixel (how the puzzle book marks wrong records). */
+const HAS_RED = (selector) =>
+  `[...document.querySelectorAll('${selector} canvas')].some((c) => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; for (let i = 0; i < d.length; i += 4) if (d[i] === 255 && d[i + 1] === 0 && d[i + 2] === 0) return true; return false; })`;
+
 const EXERCISE = {
   'index.html': [
     [
@@ -139,6 +143,29 @@ const EXERCISE = {
     ['click', 'run'],
     ['expect', "document.getElementById('error').textContent === '' && /^twice pushed \\d+ records/.test(document.getElementById('result').textContent)", 'a vout kernel runs and says how many records it pushed'],
     ['select', 'example', 'Blur (gathers)'],
+  ],
+  'puzzles/index.html': [
+    ['click', 'reset'],
+    ['expect', "document.querySelectorAll('section.puzzle').length === 16 && document.getElementById('progress').textContent === 'Solved 0 of 16.'", 'sixteen puzzles, none solved'],
+    ['expect', "document.querySelectorAll('#streams-3 canvas').length === 2", 'puzzle 3 draws its input and the output it expects'],
+    ['click', 'check-3'],
+    ['expect', "!!document.querySelector('#result-3 .verdict.fail') && !!document.querySelector('#diagnosis-3 table.record') && document.querySelectorAll('#result-3 table.trace tbody tr').length > 0", "the starter fails: the first wrong record with its inputs, and the run's passes"],
+    ['expect', HAS_RED('#diagnosis-3'), 'the wrong records are drawn red'],
+    ['click', 'hint-3'],
+    ['expect', "document.querySelectorAll('#hints-3 li').length === 1", 'hints come one at a time'],
+    ['click', 'solution-3'],
+    ['expect', "!document.getElementById('solbox-3').hidden && document.getElementById('solbox-3').textContent.includes('Horn')", 'the solution, on request, cites the listing it comes from'],
+    ['click', 'use-3'],
+    ['click', 'check-3'],
+    ['expect', "!!document.querySelector('#result-3 .verdict.pass') && document.getElementById('progress').textContent === 'Solved 1 of 16.' && JSON.parse(localStorage.getItem('brookgl-puzzles')).solved.neighbour === true", 'the solution passes, and the browser keeps it'],
+    ['value', 'src-1', 'kernel void square(float a<>, out float o<>) {\n  float b = a;\n  o = undefinedName * b;\n}'],
+    ['click', 'check-1'],
+    ['expect', "document.getElementById('compile-1').textContent.includes('line 3') && document.querySelector('#compile-1 .line').textContent.includes('undefinedName')", "a compile error shows the student's line"],
+    ['click', 'starter-1'],
+    ['click', 'check-1'],
+    ['expect', "document.getElementById('compile-1').textContent === '' && !!document.querySelector('#result-1 .verdict.fail')", 'the starter again compiles (and fails)'],
+    ['click', 'reset'],
+    ['expect', "document.getElementById('progress').textContent === 'Solved 0 of 16.' && document.getElementById('result-3').textContent === '' && localStorage.getItem('brookgl-puzzles') === null", 'reset forgets the progress'],
   ],
   'bench/index.html': [
     ['expect', "document.querySelectorAll('#recorded img.plot').length >= 2", 'the recorded plots are shown'],
