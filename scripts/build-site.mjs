@@ -23,12 +23,13 @@ const DOCS = [
   ['gpu.md', 'On your own GPU'],
   ['benchmarks.md', 'Benchmarks'],
   ['gallery.md', 'Gallery'],
+  ['puzzles.md', 'Puzzles (for teachers)'],
   ['notebooks.md', 'Notebooks'],
   ['maintainers.md', 'For maintainers'],
 ];
 
 /** Folders and files copied as they are (relative to the repository root). */
-const COPY = ['demos', 'bench-results', 'data', 'src', 'glsl', 'notebooks/observable', 'LICENSE'];
+const COPY = ['demos', 'bench-results', 'data', 'src', 'glsl', 'notebooks/observable', 'docs/img', 'LICENSE'];
 /** What of dist/ the pages load (the test bundles and declarations stay behind). */
 const DIST = ['brookgl.js', 'brookgl.js.map', 'brookgl.iife.js', 'brookgl.iife.min.js', 'vendor'];
 

@@ -117,7 +117,7 @@ export const PUZZLES: Puzzle[] = [
     title: 'Map',
     idea: 'a kernel writes one output record per input record',
     task: 'Every record of the output is computed from the record of the input at the same place. Write a kernel that squares each record: o = a · a.',
-    source: 'Buck et al., "Brook for GPUs", SIGGRAPH 2004, section 3.1 (kernels)',
+    source: 'Buck et al., "Brook for GPUs", SIGGRAPH 2004 (kernels)',
     kernel: 'square',
     starter: `kernel void square(float a<>, out float o<>) {
   o = a;
@@ -126,7 +126,7 @@ export const PUZZLES: Puzzle[] = [
     solution: `kernel void square(float a<>, out float o<>) {
   o = a * a;
 }`,
-    solutionNote: 'A kernel as Brook\'s paper introduces them (section 3.1): inputs and outputs as streams, one invocation per output record.',
+    solutionNote: 'A kernel as Brook\'s paper introduces them: inputs and outputs as streams, one invocation per output record.',
     wrong: [{ what: 'doubles instead of squaring', source: 'kernel void square(float a<>, out float o<>) {\n  o = a + a;\n}' }],
     host: 'square(a, o);   // ctx.run(square, { a, o })',
     minutes: 3,
@@ -145,7 +145,7 @@ export const PUZZLES: Puzzle[] = [
     title: 'Zip with a uniform',
     idea: 'two input streams read together, and a constant (a uniform) shared by every record',
     task: 'Two streams of the same length are read record by record, and a constant alpha is the same for all. Write saxpy: o = alpha · x + y.',
-    source: 'Buck et al., "Brook for GPUs", SIGGRAPH 2004, section 3.1 (the saxpy kernel)',
+    source: 'Buck et al., "Brook for GPUs", SIGGRAPH 2004 (the saxpy kernel)',
     kernel: 'saxpy',
     starter: `kernel void saxpy(float x<>, float y<>, float alpha, out float o<>) {
   o = x + y;
@@ -154,7 +154,7 @@ export const PUZZLES: Puzzle[] = [
     solution: `kernel void saxpy(float x<>, float y<>, float alpha, out float o<>) {
   o = alpha * x + y;
 }`,
-    solutionNote: 'Brook\'s paper shows saxpy on float4 streams (section 3.1); here on floats.',
+    solutionNote: 'Brook\'s paper shows saxpy on float4 streams; here on floats.',
     wrong: [{ what: 'scales the sum', source: 'kernel void saxpy(float x<>, float y<>, float alpha, out float o<>) {\n  o = alpha * (x + y);\n}' }],
     host: 'saxpy(x, y, 2.5, o);   // ctx.run(saxpy, { x, y, alpha: 2.5, o })',
     minutes: 3,
@@ -174,7 +174,7 @@ export const PUZZLES: Puzzle[] = [
     title: 'Gather a neighbour (edges!)',
     idea: 'a gather (a[]) reads any record; reads outside the stream are clamped to the edge',
     task: 'Each record subtracts its left neighbour: o[i] = a[i] − a[i − 1]. Record 0 has no left neighbour: there, take 0 for it (so o[0] = a[0]).',
-    source: 'Buck et al., "Brook for GPUs", SIGGRAPH 2004, section 3.1 (gather streams); Horn, GPU Gems 2 ch. 36 (iter float left_1<> in StartScan)',
+    source: 'Buck et al., "Brook for GPUs", SIGGRAPH 2004 (gather streams); Horn, GPU Gems 2 ch. 36 (iter float left_1<> in StartScan)',
     kernel: 'leftDifference',
     starter: `kernel void leftDifference(float a[], iter float i<>, out float o<>) {
   // i is this record's index: 0, 1, 2, ... (an iterator)
@@ -239,7 +239,7 @@ export const PUZZLES: Puzzle[] = [
     title: 'Iterators',
     idea: 'iter streams: values interpolated across the output domain, no memory read',
     task: 'The iterator t runs over the grid: t.x is the column and t.y the row (the host passes iter((0, 0), (w, h))). Draw a checkerboard of 4 × 4 squares: 1 on squares whose square column + square row is odd, else 0.',
-    source: 'Buck et al., "Brook for GPUs", SIGGRAPH 2004, section 3.1 (iterator streams)',
+    source: 'Buck et al., "Brook for GPUs", SIGGRAPH 2004 (iterator streams)',
     kernel: 'checker',
     starter: `kernel void checker(iter float2 t<>, out float o<>) {
   o = t.x;
@@ -248,7 +248,7 @@ export const PUZZLES: Puzzle[] = [
     solution: `kernel void checker(iter float2 t<>, out float o<>) {
   o = fmod(floor(t.x / 4) + floor(t.y / 4), 2);
 }`,
-    solutionNote: 'Iterators as Brook\'s paper defines them (section 3.1): start + i · (end − start) / n along each dimension.',
+    solutionNote: 'Iterators as Brook defines them: start + i · (end − start) / n along each dimension (docs/brook.md).',
     wrong: [{ what: 'off by one (squares shifted by a record)', source: 'kernel void checker(iter float2 t<>, out float o<>) {\n  o = fmod(floor((t.x + 1) / 4) + floor(t.y / 4), 2);\n}' }],
     host: 'checker(iter(float2(0, 0), float2(w, h)), o);   // o is h × w',
     minutes: 5,
@@ -269,7 +269,7 @@ export const PUZZLES: Puzzle[] = [
     title: 'A reduce kernel',
     idea: 'reduce kernels: an associative operator folded over a stream in log passes',
     task: 'A reduce kernel folds a stream into one value: r holds what has been folded so far, a is the next record. Make it return the largest record (the records can all be negative).',
-    source: 'Buck et al., "Brook for GPUs", SIGGRAPH 2004, section 3.2 (reductions)',
+    source: 'Buck et al., "Brook for GPUs", SIGGRAPH 2004 (reductions)',
     kernel: 'biggest',
     starter: `reduce void biggest(float a<>, reduce float r<>) {
   r += a;
@@ -278,7 +278,7 @@ export const PUZZLES: Puzzle[] = [
     solution: `reduce void biggest(float a<>, reduce float r<>) {
   r = max(r, a);
 }`,
-    solutionNote: 'A reduce kernel as in Brook\'s paper (section 3.2); the runtime folds 16 records a pass.',
+    solutionNote: 'A reduce kernel as in Brook\'s paper; the runtime folds 16 records a pass.',
     wrong: [{ what: 'keeps the last record', source: 'reduce void biggest(float a<>, reduce float r<>) {\n  r = a;\n}' }],
     host: 'float m;  biggest(a, m);   // [m] = await reduceValue(ctx, biggest, { a })',
     minutes: 4,
@@ -673,7 +673,7 @@ draw n points: point i at record dest[i] of o, writing value[i]`,
     title: 'Binning by depth peeling',
     idea: 'a depth texture array as bins: peeling writes each bin\'s items in id order, slot by slot',
     task: 'The host bins points into a cells × cells grid by depth peeling: slot k of cell (x, y) is row k · cells + y, column x of slots, holding the k-th smallest id of the cell as key = id / 2^24, or 1.0 when empty. For each cell, output the sum of its items\' ids.',
-    source: 'Oat, Barczak & Shopf, "Efficient Spatial Binning on the GPU", AMD 2009, section 3 (bins as a depth texture array, peeled in order)',
+    source: 'Oat, Barczak & Shopf, "Efficient Spatial Binning on the GPU", AMD 2009, sections 3 and 3.2 (bins as a depth texture array, built slot by slot)',
     kernel: 'cellIdSum',
     starter: `kernel void cellIdSum(float slots[][], float capacity, float cells, out float o<>) {
   float2 p = indexof(o).xy;
@@ -689,7 +689,7 @@ draw n points: point i at record dest[i] of o, writing value[i]`,
       o += key * 16777216;
   }
 }`,
-    solutionNote: 'Reads the bins as Oat et al. lay them out (slot k of every bin in texture layer k, ids as depths, section 3); brookgl\'s Bins.pack() stacks the slots as rows.',
+    solutionNote: 'Reads the bins as Oat et al. lay them out (slot k of every bin in a layer of the depth texture array, ids as depths, section 3); brookgl\'s Bins.pack() stacks the slots as rows.',
     wrong: [{ what: 'adds the empty slots', source: 'kernel void cellIdSum(float slots[][], float capacity, float cells, out float o<>) {\n  float2 p = indexof(o).xy;\n  o = 0;\n  for (float k = 0; k < capacity; k++)\n    o += slots[k * cells + p.y][p.x] * 16777216;\n}' }],
     host: `bins = binPoints(points, grid of cells × cells × 1, capacity 8);   // depth peeling
 slots = bins.pack();                    // capacity · cells rows × cells columns
@@ -804,7 +804,7 @@ for (start = 0; start < n; start += 32) {
     title: 'A struct stream',
     idea: 'records of several fields (one texture per field), read and written as a whole',
     task: 'Particles are records of two fields, pos and vel. Move each by vel · dt inside the unit box; a particle that leaves through a wall is reflected back in (x → −x past 0, x → 2 − x past 1) and that component of its velocity flips.',
-    source: 'Buck et al., "Brook for GPUs", SIGGRAPH 2004, section 3.1 (structs); Horn, GPU Gems 2 ch. 36, Listing 36-3 (struct streams in print)',
+    source: 'Buck et al., "Brook for GPUs", SIGGRAPH 2004 (structs); Horn, GPU Gems 2 ch. 36, Listing 36-3 (struct streams in print)',
     kernel: 'move',
     starter: `typedef struct { float2 pos; float2 vel; } Particle;
 
@@ -825,7 +825,7 @@ kernel void move(Particle p<>, float dt, out Particle q<>) {
   q.pos = x;
   q.vel = v;
 }`,
-    solutionNote: 'A struct stream as Brook\'s paper declares them (section 3.1); Horn\'s Listing 36-3 declares the collision streams the same way.',
+    solutionNote: 'A struct stream as Brook declares them; Horn\'s Listing 36-3 declares the collision streams the same way.',
     wrong: [{ what: 'reflects the position but keeps the velocity', source: 'typedef struct { float2 pos; float2 vel; } Particle;\n\nkernel void move(Particle p<>, float dt, out Particle q<>) {\n  float2 x = p.pos + p.vel * dt;\n  if (x.x < 0) x.x = -x.x;\n  if (x.x > 1) x.x = 2 - x.x;\n  if (x.y < 0) x.y = -x.y;\n  if (x.y > 1) x.y = 2 - x.y;\n  q.pos = x;\n  q.vel = p.vel;\n}' }],
     host: `Particle p<n>, q<n>;   streamRead(p, particles);   // pos.x, pos.y, vel.x, vel.y per record
 move(p, 0.1, q);`,
@@ -847,7 +847,7 @@ move(p, 0.1, q);`,
     title: 'Counts past 2^24',
     idea: 'float32 counts stop being exact at 2^24 = 16,777,216: integer streams stay exact',
     task: 'Each record is a count of events in one tile; the host sums them with your reduce kernel and must get the exact total, which passes 2^24 here. The host stores the counts in the type your kernel declares. The starter sums in float: make it exact.',
-    source: 'brookgl\'s exactness rule (docs/guide.md); Horn, GPU Gems 2 ch. 36 (running counts of records); Buck et al. 2004 section 3.2 (reductions)',
+    source: 'brookgl\'s exactness rule (docs/guide.md); Horn, GPU Gems 2 ch. 36 (running counts of records); Buck et al. 2004 (reductions)',
     kernel: 'total',
     starter: `reduce void total(float a<>, reduce float r<>) {
   r += a;
@@ -856,7 +856,7 @@ move(p, 0.1, q);`,
     solution: `reduce void total(int a<>, reduce int r<>) {
   r += a;
 }`,
-    solutionNote: 'A reduce kernel (Brook 2004, section 3.2) on an integer stream: brookgl sums int streams exactly past 2^24, as its write queries and filters count.',
+    solutionNote: 'A reduce kernel (Brook 2004) on an integer stream: brookgl sums int streams exactly past 2^24, as its write queries and filters count.',
     wrong: [{ what: 'sums in float (the starter)', source: 'reduce void total(float a<>, reduce float r<>) {\n  r += a;\n}' }],
     host: `counts<n> of the type total declares;  streamRead(counts, data);
 total(counts, sum);   // [sum] = await reduceValue(ctx, total, { a: counts })`,
