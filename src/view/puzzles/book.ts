@@ -19,7 +19,7 @@ import type { Stream } from '../../core/stream';
 import { structStream } from '../../core/struct';
 import type { ElementType } from '../../core/types';
 import { BrookError } from '../../core/errors';
-import { reduceValue } from '../../brook/reducekernel';
+import { reduceValue } from '../../brt/index'; // loading brt installs the lowering of Brook's kernel kinds (reduce kernels)
 import { scan } from '../../idioms/scan';
 import { occlusionLoop } from '../../idioms/flow';
 import { binPoints } from '../../idioms/binning/build';
