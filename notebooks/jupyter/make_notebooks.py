@@ -1,4 +1,4 @@
-"""Writes the worked notebooks of this folder (quickstart and one per paper) without outputs:
+"""Writes the worked notebooks of this folder (quickstart, one per paper, the puzzle book) without outputs:
 python3 make_notebooks.py [names...]. Their outputs are then made by running them headless in
 JupyterLab: `node scripts/jupyter.mjs --save` (the repository's docs/notebooks.md)."""
 import sys
@@ -7,6 +7,7 @@ import nbformat as nbf
 
 from cells_papers import PAPERS
 from cells_quickstart import QUICKSTART
+from cells_puzzles import PUZZLES_NB
 
 
 def save(name, cells):
@@ -19,10 +20,11 @@ def save(name, cells):
     nbf.write(nb, name)
 
 
-NOTEBOOKS = {"quickstart.ipynb": QUICKSTART, **PAPERS}
+NOTEBOOKS = {"quickstart.ipynb": QUICKSTART, **PAPERS, **PUZZLES_NB}
 
 if __name__ == "__main__":
     wanted = sys.argv[1:] or list(NOTEBOOKS)
     for name in wanted:
-        save(name, NOTEBOOKS[name])
+        cells = NOTEBOOKS[name]
+        save(name, cells() if callable(cells) else cells)
         print("wrote", name)

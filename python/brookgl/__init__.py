@@ -22,11 +22,11 @@ from ._common import ArrayLike, Iter, iter, result_array
 from ._kernel import BrookError, parse_kernels
 from ._show import image, table
 from ._tables import bench_table
-from ._widget import App, Embed, Run, read_ply
+from ._widget import App, Embed, PuzzleCheck, Run, check_puzzle, read_ply
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Run", "Embed", "App", "read_ply", "BrookError", "iter", "Iter", "result_array", "parse_kernels", "widget_esm",
+    "Run", "Embed", "App", "check_puzzle", "PuzzleCheck", "read_ply", "BrookError", "iter", "Iter", "result_array", "parse_kernels", "widget_esm",
     "ArrayLike", "bench_table", "image", "table",
 ]

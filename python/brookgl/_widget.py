@@ -341,6 +341,42 @@ class App(_Base):
         return dict(self.state)
 
 
+PUZZLE_COUNT = 16  # the puzzles of src/view/puzzles/book.ts
+
+
+class PuzzleCheck(App):
+    """The puzzle book's checker (``demos/puzzles/``) on a student's Brook source, run in the
+    notebook's browser: puzzle ``n``'s fixed host script runs the kernel on seeded inputs of
+    three sizes and compares every record with the library's CPU answer. The widget shows the
+    verdict, and on a failure the output with its wrong records red beside the expected one, the
+    first wrong record with its inputs, expected and actual values, and the failing run's passes.
+    ``await c.report_async()`` returns the same as text; ``await c.state_async()`` the numbers
+    (``pass``, ``cases``, ``first_wrong``, ``error`` and ``error_line`` for a compile error), and
+    then ``c.result('wrong')`` the wrong-record mask (1 = wrong) of the first failing case."""
+
+    APPS = ("puzzle",)
+
+    def __init__(self, n: int, source: str):
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= PUZZLE_COUNT:
+            raise BrookError(f"brookgl.check_puzzle: n must be a puzzle number from 1 to {PUZZLE_COUNT}, got {n!r}")
+        if not isinstance(source, str):
+            raise BrookError(f"brookgl.check_puzzle: source must be the kernel's Brook text (a str), got {type(source).__name__}")
+        super().__init__("puzzle", options={"n": n, "source": source})
+
+    def __repr__(self) -> str:
+        return f"<brookgl.check_puzzle {self.options.get('n')}: checked by the browser that shows it>"
+
+    async def report_async(self, timeout: float = DEFAULT_TIMEOUT) -> str:
+        """Waits (``await``) for the browser's check; the verdict and diagnosis as text."""
+        return str((await self.state_async(timeout)).get("report", ""))
+
+
+def check_puzzle(n: int, source: str) -> PuzzleCheck:
+    """Checks ``source`` (Brook) as the answer to puzzle ``n`` of the puzzle book, in the
+    notebook's browser: show the returned widget, then ``print(await c.report_async())``."""
+    return PuzzleCheck(n, source)
+
+
 def read_ply(path) -> "tuple[np.ndarray, np.ndarray]":
     """An ASCII PLY triangle mesh as (positions float32 (n, 3), indices int32 (m, 3))."""
     with open(path, "r", encoding="ascii") as f:

@@ -5,7 +5,7 @@
  * arrays returned to Python. `run(ctx, args)` gets the model's `arrays` as typed arrays and its
  * `options`, and returns `{ state, results }` (results: typed arrays with their numpy shapes).
  */
-import { buildObbTree, collide, subdivide, createCcd, weldVertices, reference, type BrookContext } from '../../src/index';
+import { buildObbTree, collide, subdivide, createCcd, weldVertices, reference, checkPuzzle, puzzlePixels, puzzleReport, traceTable, type BrookContext } from '../../src/index';
 
 export interface AppArray {
   data: Float32Array | Int32Array | Uint32Array;
@@ -14,6 +14,8 @@ export interface AppArray {
 export interface AppOutput {
   state: Record<string, unknown>;
   results: Record<string, AppArray>;
+  /** What the widget shows besides its status line (HTML), if anything. */
+  html?: string;
 }
 type Typed = Float32Array | Int32Array | Uint32Array;
 
@@ -127,8 +129,52 @@ async function runCcd(ctx: BrookContext, _arrays: Record<string, Typed>, o: Reco
   };
 }
 
+const escape = (t: string) => t.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+/** A puzzle stream as an <img> (a data URL of its pixels, wrong records red), so a saved notebook keeps it. */
+function puzzleImage(d: { shape: number[]; components: number }, data: ArrayLike<number>, caption: string, wrong?: Uint8Array): string {
+  const px = puzzlePixels(d, data, wrong);
+  const canvas = document.createElement('canvas');
+  [canvas.width, canvas.height] = [px.width, px.height];
+  canvas.getContext('2d')!.putImageData(new ImageData(px.rgba, px.width, px.height), 0, 0);
+  return `<figure style="display:inline-block;margin:4px;text-align:center"><img src="${canvas.toDataURL('image/png')}" style="width:160px;image-rendering:pixelated;border:1px solid #ccc"><figcaption style="max-width:200px">${escape(caption)}</figcaption></figure>`;
+}
+
+/**
+ * The puzzle book's checker (src/view/puzzles) on a student's source: the verdict and the report
+ * as text (state.report, what Python prints), and on a failure the output with its wrong records
+ * red beside the expected one and the failing run's pass trace.
+ */
+async function runPuzzle(ctx: BrookContext, _arrays: Record<string, Typed>, o: Record<string, any>): Promise<AppOutput> {
+  const r = await checkPuzzle(ctx, Number(o.n), String(o.source ?? ''));
+  const report = puzzleReport(r, { passes: false }); // no GPU times: a saved notebook's text repeats
+  let html = `<pre style="white-space:pre-wrap;margin:4px 0">${escape(report)}</pre>`;
+  const bad = r.cases.find((c) => c.first && c.actual);
+  if (bad) {
+    const e = bad.case.expected;
+    html += puzzleImage(e, bad.actual!, `your output, ${bad.label}: ${bad.wrong} wrong records in red`, bad.wrongMask) + puzzleImage(e, e.data, 'expected');
+    html += `<details><summary>the ${bad.passes.length} passes of that run</summary>${traceTable(bad.passes)}</details>`;
+  }
+  return {
+    state: {
+      n: r.n,
+      title: r.title,
+      pass: r.pass,
+      error: r.error?.message ?? '',
+      error_line: r.error?.line ?? null,
+      cases: r.cases.map((c) => ({ label: c.label, seed: c.seed, pass: c.pass, wrong: c.wrong, records: c.records, note: c.note })),
+      first_wrong: bad?.first ?? null,
+      report,
+    },
+    // the wrong-record mask (1 = wrong) of the first failing case, or of the last case when all pass
+    results: { wrong: { data: Int32Array.from((bad ?? r.cases.at(-1))?.wrongMask ?? []), shape: [(bad ?? r.cases.at(-1))?.records ?? 0] } },
+    html,
+  };
+}
+
 export const APPS: Record<string, (ctx: BrookContext, arrays: Record<string, Typed>, options: Record<string, any>) => Promise<AppOutput>> = {
   collide: runCollide,
   subdivide: runSubdivide,
   ccd: runCcd,
+  puzzle: runPuzzle,
 };

@@ -294,7 +294,8 @@ function renderApp(model: WidgetModel, el: HTMLElement): () => void {
         model.set('trace', passes.map((p) => ({ ...p })));
         model.set('status', 'done');
         root.textContent = `brookgl · ${name} · ${ctx.caps.renderer} · ${passes.length} passes`;
-        root.insertAdjacentHTML('beforeend', `<details><summary>pass trace (${passes.length})</summary>${traceTable(passes)}</details>`);
+        if (out.html !== undefined) root.insertAdjacentHTML('beforeend', out.html);
+        else root.insertAdjacentHTML('beforeend', `<details><summary>pass trace (${passes.length})</summary>${traceTable(passes)}</details>`);
       } catch (e) {
         const message = String((e as Error)?.message ?? e);
         showError(root, message);

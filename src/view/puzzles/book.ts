@@ -712,7 +712,7 @@ cellIdSum(slots, bins.capacity, cells, o);   // o is cells × cells`,
         const slots = bins.pack();
         try {
           const r = await runOnce(ctx, k, { slots, capacity: bins.capacity, cells }, c.expected, out);
-          return { ...r, note: `capacity ${bins.capacity} slots (${bins.stats.overflows} rebuilds after an overflow), ${bins.stats.passes} peeling passes` };
+          return { ...r, note: `capacity ${bins.capacity} slots (${bins.stats.overflows} rebuilds after an overflow)` };
         } finally {
           slots.dispose();
         }

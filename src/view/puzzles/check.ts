@@ -191,8 +191,12 @@ function compare(p: Puzzle, c: PuzzleCase, seed: number, actual: ArrayLike<numbe
   return { label: c.label, seed, pass: wrong === 0, records: n, wrong, wrongMask: mask, case: c, actual, first, passes, note };
 }
 
-/** The result as plain text: pass or fail, each case, the first wrong record and its pass trace (notebooks, consoles). */
-export function puzzleReport(r: PuzzleResult): string {
+/**
+ * The result as plain text: pass or fail, each case, the first wrong record and (unless
+ * `passes` is false) the failing run's pass trace with its GPU times — for notebooks and
+ * consoles. `passes: false` gives a text that repeats from run to run (no timings).
+ */
+export function puzzleReport(r: PuzzleResult, { passes = true }: { passes?: boolean } = {}): string {
   const lines = [`Puzzle ${r.n} (${r.title}): ${r.pass ? 'PASS' : 'FAIL'}`];
   if (r.error) lines.push(`  error${r.error.line !== null ? ` (your line ${r.error.line})` : ''}: ${r.error.message}`);
   for (const c of r.cases) {
@@ -204,7 +208,7 @@ export function puzzleReport(r: PuzzleResult): string {
     lines.push(`  first wrong record (${bad.label}): ${f.position}`);
     for (const { name, value } of f.inputs) lines.push(`    ${name} = ${value}`);
     lines.push(`    expected ${f.expected}`, `    got      ${f.actual}`);
-    lines.push(traceText(bad.passes, `  the passes of that run (${bad.passes.length})`));
+    if (passes) lines.push(traceText(bad.passes, `  the passes of that run (${bad.passes.length})`));
   }
   return lines.join('\n');
 }
