@@ -265,3 +265,14 @@ def test_char_streams_are_bytes():
     front_end_answers(w, {"o": 255 - ok["c"]})
     got = w.result("o")
     assert got.dtype == np.uint8 and got.shape == (3, 4, 4) and np.array_equal(got, 255 - ok["c"])
+
+
+def test_check_puzzle_arguments():
+    c = brookgl.check_puzzle(3, "kernel void leftDifference(float a[], iter float i<>, out float o<>) { o = a[i]; }")
+    assert c.kind == "app" and c.app == "puzzle" and c.options == {"n": 3, "source": c.options["source"]}
+    assert "check_puzzle 3" in repr(c)
+    for n in (0, 17, 2.0, True, "3"):
+        with pytest.raises(BrookError, match="puzzle number from 1 to 16"):
+            brookgl.check_puzzle(n, "kernel void k(out float o<>) { o = 1; }")
+    with pytest.raises(BrookError, match="Brook text"):
+        brookgl.check_puzzle(1, None)
