@@ -103,6 +103,26 @@ const fmt = (v: number) => (Number.isInteger(v) || !Number.isFinite(v) ? String(
 const recordText = (data: ArrayLike<number>, i: number, c: number) => (c === 1 ? fmt(data[i]!) : `(${Array.from({ length: c }, (_, k) => fmt(data[i * c + k]!)).join(', ')})`);
 const recordsOf = (d: PuzzleData) => d.shape.reduce((a, b) => a * b, 1);
 
+/** The neighbours of record i of an input (a gather may read them): records i − 2 .. i + 2 of a 1D stream, the 3 × 3 block of a 2D one. */
+function around(d: PuzzleData, i: number): string {
+  const n = recordsOf(d);
+  if (n < 2) return '';
+  if (d.shape.length === 2) {
+    const [h, w] = d.shape as [number, number];
+    const [y, x] = [Math.floor(i / w), i % w];
+    const rows: string[] = [];
+    for (let r = Math.max(0, y - 1); r <= Math.min(h - 1, y + 1); r++) {
+      const cells: string[] = [];
+      for (let c = Math.max(0, x - 1); c <= Math.min(w - 1, x + 1); c++) cells.push(recordText(d.data, r * w + c, d.components));
+      rows.push(cells.join(' '));
+    }
+    return `   (rows ${Math.max(0, y - 1)}..${Math.min(h - 1, y + 1)}, columns ${Math.max(0, x - 1)}..${Math.min(w - 1, x + 1)}: ${rows.join(' | ')})`;
+  }
+  const lo = Math.max(0, i - 2);
+  const hi = Math.min(n - 1, i + 2);
+  return `   (records ${lo}..${hi}: ${Array.from({ length: hi - lo + 1 }, (_, k) => recordText(d.data, lo + k, d.components)).join(', ')})`;
+}
+
 function same(a: number, e: number, tolerance: number): boolean {
   if (a === e || (Number.isNaN(a) && Number.isNaN(e))) return true;
   if (tolerance === 0 || !Number.isFinite(a) || !Number.isFinite(e)) return false;
@@ -181,7 +201,7 @@ function compare(p: Puzzle, c: PuzzleCase, seed: number, actual: ArrayLike<numbe
     const inputs: { name: string; value: string }[] = [];
     for (const [name, d] of Object.entries(c.inputs)) {
       const m = recordsOf(d);
-      inputs.push({ name, value: m === n ? recordText(d.data, i, d.components) : `${m} records${m <= 8 ? `: ${Array.from({ length: m }, (_, j) => recordText(d.data, j, d.components)).join(', ')}` : ''}` });
+      inputs.push({ name, value: m === n ? `${recordText(d.data, i, d.components)}${around(d, i)}` : `${m} records${m <= 8 ? `: ${Array.from({ length: m }, (_, j) => recordText(d.data, j, d.components)).join(', ')}` : ''}` });
     }
     for (const [name, v] of Object.entries(c.uniforms)) inputs.push({ name, value: fmt(v) });
     first = { index: i, position, inputs, expected: recordText(e.data, i, comps), actual: i < got ? recordText(actual, i, comps) : `nothing (the output has ${got} records)` };
