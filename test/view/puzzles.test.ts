@@ -52,6 +52,8 @@ describe('view/puzzles', () => {
     expect(r.error?.line, r.error?.message).to.equal(3);
     const none = await checkPuzzle(ctx, 7, 'kernel void one(float a<>, out float o<>) { o = a; }\nkernel void two(float a<>, out float o<>) { o = a; }');
     expect(none.error?.message).to.match(/the host runs a kernel named Scan/);
+    const unused = await checkPuzzle(ctx, 12, 'kernel void address(iter float i<>, out float dest<>) {\n  dest = i;\n}');
+    expect(unused.error?.message, `a parameter left out: ${unused.error?.message}`).to.match(/has no parameter 'n'[\s\S]*keep its parameter list \(iter float i<>, float n, out float dest<>\)/);
   });
 
   it('the exactness puzzle sums past 2^24: an int total is exact where a float one is not', async () => {

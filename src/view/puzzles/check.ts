@@ -163,7 +163,8 @@ export async function checkPuzzle(ctx: BrookContext, which: number | string | Pu
       result.cases.push(compare(p, c, seed + k, out.data, passes, out.note ?? ''));
     } catch (e) {
       if (tracing) passes = await ctx.trace.stop().catch(() => []);
-      const message = (e as Error).message ?? String(e);
+      let message = (e as Error).message ?? String(e);
+      if (/has no parameter|missing|must be given/i.test(message)) message += `; the host script passes the starter's parameters by name: keep its parameter list ${p.starter.slice(p.starter.indexOf('('), p.starter.indexOf(')') + 1).replace(/\s+/g, ' ')}`;
       result.error = { message, line: errorLine(message) };
       const n = recordsOf(c.expected);
       result.cases.push({ label: c.label, seed: seed + k, pass: false, records: n, wrong: n, wrongMask: new Uint8Array(n).fill(1), case: c, actual: null, first: null, passes, note: '' });
