@@ -182,8 +182,8 @@ function resultNodes(p, r) {
       ...r.cases.map((c) => el('li', {}, `${c.pass ? '✓' : '✗'} ${c.label} (seed ${c.seed}): ${c.pass ? `all ${c.records} records right` : c.actual ? `${c.wrong} of ${c.records} records wrong` : 'did not run'}${c.note ? `; ${c.note}` : ''}`)),
     ),
   ];
-  const bad = r.cases.find((c) => c.first);
-  if (bad) {
+  const bad = r.diagnosis;
+  if (bad && bad.actual) {
     const f = bad.first;
     const e = bad.case.expected;
     const table = el(

@@ -149,7 +149,7 @@ async function runPuzzle(ctx: BrookContext, _arrays: Record<string, Typed>, o: R
   const r = await checkPuzzle(ctx, Number(o.n), String(o.source ?? ''));
   const report = puzzleReport(r, { passes: false }); // no GPU times: a saved notebook's text repeats
   let html = `<pre style="white-space:pre-wrap;margin:4px 0">${escape(report)}</pre>`;
-  const bad = r.cases.find((c) => c.first && c.actual);
+  const bad = r.diagnosis?.actual ? r.diagnosis : null;
   if (bad) {
     const e = bad.case.expected;
     html += puzzleImage(e, bad.actual!, `your output, ${bad.label}: ${bad.wrong} wrong records in red`, bad.wrongMask) + puzzleImage(e, e.data, 'expected');

@@ -34,7 +34,9 @@ describe('view/puzzles', () => {
         const r = await checkPuzzle(ctx, p.n, source);
         expect(r.pass, `${what} must fail:\n${puzzleReport(r)}`).to.equal(false);
         if (r.error === null) {
-          const bad = r.cases.find((c) => !c.pass)!;
+          const bad = r.diagnosis!;
+          expect(bad, `${what}: a failing case is diagnosed`).to.not.equal(null);
+          expect(bad.pass).to.equal(false);
           expect(bad.first, `${what}: the first wrong record is named`).to.not.equal(null);
           expect(bad.wrongMask.reduce((a, b) => a + b, 0)).to.be.greaterThan(0);
           expect(bad.passes.length, `${what}: the pass trace of the failing run`).to.be.greaterThan(0);

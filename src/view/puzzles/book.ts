@@ -128,7 +128,8 @@ export const PUZZLES: Puzzle[] = [
 }`,
     solutionNote: 'A kernel as Brook\'s paper introduces them: inputs and outputs as streams, one invocation per output record.',
     wrong: [{ what: 'doubles instead of squaring', source: 'kernel void square(float a<>, out float o<>) {\n  o = a + a;\n}' }],
-    host: 'square(a, o);   // ctx.run(square, { a, o })',
+    host: `// in brookgl: ctx.run(square, { a, o })
+square(a, o);`,
     minutes: 3,
     sizes: [[1], [1000], [4096]],
     shown: 1,
@@ -156,7 +157,8 @@ export const PUZZLES: Puzzle[] = [
 }`,
     solutionNote: 'Brook\'s paper shows saxpy on float4 streams; here on floats.',
     wrong: [{ what: 'scales the sum', source: 'kernel void saxpy(float x<>, float y<>, float alpha, out float o<>) {\n  o = alpha * (x + y);\n}' }],
-    host: 'saxpy(x, y, 2.5, o);   // ctx.run(saxpy, { x, y, alpha: 2.5, o })',
+    host: `// in brookgl: ctx.run(saxpy, { x, y, alpha: 2.5, o })
+saxpy(x, y, 2.5, o);`,
     minutes: 3,
     sizes: [[1], [1000], [4096]],
     shown: 1,
@@ -222,7 +224,8 @@ export const PUZZLES: Puzzle[] = [
 }`,
     solutionNote: 'The neighbour reads of Harris & Buck\'s Listing 34-1 (coords ± (1, 0), ± (0, 1)), averaged.',
     wrong: [{ what: 'swaps rows and columns', source: 'kernel void neighbours(float g[][], out float o<>) {\n  float2 p = indexof(o).xy;\n  o = (g[p.x - 1][p.y] + g[p.x + 1][p.y] + g[p.x][p.y - 1] + g[p.x][p.y + 1]) / 4;\n}' }],
-    host: 'neighbours(g, o);   // o is h × w, like g',
+    host: `// o is h × w, like g
+neighbours(g, o);`,
     minutes: 8,
     sizes: [[1, 1], [7, 13], [48, 64]],
     shown: 2,
@@ -250,7 +253,8 @@ export const PUZZLES: Puzzle[] = [
 }`,
     solutionNote: 'Iterators as Brook defines them: start + i · (end − start) / n along each dimension (docs/brook.md).',
     wrong: [{ what: 'off by one (squares shifted by a record)', source: 'kernel void checker(iter float2 t<>, out float o<>) {\n  o = fmod(floor((t.x + 1) / 4) + floor(t.y / 4), 2);\n}' }],
-    host: 'checker(iter(float2(0, 0), float2(w, h)), o);   // o is h × w',
+    host: `// o is h × w
+checker(iter(float2(0, 0), float2(w, h)), o);`,
     minutes: 5,
     sizes: [[1, 1], [13, 22], [64, 64]],
     shown: 1,
@@ -280,7 +284,9 @@ export const PUZZLES: Puzzle[] = [
 }`,
     solutionNote: 'A reduce kernel as in Brook\'s paper; the runtime folds 16 records a pass.',
     wrong: [{ what: 'keeps the last record', source: 'reduce void biggest(float a<>, reduce float r<>) {\n  r = a;\n}' }],
-    host: 'float m;  biggest(a, m);   // [m] = await reduceValue(ctx, biggest, { a })',
+    host: `// in brookgl: [m] = await reduceValue(ctx, biggest, { a })
+float m;
+biggest(a, m);`,
     minutes: 4,
     sizes: [[1], [1000], [4096]],
     shown: 1,
@@ -317,8 +323,9 @@ export const PUZZLES: Puzzle[] = [
     solutionNote: 'Horn\'s Scan kernel (GPU Gems 2 ch. 36, section 36.1.1; printed without a listing number) tests `here > twotoi`; with this host, where the first pass is a Scan step too, the record at here == twotoi would miss record 0, so the test is >=.',
     wrong: [{ what: 'off by one (here > twotoi, as printed)', source: 'kernel void Scan(float input[], out float count<>, iter float here<>,\n                 iter float left_2toi<>, float twotoi) {\n  count = input[here];\n  if (here > twotoi)\n    count += input[left_2toi];\n}' }],
     host: `for (twotoi = 1; twotoi < n; twotoi *= 2) {
-  Scan(a, b, iter(0, n), iter(-twotoi, n - twotoi), twotoi);
-  swap(a, b);                          // the next pass reads this one
+  Scan(a, b, iter(0, n),
+       iter(-twotoi, n - twotoi), twotoi);
+  swap(a, b);   // the next pass reads this one
 }`,
     minutes: 10,
     sizes: [[1], [1000], [4096]],
@@ -381,10 +388,14 @@ export const PUZZLES: Puzzle[] = [
 }`,
     solutionNote: 'Horn\'s Listing 36-2 searches in one pass with a loop, moving a relative guess by halving steps; this is the same search written on absolute positions.',
     wrong: [{ what: 'off by one (the first j with kept(j) > here + 1)', source: 'kernel void GatherSearch(float nulls[], float value[], iter float here<>,\n                         float n, out float o<>) {\n  float lo = here;\n  float hi = n - 1;\n  for (int step = 0; step < 24; step++) {\n    float mid = floor((lo + hi) / 2);\n    if (mid + 1 - nulls[mid] > here + 1) hi = mid;\n    else lo = mid + 1;\n  }\n  o = value[lo];\n}' }],
-    host: `IsNull(value, flags);                  // 1 where value is +infinity
-nulls = scan(flags);                   // running count of nulls (puzzle 7)
-m = n - nulls[n - 1];                  // records kept
-GatherSearch(nulls, value, iter(0, m), n, o);   // o has m records`,
+    host: `// 1 where value is +infinity
+IsNull(value, flags);
+// running count of nulls (puzzle 7)
+nulls = scan(flags);
+// records kept
+m = n - nulls[n - 1];
+// your kernel; o has m records
+GatherSearch(nulls, value, iter(0, m), n, o);`,
     minutes: 15,
     sizes: [[1], [1000], [4096]],
     shown: 1,
@@ -446,7 +457,8 @@ GatherSearch(nulls, value, iter(0, m), n, o);   // o has m records`,
 }`,
     solutionNote: 'The compare-exchange of a bitonic network, as brookgl\'s sortStream runs it (src/idioms/sort.ts); Horn measures it against scan/search in Table 36-1.',
     wrong: [{ what: 'every block sorted upward (no bitonic direction)', source: 'kernel void bitonicStep(float a[], iter float here<>, float stage, float step,\n                        out float o<>) {\n  float partner = fmod(floor(here / step), 2) == 0 ? here + step : here - step;\n  float mine = a[here];\n  float theirs = a[partner];\n  o = (here < partner) ? min(mine, theirs) : max(mine, theirs);\n}' }],
-    host: `N = power of two >= n;  a = value padded with +infinity
+    host: `N = power of two >= n;
+a = value padded with +infinity;
 for (stage = 2; stage <= N; stage *= 2)
   for (step = stage / 2; step >= 1; step /= 2) {
     bitonicStep(a, iter(0, N), stage, step, b);
@@ -520,10 +532,14 @@ o = first n records of a`,
 }`,
     solutionNote: 'Harris & Buck\'s Listing 34-1 (the obstacles builder: four neighbours summed, `if (bounds.x < 4) discard;`), with Listing 34-2\'s depth setup done by ctx.buildMask.',
     wrong: [{ what: 'masks cells with three walls too', source: 'kernel void landlocked(float obstacles[][], out float o<>) {\n  float2 p = indexof(o).xy;\n  float walls = 0;\n  walls += obstacles[p.y][p.x - 1] > 0.5 ? 1 : 0;\n  walls += obstacles[p.y][p.x + 1] > 0.5 ? 1 : 0;\n  walls += obstacles[p.y - 1][p.x] > 0.5 ? 1 : 0;\n  walls += obstacles[p.y + 1][p.x] > 0.5 ? 1 : 0;\n  if (walls < 3)\n    discard;\n  o = 0;\n}' }],
-    host: `mask = zmask(o);                               // depth 1 everywhere
-buildMask(mask, landlocked, obstacles);        // your kernel: depth 0 where it writes
-o = 0;  Work(o) under the mask;                // writes 1 where the depth test passes
-skipped = cells - sum(o)`,
+    host: `// depth 1 everywhere
+mask = zmask(o);
+// your kernel: depth 0 where it does not discard
+buildMask(mask, landlocked, obstacles);
+o = 0;
+// Work writes 1 where the depth test passes
+Work(o) under the mask;
+skipped = cells - sum(o);`,
     minutes: 12,
     sizes: [[1, 1], [20, 30], [64, 64]],
     shown: 1,
@@ -574,9 +590,13 @@ skipped = cells - sum(o)`,
     solutionNote: 'The termination program of Harris & Buck\'s section 34.3: it discards the fragments that satisfy the criterion, so the occlusion query counts the ones still running.',
     wrong: [{ what: 'the wrong pass count (stops one pass early)', source: 'kernel void stillRunning(float2 s<>, out float o<>) {\n  if (s.x < 2)\n    discard;\n  o = 1;\n}' }],
     host: `do {
-  Halve(s, t);  swap(s, t);            // x >= 1 ? (x / 2, k + 1) : (x, k)
-  query.begin();  stillRunning(s, scratch);  query.end();
-} while (query says some samples passed)`,
+  // Halve: x >= 1 ? (x / 2, k + 1) : (x, k)
+  Halve(s, t);
+  swap(s, t);
+  query.begin();
+  stillRunning(s, scratch);   // your kernel
+  query.end();
+} while (the query saw a sample);`,
     minutes: 8,
     sizes: [[1], [1000], [4096]],
     shown: 1,
@@ -632,9 +652,12 @@ skipped = cells - sum(o)`,
 }`,
     solutionNote: 'Horn names the vertex scatter (section 36.1.1) as the alternative to search and gather; brookgl\'s filter draws its kept records as points the same way (src/idioms/scatter.ts).',
     wrong: [{ what: 'off by one for odd n (floor instead of ceil)', source: 'kernel void address(iter float i<>, float n, out float dest<>) {\n  if (fmod(i, 2) == 0)\n    dest = i / 2;\n  else\n    dest = floor(n / 2) + floor(i / 2);\n}' }],
-    host: `address(iter(0, n), n, dest);           // your kernel
+    host: `// your kernel
+address(iter(0, n), n, dest);
 o = -1 everywhere;
-draw n points: point i at record dest[i] of o, writing value[i]`,
+// one point per record: point i lands on
+// record dest[i] of o and writes value[i]
+draw n points;`,
     minutes: 8,
     sizes: [[1], [999], [4096]],
     shown: 1,
@@ -691,9 +714,12 @@ draw n points: point i at record dest[i] of o, writing value[i]`,
 }`,
     solutionNote: 'Reads the bins as Oat et al. lay them out (slot k of every bin in a layer of the depth texture array, ids as depths, section 3); brookgl\'s Bins.pack() stacks the slots as rows.',
     wrong: [{ what: 'adds the empty slots', source: 'kernel void cellIdSum(float slots[][], float capacity, float cells, out float o<>) {\n  float2 p = indexof(o).xy;\n  o = 0;\n  for (float k = 0; k < capacity; k++)\n    o += slots[k * cells + p.y][p.x] * 16777216;\n}' }],
-    host: `bins = binPoints(points, grid of cells × cells × 1, capacity 8);   // depth peeling
-slots = bins.pack();                    // capacity · cells rows × cells columns
-cellIdSum(slots, bins.capacity, cells, o);   // o is cells × cells`,
+    host: `// depth peeling into a cells × cells × 1 grid
+bins = binPoints(points, grid, capacity 8);
+// capacity · cells rows × cells columns
+slots = bins.pack();
+// o is cells × cells
+cellIdSum(slots, bins.capacity, cells, o);`,
     minutes: 12,
     sizes: [[1], [500], [2000]],
     shown: 1,
@@ -827,7 +853,9 @@ kernel void move(Particle p<>, float dt, out Particle q<>) {
 }`,
     solutionNote: 'A struct stream as Brook declares them; Horn\'s Listing 36-3 declares the collision streams the same way.',
     wrong: [{ what: 'reflects the position but keeps the velocity', source: 'typedef struct { float2 pos; float2 vel; } Particle;\n\nkernel void move(Particle p<>, float dt, out Particle q<>) {\n  float2 x = p.pos + p.vel * dt;\n  if (x.x < 0) x.x = -x.x;\n  if (x.x > 1) x.x = 2 - x.x;\n  if (x.y < 0) x.y = -x.y;\n  if (x.y > 1) x.y = 2 - x.y;\n  q.pos = x;\n  q.vel = p.vel;\n}' }],
-    host: `Particle p<n>, q<n>;   streamRead(p, particles);   // pos.x, pos.y, vel.x, vel.y per record
+    host: `Particle p<n>, q<n>;
+// pos.x, pos.y, vel.x, vel.y per record
+streamRead(p, particles);
 move(p, 0.1, q);`,
     minutes: 8,
     sizes: [[1], [1000], [4096]],
@@ -858,8 +886,10 @@ move(p, 0.1, q);`,
 }`,
     solutionNote: 'A reduce kernel (Brook 2004) on an integer stream: brookgl sums int streams exactly past 2^24, as its write queries and filters count.',
     wrong: [{ what: 'sums in float (the starter)', source: 'reduce void total(float a<>, reduce float r<>) {\n  r += a;\n}' }],
-    host: `counts<n> of the type total declares;  streamRead(counts, data);
-total(counts, sum);   // [sum] = await reduceValue(ctx, total, { a: counts })`,
+    host: `// counts<n>, of the type total declares
+streamRead(counts, data);
+// in brookgl: [sum] = await reduceValue(ctx, total, { a: counts })
+total(counts, sum);`,
     minutes: 5,
     sizes: [[1], [1000], [4096]],
     shown: 1,

@@ -63,6 +63,11 @@ export interface PuzzleResult {
   /** A compile or run error: its message and the line of the student's source it names, if any. */
   error: { message: string; line: number | null } | null;
   cases: PuzzleCaseResult[];
+  /**
+   * The failing case to show: the size the page draws (puzzle.shown) when it has a wrong record,
+   * else the first case that has one; null when none does.
+   */
+  diagnosis: PuzzleCaseResult | null;
 }
 
 export interface CheckOptions {
@@ -138,7 +143,7 @@ export async function checkPuzzle(ctx: BrookContext, which: number | string | Pu
   const p = typeof which === 'object' ? which : puzzle(which);
   if (typeof source !== 'string') throw new BrookError(`checkPuzzle: source must be the Brook text of the kernel (a string), got ${source === null ? 'null' : typeof source}`);
   const seed = options.seed ?? 1;
-  const result: PuzzleResult = { n: p.n, id: p.id, title: p.title, pass: false, error: null, cases: [] };
+  const result: PuzzleResult = { n: p.n, id: p.id, title: p.title, pass: false, error: null, cases: [], diagnosis: null };
   let kernel: KernelSpec;
   try {
     kernel = chooseKernel(p, parseBrook(source));
@@ -174,6 +179,8 @@ export async function checkPuzzle(ctx: BrookContext, which: number | string | Pu
     }
   }
   result.pass = result.error === null && result.cases.length === indices.length && result.cases.every((c) => c.pass);
+  const shown = result.cases[indices.indexOf(p.shown)];
+  result.diagnosis = shown?.first ? shown : (result.cases.find((c) => c.first) ?? null);
   return result;
 }
 
@@ -223,7 +230,7 @@ export function puzzleReport(r: PuzzleResult, { passes = true }: { passes?: bool
   for (const c of r.cases) {
     lines.push(`  ${c.pass ? 'ok  ' : 'FAIL'} ${c.label} (seed ${c.seed}): ${c.wrong === 0 ? `all ${c.records} records right` : `${c.wrong} of ${c.records} records wrong`}${c.note ? `; ${c.note}` : ''}`);
   }
-  const bad = r.cases.find((c) => c.first);
+  const bad = r.diagnosis;
   if (bad?.first) {
     const f = bad.first;
     lines.push(`  first wrong record (${bad.label}): ${f.position}`);
