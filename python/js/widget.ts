@@ -258,15 +258,29 @@ function renderEmbed(model: WidgetModel, el: HTMLElement): () => void {
   };
 }
 
+/**
+ * The context and run queue every puzzle check of the page shares: a notebook of puzzles shows
+ * dozens of check widgets, and marimo renders them all at once — one WebGL context each passed
+ * Chrome's limit (16), which loses the oldest mid-check. One context, one check at a time.
+ */
+let puzzleShared: { ctx: BrookContext | null; queue: Promise<void> } | null = null;
+
 /** The 'app' kind: a library application (apps.ts) on arrays from Python, run once per request. */
 function renderApp(model: WidgetModel, el: HTMLElement): () => void {
   const root = widgetRoot(model, 'app');
   root.style.cssText = 'font:12px system-ui,sans-serif';
   el.append(root);
+  const shared = model.get('app') === 'puzzle' ? (puzzleShared ??= { ctx: null, queue: Promise.resolve() }) : null;
   let ctx: BrookContext | null = null;
   let queue = Promise.resolve();
+  const enqueue = (work: () => Promise<void>) => (shared ? (shared.queue = shared.queue.then(work)) : (queue = queue.then(work)));
+  const context = () => {
+    if (!shared) return (ctx ??= createContext());
+    if (!shared.ctx || shared.ctx.isLost) shared.ctx = createContext();
+    return shared.ctx;
+  };
   const run = () =>
-    (queue = queue.then(async () => {
+    enqueue(async () => {
       const request = Number(model.get('request') ?? 0);
       const name = String(model.get('app'));
       root.dataset.status = 'running';
@@ -276,7 +290,7 @@ function renderApp(model: WidgetModel, el: HTMLElement): () => void {
       try {
         const app = APPS[name];
         if (!app) throw new Error(`(brookgl) no app ${name} (apps: ${Object.keys(APPS).join(', ')})`);
-        ctx ??= root.brookglContext = createContext();
+        const ctx = (root.brookglContext = context());
         model.set('renderer', ctx.caps.renderer);
         const arrays: Record<string, Float32Array | Int32Array | Uint32Array> = {};
         for (const [k, a] of Object.entries((model.get('arrays') ?? {}) as Record<string, ArrayIn>)) {
@@ -284,7 +298,7 @@ function renderApp(model: WidgetModel, el: HTMLElement): () => void {
           if (t instanceof Uint8Array) throw new Error(`(brookgl) app ${name}: array ${k} is uint8; apps take float32, int32 or uint32 arrays`);
           arrays[k] = t;
         }
-        const { value: out, passes } = await traced(ctx, () => app(ctx!, arrays, model.get('options') ?? {}));
+        const { value: out, passes } = await traced(ctx, () => app(ctx, arrays, model.get('options') ?? {}));
         const results: Record<string, ArrayIn> = {};
         for (const [k, r] of Object.entries(out.results)) {
           results[k] = { dtype: dtypeOf(r.data), shape: r.shape, data: new DataView(r.data.buffer, r.data.byteOffset, r.data.byteLength) };
@@ -305,12 +319,12 @@ function renderApp(model: WidgetModel, el: HTMLElement): () => void {
       model.set('answered', request);
       root.dataset.status = String(model.get('status'));
       publish(model, ['status', 'error', 'renderer', 'trace', 'results', 'state', 'answered']);
-    }));
+    });
   model.on('change:request', run);
   run();
   return () => {
     model.off('change:request', run);
-    if (ctx) releaseContext(ctx);
+    if (ctx) releaseContext(ctx); // never the puzzles' shared context: the page's other checks use it
     root.remove();
   };
 }
