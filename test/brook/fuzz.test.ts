@@ -155,7 +155,7 @@ const WRAPS: Record<string, (n: number) => string> = {
   ifs: (n) => `b = 0.0; ${'if (a > 0.0) { '.repeat(n)}b = a;${' }'.repeat(n)}`,
   ternaries: (n) => `b = ${'a > 0.0 ? a : '.repeat(n)}a;`,
   assignments: (n) => `float c; b = ${'c = '.repeat(n)}a;`,
-  unary: (n) => `b = ${'-'.repeat(n * 40)}a;`,
+  unary: (n) => `b = ${'- '.repeat(n * 40)}a;`, // signs: '--' would be decrements, which an input cannot take
   mixed: (n) => `int i = 1; b = ${'(i + '.repeat(n)}a${')'.repeat(n)};`,
 };
 
