@@ -469,7 +469,7 @@ export class Checker {
     const sym = this.lookup(root.name);
     if (!sym) this.fail(root.pos, `'${root.name}' is not declared`);
     const ro = READ_ONLY[sym.role];
-    if (ro && (this.mode === 'kernel' || sym.role === 'gather')) {
+    if (ro) {
       this.fail(root.pos, `'${sym.name}' is ${ro}, which a kernel cannot write; copy it into a local variable or write an out parameter`);
     }
     if (sym.isConst) this.fail(root.pos, `'${sym.name}' is const, which cannot be written`);
