@@ -48,6 +48,9 @@ import { ElementType } from '../core/types';
 import { TYPE_MAP, checkNesting, normalizeType, stripComments } from './tokens';
 import type { FunctionDecl, Param, Program, Stmt } from './ast';
 import { Checker, TypedFunction } from './check';
+import { lex } from './lex';
+import { typeName } from './types';
+import type { Sym } from './ast';
 import { EmitContext, GlslEmitter, globalDecl } from './glsl';
 import { parseProgram } from './parse';
 import { sourceError } from './lex';
@@ -55,9 +58,7 @@ import { structDecl, structGlue } from './structs';
 import { REDUCE_SOURCE, REDUCE_UNIFORMS, reduceFold } from './reduce';
 
 export { stripComments } from './tokens';
-export { parseBrookStructs, brookStructs } from './structs';
 export { REDUCE_SOURCE } from './reduce';
-export { translateBody } from './translate';
 
 /** Options of the Brook front end (`parseBrook(text, options)`, `brookWith(options)`). */
 export interface BrookOptions {
@@ -153,7 +154,7 @@ function compileKernels(program: Program, checker: Checker, structs: Record<stri
   for (const k of found) {
     const where = `brook, kernel ${k.name} (line ${k.pos.line})`;
     if (kernels[k.name]) throw new BrookError(`${where}: a kernel named ${k.name} is already declared`);
-    const read = readParams(k, structs, where);
+    const read = readParams(k, structs, where, (n) => { const t = checker.unit.typedefs.get(n); return t ? typeName(t) : n; });
     const { spec, structParams, voutOf } = read;
     const { extraHelpers, bodyPrefix } = applyKinds(k, read, where);
     const t = checker.checkFunction(k, true);
@@ -210,7 +211,7 @@ function checkDeclarations(fns: FunctionDecl[], source: string): void {
 }
 
 /** Reads a kernel's parameter list into a description's parameter maps (and its reduce and vout parameters). */
-function readParams(k: FunctionDecl, structs: Record<string, StructType>, where: string): KernelParams {
+function readParams(k: FunctionDecl, structs: Record<string, StructType>, where: string, typedef: (name: string) => string): KernelParams {
   const spec: KernelParams['spec'] = { name: k.name, inputs: {}, gathers: {}, iters: {}, uniforms: {}, outputs: {}, body: '' };
   const structParams: Record<string, StructParam> = {};
   let reduceInput: KernelParams['reduceInput'];
@@ -219,7 +220,7 @@ function readParams(k: FunctionDecl, structs: Record<string, StructType>, where:
   const isReduce = k.kind === 'reduce';
   for (const p of k.params) {
     const { qual, name } = p;
-    const rawType = p.type.name;
+    const rawType = typedef(p.type.name);
     const isStream = p.stream;
     const isGather = p.gather > 0;
     if (qual === 'inout' || qual === 'in' && false) throw new BrookError(`${where}: '${name}': a kernel's parameter is not inout; use out for an output stream`);
@@ -331,4 +332,54 @@ export function brook(strings: TemplateStringsArray, ...values: unknown[]): Reco
  */
 export function brookWith(options: BrookOptions): (strings: TemplateStringsArray, ...values: unknown[]) => Record<string, KernelSpec> {
   return (strings, ...values) => parseBrook(String.raw({ raw: strings }, ...values), options);
+}
+
+/**
+ * The struct types of Brook source, by name: Listing 36-3's and 36-5's typedefs as printed.
+ * @example const { Tri, BBox } = parseBrookStructs(listing36_3);
+ */
+export function parseBrookStructs(source: string): Record<string, StructType> {
+  if (typeof source !== 'string') throw new BrookError('brook: the source must be a string of Brook code');
+  return frontEnd(source).structs;
+}
+
+/** Tagged template for struct declarations: `const { Tri } = brookStructs\`typedef struct { float3 A, B, C; } Tri;\``. */
+export function brookStructs(strings: TemplateStringsArray, ...values: unknown[]): Record<string, StructType> {
+  return parseBrookStructs(String.raw({ raw: strings }, ...values));
+}
+
+/**
+ * Brook statements to GLSL ES 3.00 through the typed front end, outside any kernel: the names
+ * the text uses without declaring them are float variables, those in `intNames` ints and those
+ * in `gathers` float gathers (`v[i]` -> `v(i)`). For looking at what the generator makes of a
+ * few lines; kernels go through parseBrook. `boundLoops`: every loop condition also counts
+ * against brook_loop().
+ * @example translateBody('c = x ? 1 : 0;', new Set(), new Set()) // 'c = bool(x) ? 1.0 : 0.0;'
+ */
+export function translateBody(text: string, gathers: Set<string>, intNames: Set<string>, boundLoops = false): string {
+  if (typeof text !== 'string') throw new BrookError('translateBody: the text must be a string of Brook statements');
+  checkNesting(stripComments(text), 'translateBody');
+  return guard(() => {
+    const source = `void brook_translate() {${text}\n}`;
+    const program = parseProgram(source, 'translateBody');
+    const checker = new Checker(program, source);
+    const fn = program.items.find((x): x is FunctionDecl => x.k === 'function')!;
+    // every name not declared here (nor a function or a type) is a float, an int or a gather
+    const toks = lex(source, 'translateBody');
+    toks.forEach((t, k) => {
+      if (t.k !== 'id' || toks[k - 1]?.t === '.' || toks[k + 1]?.t === '(' || checker.unit.globalSyms.has(t.t) || /^(?:brook_translate|if|else|for|while|do|return|break|continue|true|false|indexof|const|struct|switch|case|default|discard|unsigned)$/.test(t.t)) return;
+      if (typeOfNameOrStruct(checker, t.t)) return;
+      const sym: Sym = gathers.has(t.t)
+        ? { name: t.t, ty: { k: 'num', base: 'float', n: 1 }, role: 'gather' }
+        : { name: t.t, ty: { k: 'num', base: intNames.has(t.t) ? 'int' : 'float', n: 1 }, role: 'global' };
+      checker.unit.globalSyms.set(t.t, sym);
+    });
+    const t = checker.checkFunction(fn, false);
+    const ctx: EmitContext = { checker, typed: (f) => checker.checkFunction(f, false), bounded: boundLoops, vout: false, helpers: new Map(), functions: new Map(), active: [] };
+    return new GlslEmitter(ctx).kernelBody(t, 1);
+  });
+}
+
+function typeOfNameOrStruct(checker: Checker, name: string): boolean {
+  return checker.unit.structs.has(name) || checker.unit.typedefs.has(name) || /^(?:void|unsigned|(?:float|half|double|fixed|int|uint|bool|char|uchar)[234]?|[biu]?vec[234]|mat[234]|(?:float|half|double)[234]x[234])$/.test(name);
 }

@@ -7,4 +7,5 @@
 export { brook, brookWith, brookStructs, parseBrookStructs, parseBrook, translateBody, stripComments, DEFAULT_MAX_ITERATIONS } from './compile';
 export { MAX_NESTING } from './tokens';
 export type { BrookOptions } from './compile';
-export type { CgEnv, FunctionTypes } from './cg';
+export { brookPredicate } from './predicate';
+export type { CompiledPredicate } from './predicate';

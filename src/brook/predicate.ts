@@ -43,7 +43,12 @@ export function brookPredicate(text: string, type: ElementType, option: string):
     const b = checker.toBool(t, e.pos, 'the expression');
     const helpers = new Map<string, string>();
     const em = new GlslEmitter({ checker, typed: () => { throw new BrookError(`${option}: a predicate calls no functions of its own`); }, bounded: false, vout: false, helpers, functions: new Map(), active: [] });
-    return { glsl: em.expr(b), helpers: [...helpers.values()].join('\n') };
+    const glsl = em.expr(b);
+    if (helpers.size) {
+      // the idioms splice the expression into their own kernels, which have no place for helpers
+      throw new BrookError(`${option}: componentwise &&, || or ?: on vectors is not possible in a predicate option; compare components (x.x > 0.0 && x.y > 0.0) or use all(...)/any(...) of one comparison`);
+    }
+    return { glsl, helpers: '' };
   } catch (err) {
     if (err instanceof RangeError) throw new BrookError(`${option}: the expression is nested too deeply`);
     throw err;

@@ -7,7 +7,8 @@
  * const book = await filter(ctx, data, { sentinel: true, method: 'scan-loop' }); // +inf x = null
  * ```
  *
- * The predicate `keep` is a GLSL boolean expression of `x` (the record) and `i` (its int index).
+ * The predicate `keep` is one Brook expression of `x` (the record) and `i` (its int index), typed
+ * and compiled by the Brook front end (src/brook/predicate.ts): anything else is a BrookError.
  * `sentinel: true` is the book's form instead: a record whose first component is +infinity is
  * null. The predicate form is the safe default; it never depends on the data holding no +inf.
  *
@@ -47,6 +48,7 @@ import PYRAMID_LEVEL4 from '../../glsl/idioms/pyramid-level4.glsl';
 import { BrookContext, BrookError, ElementType, KernelSpec, Stream, iter } from '../core/index';
 import { typeInfo } from '../core/types';
 import { parseBrook } from '../brook/compile';
+import { brookPredicate } from '../brook/predicate';
 import { checkContext, checkFunction, checkRequired, checkStream, checkString } from '../core/validate';
 import { bitonicOrder, gatherByIndex, orderIndex } from './sort';
 import { FIRST_COMPONENT, markKernel } from './predicate';
@@ -56,7 +58,7 @@ export type FilterMethod = 'pyramid' | 'scatter' | 'scan-multipass' | 'scan-loop
 export const FILTER_METHODS: readonly FilterMethod[] = ['pyramid', 'scatter', 'scan-multipass', 'scan-loop', 'bitonic'];
 
 export interface FilterOptions {
-  /** GLSL boolean expression of `x` (the record) and `i` (int index): keep when true. */
+  /** One Brook expression of `x` (the record) and `i` (int index), a bool or a number: keep when true (nonzero). */
   keep?: string;
   /** The book's null records: a record whose first component is +infinity is dropped. */
   sentinel?: boolean;
@@ -107,7 +109,7 @@ export function filter(ctx: BrookContext, stream: Stream, options: FilterOptions
 export async function filterAfter(ctx: BrookContext, stream: Stream, options: FilterOptions, beforeCount: (() => Promise<unknown> | null) | null): Promise<FilterResult> {
   checkContext(ctx, 'filter');
   checkStream(ctx, stream, 'filter: stream');
-  options = checkRequired(options, 'filter: options', "{ keep: 'GLSL expression of x and i' } or { sentinel: true }");
+  options = checkRequired(options, 'filter: options', "{ keep: 'Brook expression of x and i' } or { sentinel: true }");
   const method = options.method ?? 'pyramid';
   if (!FILTER_METHODS.includes(method)) {
     throw new BrookError(`filter: unknown filter method '${String(method)}' (options.method): use one of ${FILTER_METHODS.join(', ')}`);
@@ -118,13 +120,14 @@ export async function filterAfter(ctx: BrookContext, stream: Stream, options: Fi
   }
   if (options.watch !== undefined) checkFunction(options.watch, 'filter: options.watch', '(label, stream) => ...');
   if ((options.keep === undefined) === !options.sentinel) {
-    throw new BrookError("filter needs exactly one of { keep: 'GLSL expression of x and i' } or { sentinel: true }");
+    throw new BrookError("filter needs exactly one of { keep: 'Brook expression of x and i' } or { sentinel: true }");
   }
-  if (options.keep !== undefined) checkString(options.keep, 'filter: options.keep', "a GLSL boolean expression of x and i, e.g. 'x > 0.5'");
+  if (options.keep !== undefined) checkString(options.keep, 'filter: options.keep', "a Brook expression of x and i, e.g. 'x > 0.5'");
   if (options.sentinel && stream.info.kind !== 'float') {
     throw new BrookError(`the sentinel form (+inf marks a null record) needs a float stream, got a ${stream.describe()}`);
   }
-  const keep = options.keep ?? `!(${SENTINEL})`;
+  // a user's predicate is one Brook expression of x and i, compiled by the front end (never spliced as written)
+  const keep = options.keep !== undefined ? brookPredicate(options.keep, stream.type, 'filter: options.keep').glsl : `!(${SENTINEL})`;
   const watch = options.watch ?? (() => {});
   if (method === 'pyramid') return pyramidFilter(ctx, stream, keep, !!options.indices, watch, beforeCount);
   if (method === 'bitonic') return bitonicFilter(ctx, stream, keep, !!options.indices, watch);

@@ -42,6 +42,7 @@ import type { ZMask } from '../core/zmask';
 import { checkContext, checkFunction, checkInteger, checkOptions, checkRequired, checkStream, checkString, describeValue } from '../core/validate';
 import { OcclusionWindow } from '../core/queries';
 import { markKernel } from './predicate';
+import { brookPredicate } from '../brook/predicate';
 
 export interface BranchDesc {
   name: string;
@@ -241,14 +242,15 @@ export async function occlusionLoop(ctx: BrookContext, o: OcclusionLoopOptions):
   }
 }
 
-/** The exact number of records of `s` for which the GLSL predicate `keep` (of x and i) holds. */
+/** The exact number of records of `s` for which `keep`, one Brook expression of x and i (src/brook/predicate.ts), holds. */
 export async function liveCount(ctx: BrookContext, s: Stream, keep: string): Promise<number> {
   checkContext(ctx, 'liveCount');
   checkStream(ctx, s, 'liveCount: stream');
-  checkString(keep, 'liveCount: keep', "a GLSL boolean expression of x and i, e.g. 'x.w > 0.0'");
+  checkString(keep, 'liveCount: keep', "a Brook expression of x and i, e.g. 'x.w > 0.0'");
+  const glsl = brookPredicate(keep, s.type, 'liveCount: keep').glsl; // one expression, typed by the front end
   const flags = ctx.scratch('uint', shapeOf(s));
   try {
-    ctx.runInternal(markKernel('flag', s.type, keep, { flag: 'uint' }, 'flag = keep ? 1u : 0u;'), { x: s, flag: flags });
+    ctx.runInternal(markKernel('flag', s.type, glsl, { flag: 'uint' }, 'flag = keep ? 1u : 0u;'), { x: s, flag: flags });
     return (await ctx.reduce(flags, 'sum'))[0]!;
   } finally {
     flags.dispose();

@@ -47,15 +47,15 @@ describe('core/codegen (no GPU)', () => {
     for (const src of [plain, two, domain]) expect(src).to.not.match(/brook_2d|brook_rank|brook_domain|_mode\b/);
   });
 
-  it('translates Brook literals only where Cg would convert them', () => {
+  it('translates Brook literals only where Cg would convert them (translateBody: free names are floats)', () => {
     const t = (s: string, ints: string[] = []) => translateBody(s, new Set(['v']), new Set(ints));
-    expect(t('c = x ? 1 : 0;')).to.equal('c = x ? 1.0 : 0.0;');
-    expect(t('for (int i = 0; i < 4; i++) c += v[i];')).to.equal('for (int i = 0; i < 4; i++) c += v(i);');
-    expect(t('c = m[2] * 3;')).to.equal('c = m[2] * 3.0;');
+    expect(t('c = x ? 1 : 0;')).to.equal('c = bool(x) ? 1.0 : 0.0;');
+    expect(t('for (int i = 0; i < 4; i++) c += v[i];')).to.equal('for (int i = 0; i < 4; i++) { c += v(i); }');
+    expect(t('float4 m = x; c = m[2] * 3;')).to.equal('vec4 m = vec4(x); c = m[2] * 3.0;');
     expect(t('c = v[here + 1];')).to.equal('c = v(here + 1.0);');
-    expect(t('c = k + 1;', ['k'])).to.equal('c = k + 1;');
-    expect(t('c = 1.5f + 2e3 + 0x10;')).to.equal('c = 1.5 + 2e3 + 0x10;');
-    expect(t('float4 input = v[v[i]][j];')).to.equal('vec4 input_ = v(v(i), j);');
+    expect(t('c = k + 1;', ['k'])).to.equal('c = float(k + 1);');
+    expect(t('c = 1.5f + 2e3 + 0x10;')).to.equal('c = 1.5 + 2e3 + 16.0;');
+    expect(t('float4 input = v[v[i]][j];')).to.equal('vec4 input_ = vec4(v(v(i), j));');
   });
 
   it('computes element type facts and layouts', () => {
