@@ -30,6 +30,8 @@ import './brook/writequery.test';
 import './brook/cli.test';
 import './brook/promote.test';
 import './brook/chars.test';
+import './brook/frontend.test';
+import './brook/golden.test';
 import './brook/fuzz.test';
 import './core/reduce.test';
 import './core/queries.test';

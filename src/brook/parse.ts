@@ -127,7 +127,7 @@ class Parser {
       this.next();
       if (this.is('struct')) {
         const s = this.structBody(t);
-        const name = this.ident('the type\'s name after }');
+        const name = this.ident("the type's name and ';' after '}' (typedef struct { ... } Name;)");
         this.expect(';');
         s.name = name.t;
         this.types.add(name.t);

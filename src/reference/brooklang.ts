@@ -306,3 +306,87 @@ export function brookVoutGrowReference(a: ArrayLike<number>): number[] {
   for (const x of Array.from(a)) for (let i = 0; i < x; i += 1) out.push(Math.fround(x * 10 + i));
   return out;
 }
+
+/**
+ * The kernel `sized` of test/brook/frontend (gathers sized by a macro and an expression:
+ * `float a[ARRAYSIZE]`, `float x[N+1]`, N = 7, and a function-like macro SQ): per record i of
+ * an iterator 0..n-1, a[i] + x[7 - i] + b[i]², in float32 and the kernel's order.
+ */
+export function brookSizedGathersReference(a: ArrayLike<number>, x: ArrayLike<number>, b: ArrayLike<number>, n: number): Float32Array {
+  return Float32Array.from({ length: n }, (_, i) => f(f(a[i]! + x[7 - i]!) + f(b[i]! * b[i]!)));
+}
+
+/**
+ * The kernel `apply` of test/brook/frontend, which calls `kernel float4 scale(float4 x, float
+ * k) { return x * k + 1; }` twice: scale(v, k) - scale(v.wzyx, 0.5), per component in float32.
+ */
+export function brookReturnKernelReference(v: ArrayLike<number>, k: number): Float32Array {
+  const out = new Float32Array(v.length);
+  for (let r = 0; r < v.length; r += 4) {
+    for (let c = 0; c < 4; c++) out[r + c] = f(f(f(v[r + c]! * k) + 1) - f(f(v[r + 3 - c]! * 0.5) + 1));
+  }
+  return out;
+}
+
+/**
+ * Cg's componentwise comparisons of test/brook/frontend: `o = (p >= lo) && (p < hi)` stored in a
+ * float2 (1 where both hold), `m = (p > 0) ? p : -p` (a bool2 selecting components).
+ */
+export function brookVectorCompareReference(p: ArrayLike<number>, lo: readonly number[], hi: readonly number[]): { o: Float32Array; m: Float32Array } {
+  const o = new Float32Array(p.length);
+  const m = new Float32Array(p.length);
+  for (let i = 0; i < p.length; i++) {
+    const c = i % 2;
+    o[i] = p[i]! >= lo[c]! && p[i]! < hi[c]! ? 1 : 0;
+    m[i] = p[i]! > 0 ? p[i]! : -p[i]!;
+  }
+  return { o, m };
+}
+
+/** C-style casts of test/brook/frontend: a = (float3)(v) * 2, b = (float4)(v.w), c = (float)(int)(v.x * 3.5). */
+export function brookCastsReference(v: ArrayLike<number>): { a: Float32Array; b: Float32Array; c: Float32Array } {
+  const n = v.length / 4;
+  const a = new Float32Array(n * 3);
+  const b = new Float32Array(n * 4);
+  const c = new Float32Array(n);
+  for (let r = 0; r < n; r++) {
+    for (let k = 0; k < 3; k++) a[r * 3 + k] = f(v[r * 4 + k]! * 2);
+    for (let k = 0; k < 4; k++) b[r * 4 + k] = v[r * 4 + 3]!;
+    c[r] = Math.trunc(f(v[r * 4]! * 3.5));
+  }
+  return { a, b, c };
+}
+
+/**
+ * The kernel `cgrammar` of test/brook/frontend (C's comma, compound and bitwise assignments,
+ * ++/--, switch with a fall-through, do ... while, nested ?:), for non-negative ints a, in int32.
+ */
+export function brookCGrammarReference(a: ArrayLike<number>): { o: Int32Array; f: Float32Array } {
+  const o = new Int32Array(a.length);
+  const fo = new Float32Array(a.length);
+  for (let r = 0; r < a.length; r++) {
+    const ar = a[r]! | 0;
+    let x = ar;
+    let y = 3;
+    x++;
+    let z = (x + y) | 0;
+    z = (z << 2) | 0;
+    z ^= 5;
+    z %= 7;
+    z |= ~ar & 12;
+    z >>= 1;
+    y--;
+    let w = y;
+    // switch (a % 3) { case 0: z += 100; break; case 1: z -= 1; default: z *= 2; } (1 falls through)
+    if (ar % 3 === 0) z += 100;
+    else {
+      if (ar % 3 === 1) z -= 1;
+      z *= 2;
+    }
+    do w += 2;
+    while (w < 10);
+    o[r] = x > 5 ? z : w > 11 ? -z : z + w;
+    fo[r] = Math.trunc(ar / 2);
+  }
+  return { o, f: fo };
+}
