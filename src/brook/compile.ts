@@ -19,25 +19,17 @@
  * normalized streams, floats in [0, 1] in the kernel) (half is read as float; floatNxN uniforms as matN). `reduce void f(T a<>,
  * reduce T r<>)` declares a reduce kernel (reduce.ts; src/brt/reducekernel.ts runs it).
  *
- * Source is read in steps: comments blanked (lines kept, tokens.ts); struct typedefs taken
- * out (structs.ts); kernels found and their parameters read (here); helpers with gather parameters and the kernels themselves kept as templates that calls
- * specialize (calls.ts); then each body is translated token by token (translate.ts;
- * lines are kept, so errors point at the listing's own lines):
- * - float2/3/4 -> vec2/3/4, int2 -> ivec2, ..., half -> float;
- * - gathers `v[i]` -> `v(i)`, `v[i][j]` -> `v(i, j)` (see kernel.ts for the accessors);
- * - integer literals become float literals (`? 1 : 0` -> `? 1.0 : 0.0`), as Cg converts them
- *   implicitly, except in statements that involve an int variable or type and inside the
- *   brackets of a non-gather index;
- * - Cg's implicit conversions made explicit (cg.ts): assignments and initializations
- *   through `brook_to_T`, logical operands and conditions through `brook_bool`, scalar
- *   swizzles, `indexof`;
- * - every loop condition also counts against maxIterations (translate.ts);
- * - names that GLSL ES reserves (`input`, `output`, `filter`, ...) get a trailing `_`;
- * - lerp -> mix, frac -> fract, rsqrt -> inversesqrt, atan2 -> atan; saturate, fmod (Cg's,
- *   truncating) and isfinite are supplied. Anything else is passed to GLSL as written.
- * Text outside the kernels (helper functions) is translated the same way and shared by all of
- * them. The tag returns every kernel of the template by name. docs/brook.md lists
- * what is supported and what is not.
+ * Source is compiled in brcc's steps, each its own file (docs/architecture.md): lex.ts reads
+ * tokens with their line and column and expands `#define`s; parse.ts builds the syntax tree of
+ * ast.ts (C's and Cg's grammar, Brook's parameter kinds); check.ts types it from types.ts's table
+ * of Cg's rules, making every implicit conversion an explicit node and giving each integer
+ * literal its context's type, and reports Brook's errors in Brook's words on the user's line;
+ * glsl.ts prints GLSL ES 3.00 from the typed tree (lerp -> mix, frac -> fract, rsqrt ->
+ * inversesqrt, atan2 -> atan; saturate, Cg's truncating fmod and isfinite from
+ * glsl/brook/helpers.glsl; gathers `v[i][j]` -> `v(i, j)`, core's accessors; names GLSL
+ * reserves get a trailing `_`; every loop condition also counts against maxIterations). This
+ * file reads each kernel's parameters into a KernelSpec and assembles its GLSL. docs/brook.md
+ * lists what is supported and what is not.
  */
 import BROOK_HELPERS from '../../glsl/brook/helpers.glsl';
 import { BrookError } from '../core/errors';
