@@ -16,7 +16,7 @@ import type { CallTarget, Declarator, Expr, FunctionDecl, Param, Program, Stmt, 
 import type { Pos } from './lex';
 import { sourceError } from './lex';
 import {
-  BOOL, BUILTINS, Base, FLOAT, FLOAT4, INT, INT_LITERAL, Type, UINT, VOID, arithmeticBase, implicitlyConverts, isIntegral, isNum,
+  BOOL, BUILTINS, Base, FLOAT, FLOAT4, INT, INT_LITERAL, Type, UINT, VOID, arithmeticBase, explicitlyConverts, implicitlyConverts, isIntegral, isNum,
   num, OPERATOR_CLASS, sameType, swizzleComponents, typeName, typeOfName,
 } from './types';
 
@@ -35,7 +35,7 @@ export interface TypedFunction {
   body: Stmt & { k: 'block' };
   /** Functions its body calls (for ordering and specialization). */
   calls: Set<FunctionDecl>;
-  /** Whether it reads indexof. */
+  /** Checked as the kernel run (Brook's parameter roles) or as a function another kernel calls. */
   mode: 'kernel' | 'function';
 }
 
@@ -427,7 +427,7 @@ export class Checker {
         const to = this.resolve(e.to);
         const x = this.expr(e.e);
         const s = isNum(x.ty) && x.ty.lit && to.k === 'num' ? this.settle(x, to.base) : this.settleDefault(x);
-        if (!implicitlyConverts(s.ty!, to)) this.fail(e.pos, `a ${typeName(s.ty!)} cannot be cast to a ${typeName(to)}`);
+        if (!explicitlyConverts(s.ty!, to)) this.fail(e.pos, `a ${typeName(s.ty!)} cannot be cast to a ${typeName(to)}`);
         return sameType(s.ty!, to) ? s : { k: 'convert', e: s, explicit: true, pos: e.pos, ty: to };
       }
       case 'index': return this.index(e);
@@ -550,7 +550,7 @@ export class Checker {
       return this.compareOp(op, this.widen(l, n), this.widen(r, n), pos, n);
     }
     const asNum = (b: Base): Base => (b === 'bool' ? 'int' : b);
-    let base = arithmeticBase(asNum(lt.base), asNum(rt.base));
+    const base = arithmeticBase(asNum(lt.base), asNum(rt.base));
     if (cls === 'bits' || cls === 'shift') {
       if (base === 'float') this.fail(pos, `'${op}' needs ints or uints, not a ${typeName(lt)} and a ${typeName(rt)}`);
       if (cls === 'shift') {
@@ -567,7 +567,7 @@ export class Checker {
     if (cls === 'mod' && base === 'float') {
       return { k: 'call', name: 'fmod', args: [l, r], pos, ty: num(base, n), target: { kind: 'builtin', glsl: 'fmod' } };
     }
-    if (cls === 'arith' && op === '/' && base !== 'float') base = base; // C's integer division
+    // '/' of ints is C's integer division, as GLSL's
     return { k: 'binary', op, l, r, pos, ty: num(base, n) };
   }
 

@@ -38,14 +38,12 @@ import type { BrookKinds } from '../core/kernelspec';
 import { StructParam, StructType, fieldParam } from '../core/struct';
 import { ElementType } from '../core/types';
 import { TYPE_MAP, checkNesting, normalizeType, stripComments } from './tokens';
-import type { FunctionDecl, Param, Program, Stmt } from './ast';
+import type { FunctionDecl, Param, Program, Sym } from './ast';
 import { Checker, TypedFunction } from './check';
-import { lex } from './lex';
+import { lex, sourceError } from './lex';
 import { typeName } from './types';
-import type { Sym } from './ast';
 import { EmitContext, GlslEmitter, globalDecl } from './glsl';
 import { parseProgram } from './parse';
-import { sourceError } from './lex';
 import { structDecl, structGlue } from './structs';
 import { REDUCE_SOURCE, REDUCE_UNIFORMS, reduceFold } from './reduce';
 
@@ -120,13 +118,14 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
   if (!(maxIterations === Infinity || (Number.isInteger(maxIterations) && maxIterations >= 1 && maxIterations < 2 ** 31))) {
     throw new BrookError(`brook: maxIterations must be a positive integer below 2^31 or Infinity, got ${String(maxIterations)}`);
   }
+  if (!/\b(?:kernel|reduce)\b/.test(stripComments(source))) throw new BrookError('brook: no `kernel void Name(...) { ... }` found in the source');
   const { program, checker, structs } = frontEnd(source);
-  return guard(() => compileKernels(program, checker, structs, source, maxIterations === Infinity ? undefined : maxIterations));
+  return guard(() => compileKernels(program, checker, structs, maxIterations === Infinity ? undefined : maxIterations));
 }
 
-function compileKernels(program: Program, checker: Checker, structs: Record<string, StructType>, source: string, bound: number | undefined): Record<string, KernelSpec> {
+function compileKernels(program: Program, checker: Checker, structs: Record<string, StructType>, bound: number | undefined): Record<string, KernelSpec> {
   const fns = program.items.filter((x): x is FunctionDecl => x.k === 'function');
-  checkDeclarations(fns, source);
+  checkDeclarations(fns);
   const found = fns.filter((f) => f.body && (f.kind === 'reduce' || (f.kind === 'kernel' && f.ret.name === 'void')));
   if (found.length === 0) throw new BrookError('brook: no `kernel void Name(...) { ... }` found in the source');
   // every function is checked once as a function (a type error in one is reported even if no kernel calls it)
@@ -185,7 +184,7 @@ function paramText(p: Param): string {
  * with the same parameters; brookgl compiles one source at a time, so one declared here and
  * defined elsewhere cannot be linked to.
  */
-function checkDeclarations(fns: FunctionDecl[], source: string): void {
+function checkDeclarations(fns: FunctionDecl[]): void {
   for (const d of fns.filter((f) => !f.body)) {
     const kind = d.kind ?? 'function';
     const sig = (f: FunctionDecl) => f.params.map(paramText).join(',');
@@ -215,7 +214,7 @@ function readParams(k: FunctionDecl, structs: Record<string, StructType>, where:
     const rawType = typedef(p.type.name);
     const isStream = p.stream;
     const isGather = p.gather > 0;
-    if (qual === 'inout' || qual === 'in' && false) throw new BrookError(`${where}: '${name}': a kernel's parameter is not inout; use out for an output stream`);
+    if (qual === 'inout') throw new BrookError(`${where}: '${name}': a kernel's parameter is not inout; use out for an output stream`);
     const struct = structs[rawType];
     if (struct) {
       const role = qual === 'out' ? 'outputs' : qual === 'iter' || qual === 'reduce' ? undefined : isStream ? 'inputs' : isGather ? 'gathers' : 'uniforms';

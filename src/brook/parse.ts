@@ -99,7 +99,10 @@ class Parser {
       const n = this.ident('a struct name');
       return { name: n.t, pos: t };
     }
-    if (!this.isType()) this.fail(t, `expected a type, found '${t.t || 'the end of the source'}'`);
+    if (!this.isType()) {
+      if (t.k === 'id' && !KEYWORDS.has(t.t) && !QUALIFIERS.has(t.t)) this.fail(t, `unknown type '${t.t}' (use float, float2-4, int, int2-4, uint, uint2-4, bool, char, a struct or a typedef)`);
+      this.fail(t, `expected a type, found ${t.k === 'eof' ? 'the end of the source' : `'${t.t}'`}`);
+    }
     this.next();
     if (t.t === 'unsigned') {
       const u = this.peek();
@@ -182,7 +185,7 @@ class Parser {
     this.expect('(');
     const params: Param[] = [];
     if (!(this.is('void') && this.is(')', 1)) && !this.is(')')) {
-      do params.push(this.param(kind !== undefined));
+      do params.push(this.param());
       while (this.accept(','));
     } else this.accept('void');
     this.expect(')');
@@ -196,7 +199,7 @@ class Parser {
     return fn;
   }
 
-  param(kernel: boolean): Param {
+  param(): Param {
     const pos = this.peek();
     let qual: Param['qual'];
     let vout: Param['vout'];
@@ -241,7 +244,6 @@ class Parser {
         gather++;
       }
     }
-    void kernel;
     return { name: name.t, type, qual, stream, gather, vout, pos };
   }
 
@@ -249,7 +251,7 @@ class Parser {
     const open = this.expect('{');
     const body: Stmt[] = [];
     while (!this.is('}')) {
-      if (this.peek().k === 'eof') this.fail(open, "this '{' is not closed");
+      if (this.peek().k === 'eof') this.fail(open, "unbalanced '{': this '{' is not closed");
       body.push(this.statement());
     }
     const end = this.next();

@@ -92,7 +92,7 @@ export function implicitlyConverts(from: Type, to: Type): boolean {
   return false;
 }
 
-/** Cg's explicit conversions (a cast `(float3)(v)`): the implicit ones; a cast may also widen nothing. */
+/** Cg's explicit conversions (a cast `(float3)(v)`): the implicit ones (a cast widens no vector either: `(float4)(a float2)` is refused, as by Cg). */
 export function explicitlyConverts(from: Type, to: Type): boolean {
   return implicitlyConverts(from, to);
 }

@@ -8,11 +8,18 @@ describe('core/errors', () => {
   after(() => ctx.dispose());
 
   it('names the kernel, the driver message and the body line of a shader compile error', () => {
-    const { Broken } = brook`
+    // a Brook kernel's type errors are the front end's (test/brook/frontend.test.ts); the driver's
+    // words come from hand-written GLSL, numbered from the line its origin gives
+    const Broken: KernelSpec = {
+      name: 'Broken', inputs: { a: 'float' }, outputs: { b: 'float' },
+      body: '\n  float x = a * 2.0;\n  b = x + undefinedThing;\n',
+      origin: { text: '\n  float x = a * 2.0;\n  b = x + undefinedThing;\n', bodyLine: 2 },
+    };
+    expectBrookError(() => brook`
 kernel void Broken(float a<>, out float b<>) {
   float x = a * 2.0;
   b = x + undefinedThing;
-}`;
+}`, /kernel Broken, line 4: 'undefinedThing' is not declared/);
     let message = '';
     try {
       ctx.kernel(Broken!);
@@ -117,7 +124,7 @@ kernel void Three(float4 img[], float a<>, out float4 o<>) {
     expectBrookError(() => ctx.kernel({ name: 'kw', outputs: { out: 'float' }, body: '' }), /'out' is a GLSL reserved word/);
     expectBrookError(() => ctx.kernel({ name: 'dup', inputs: { a: 'float' }, outputs: { a: 'float' }, body: '' }), /declared twice/);
     expectBrookError(() => brook`kernel void k(float a<>) { }`, /needs at least one 'out'/);
-    expectBrookError(() => brook`kernel void k(double a<>, out float b<>) { b = 1; }`, /unknown type 'double'/);
+    expectBrookError(() => brook`kernel void k(long a<>, out float b<>) { b = 1; }`, /unknown type 'long'/);
     expectBrookError(() => brook`kernel void k(float a<>, out float b<>) { b = a; `, /unbalanced '\{'/);
     expectBrookError(() => brook`just text`, /no `kernel void/);
   });
