@@ -147,9 +147,9 @@ export class Checker {
   }
 
   /** Types a function's or kernel's body. `asKernel`: with Brook's parameter roles (the kernel run), else as a function called from another. */
-  checkFunction(fn: FunctionDecl, asKernel: boolean): TypedFunction {
+  checkFunction(fn: FunctionDecl, asKernel: boolean, where?: string): TypedFunction {
     const kind = fn.kind ? (fn.kind === 'reduce' ? 'reduce' : 'kernel') : 'function';
-    this.where = `brook, ${kind} ${fn.name}`;
+    this.where = where ?? `brook, ${kind} ${fn.name}`;
     this.mode = asKernel ? 'kernel' : 'function';
     this.kernel = asKernel ? fn : undefined;
     this.written = new Set();

@@ -351,9 +351,11 @@ export function translateBody(text: string, gathers: Set<string>, intNames: Set<
   if (typeof text !== 'string') throw new BrookError('translateBody: the text must be a string of Brook statements');
   checkNesting(stripComments(text), 'translateBody');
   return guard(() => {
-    const source = `void brook_translate() {${text}\n}`;
-    const program = parseProgram(source, 'translateBody');
-    const checker = new Checker(program, source);
+    const head = 'void brook_translate() {';
+    const source = `${head}${text}\n}`;
+    const shown = `${' '.repeat(head.length)}${text}\n}`; // errors quote the user's text only
+    const program = parseProgram(source, 'translateBody', shown);
+    const checker = new Checker(program, shown);
     const fn = program.items.find((x): x is FunctionDecl => x.k === 'function')!;
     // every name not declared here (nor a function or a type) is a float, an int or a gather
     const toks = lex(source, 'translateBody');
@@ -365,7 +367,7 @@ export function translateBody(text: string, gathers: Set<string>, intNames: Set<
         : { name: t.t, ty: { k: 'num', base: intNames.has(t.t) ? 'int' : 'float', n: 1 }, role: 'global' };
       checker.unit.globalSyms.set(t.t, sym);
     });
-    const t = checker.checkFunction(fn, false);
+    const t = checker.checkFunction(fn, false, 'translateBody');
     const ctx: EmitContext = { checker, typed: (f) => checker.checkFunction(f, false), bounded: boundLoops, vout: false, helpers: new Map(), functions: new Map(), active: [] };
     return new GlslEmitter(ctx).kernelBody(t, 1);
   });

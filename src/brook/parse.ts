@@ -18,9 +18,9 @@ const ASSIGN = new Set(['=', '+=', '-=', '*=', '/=', '%=', '<<=', '>>=', '&=', '
 const QUALIFIERS = new Set(['out', 'inout', 'in', 'iter', 'const', 'reduce']);
 const KEYWORDS = new Set(['if', 'else', 'while', 'do', 'for', 'return', 'break', 'continue', 'switch', 'case', 'default', 'discard', 'struct', 'typedef', 'kernel', 'reduce', 'true', 'false', 'indexof', 'goto', 'sizeof']);
 
-/** Parses Brook source into its syntax tree. `where` prefixes errors. */
-export function parseProgram(source: string, where = 'brook'): Program {
-  return new Parser(lex(source, where), source, where).program();
+/** Parses Brook source into its syntax tree. `where` prefixes errors; `shown` (of the same length) is the text errors quote. */
+export function parseProgram(source: string, where = 'brook', shown = source): Program {
+  return new Parser(lex(source, where), shown, where).program();
 }
 
 /** Parses one expression and nothing else (a predicate option), or throws with `what` named. */

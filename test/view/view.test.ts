@@ -22,7 +22,7 @@ describe('view', () => {
 
   it('draws a kernel result as an image whose pixels and range match the CPU mapping', async () => {
     const [h, w] = [5, 7];
-    const { ramp } = brook`kernel void ramp(out float v<>) { v = float(brook_pos.x) * 3.0 - float(brook_pos.y) * 2.0 + 0.25; }`;
+    const { ramp } = brook`kernel void ramp(out float v<>) { v = indexof(v).x * 3.0 - indexof(v).y * 2.0 + 0.25; }`; // indexof: (column, row)
     const out = ctx.stream('float', [h, w]);
     ctx.run(ramp!, { v: out });
     const data = await out.read();
