@@ -24,7 +24,7 @@ const EXAMPLES = {
   float count = 0;
   for (int dy = -2; dy <= 2; dy++)
     for (int dx = -2; dx <= 2; dx++) {
-      float4 s = img(ivec2(brook_pos) + ivec2(dx, dy) * int(radius));
+      float4 s = img[indexof(result).xy + float2(dx, dy) * (int)radius];
       if (!isinf(s.x)) {
         sum += s;
         count += 1.0;

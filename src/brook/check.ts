@@ -48,6 +48,12 @@ export interface Unit {
   globalSyms: Map<string, Sym>;
 }
 
+/** core's record position (kernelsource.ts), readable in a kernel: brook_index (int) and brook_pos (int2). */
+const CORE_NAMES = new Map<string, Sym>([
+  ['brook_index', { name: 'brook_index', ty: { k: 'num', base: 'int', n: 1 }, role: 'global', isConst: true }],
+  ['brook_pos', { name: 'brook_pos', ty: { k: 'num', base: 'int', n: 2 }, role: 'global', isConst: true }],
+]);
+
 const READ_ONLY: Partial<Record<Sym['role'], string>> = {
   input: 'an input stream', iter: 'an iterator', gather: 'a gather', reduceInput: 'the stream being reduced', uniform: 'a constant parameter',
 };
@@ -158,7 +164,9 @@ export class Checker {
     this.ret = this.resolve(fn.ret);
     if (this.ret.k === 'array') this.fail(fn.ret.pos, 'a function cannot return an array');
     const scope = new Map<string, Sym>();
-    this.scopes = [this.unit.globalSyms, scope];
+    // core's position of the record being written, which kernels written for brookgl's earlier
+    // front end read (its notebooks: obstacles(brook_pos - ivec2(1, 0))): read-only ints
+    this.scopes = [CORE_NAMES, this.unit.globalSyms, scope];
     const params: TypedFunction['params'] = [];
     for (const p of fn.params) {
       const ty = this.resolve(p.type);
@@ -716,6 +724,9 @@ export class Checker {
   }
 
   call(e: Expr & { k: 'call' }): Expr {
+    // g(i) / g(i, j): a gather read written as core's accessor call (brookgl's earlier kernels), as g[i][j]
+    const g = this.lookup(e.name);
+    if (g?.role === 'gather' && e.args.length >= 1) return this.gather(g, e.args.slice(0, 4), e.pos, e, e.args.length);
     const ctor = typeOfName(e.name) ?? (this.unit.structs.has(e.name) ? ({ k: 'struct', name: e.name } as Type) : this.unit.typedefs.get(e.name));
     if (ctor) return this.constructor_(e, ctor);
     if (e.name === 'push' && this.vout && this.mode === 'kernel' && !this.unit.functions.has('push')) {
