@@ -84,6 +84,18 @@ describe('brook/front end: the forms of BrookGPU applications, against src/refer
     [v, a, b, c].forEach((s) => s.dispose());
   });
 
+  it("kernels of brookgl's earlier front end: g(i) reads a gather, brook_index and brook_pos are read-only", () => {
+    const { old } = brook`
+      kernel void old(float g[], out float o<>) { o = g(brook_index) + g[brook_pos.x] * 2; }`;
+    const gv = randomFloats(32, 7, -4, 4);
+    const g = ctx.stream('float', 32, gv);
+    const o = ctx.stream('float', 32);
+    ctx.run(old!, { g, o });
+    expectArrayEqual(o.readSync(), Array.from(gv, (x) => Math.fround(x + Math.fround(x * 2))), 'g(i) + g[i] * 2');
+    expectBrookError(() => brook`kernel void k(out float o<>) { brook_index = 1; o = 0; }`, /'brook_index' is const/);
+    [g, o].forEach((s) => s.dispose());
+  });
+
   it("C's grammar: comma, compound and bitwise assignments, ++/--, switch with fall-through, do-while, nested ?:", () => {
     const { cgrammar } = brook`
       kernel void cgrammar(int a<>, out int o<>, out float f<>) {
