@@ -49,7 +49,7 @@ export function at(p: Pos): string {
 export function sourceError(where: string, source: string | undefined, p: Pos, message: string): BrookError {
   const text = source?.split('\n')[p.line - 1];
   const n = String(p.line);
-  const shown = text !== undefined && text.trim() !== '' && text.length < 200 ? `\n>${n}| ${text.replace(/\t/g, ' ')}\n ${' '.repeat(n.length)}  ${' '.repeat(Math.max(0, p.col - 1))}^ column ${p.col}` : '';
+  const shown = text !== undefined && text.trim() !== '' && text.length < 200 ? `\n>${n}| ${text.replace(/\t/g, ' ')}\n ${' '.repeat(n.length)}  ${' '.repeat(Math.max(0, p.col - 1))}^ (column ${p.col})` : '';
   return new BrookError(`${where}, line ${p.line}: ${message}${shown}`);
 }
 

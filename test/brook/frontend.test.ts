@@ -146,7 +146,7 @@ describe('brook/front end: type errors in Brook words on the user line', () => {
     expectBrookError(() => brook`kernel void k(float a<>, out float o<>) {\n  o = blend(a);\n}`, /kernel k, line 2: 'blend' is not a function this source declares nor one of Cg's built-ins/);
   });
   it('a missing semicolon, at the end of the line that lacks it, with its column', () => {
-    expectBrookError(() => brook`kernel void k(float a<>, out float o<>) {\n  float x = a * 2\n  o = x;\n}`, /line 2: expected ';' after '2'\n>2\|   float x = a \* 2\n\s+\^ column 18/);
+    expectBrookError(() => brook`kernel void k(float a<>, out float o<>) {\n  float x = a * 2\n  o = x;\n}`, /line 2: expected ';' after '2'\n>2\|   float x = a \* 2\n\s+\^ \(column 18\)/);
   });
   it('a vector condition, a widening cast and a bad swizzle', () => {
     expectBrookError(() => brook`kernel void k(float2 a<>, out float o<>) {\n  if (a > 0) o = 1;\n}`, /line 2: the condition of if is a bool2, not one bool: write any\(...\) or all\(...\)/);
