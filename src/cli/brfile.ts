@@ -253,9 +253,9 @@ export function placeMessage(message: string, text: string, items: BrItem[]): Pl
   return { line: 1, col: 1 };
 }
 
-/** A compiler message without the library's prefix. */
+/** A compiler message without the library's prefix, nor the quoted line and caret the front end adds (file:line:col says where). */
 function plain(message: string): string {
-  return message.replace(/^\(brookgl\)\s*/, '');
+  return message.replace(/^\(brookgl\)\s*/, '').replace(/\n>\d+\| [^\n]*\n[^\n]*\^ \(column \d+\)$/, '');
 }
 
 /** The item of kind 'brook' that holds line `line`, if any. */
