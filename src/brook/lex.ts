@@ -218,14 +218,21 @@ function expand(items: ReturnType<typeof scan>, where: string): Tok[] {
     out.push(x);
   }
   if (macros.size === 0) return out;
-  return substitute(out, macros, where, 0);
+  return substitute(out, macros, where, 0, new Set(), { left: 10 * out.length + MACRO_TOKENS });
 }
 
+/**
+ * Macro expansion's work bound: tokens handled, beyond ten per source token (a chain of macros
+ * doubling each other would otherwise take all memory and time).
+ */
+const MACRO_TOKENS = 100_000;
+
 /** Macro expansion: each use replaced by its body (at the use's position), rescanned. */
-function substitute(toks: Tok[], macros: Map<string, Macro>, where: string, depth: number, hidden: ReadonlySet<string> = new Set()): Tok[] {
+function substitute(toks: Tok[], macros: Map<string, Macro>, where: string, depth: number, hidden: ReadonlySet<string>, budget: { left: number }): Tok[] {
   if (depth > 64) throw new BrookError(`${where}: macros expand into each other more than 64 deep`);
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
+    if (--budget.left < 0) throw new BrookError(`${where}: the macros expand past ${MACRO_TOKENS} tokens beyond ten per token of the source (macros that expand into each other?)`);
     const x = toks[i]!;
     const m = x.k === 'id' && !hidden.has(x.t) ? macros.get(x.t) : undefined;
     if (!m) {
@@ -235,7 +242,7 @@ function substitute(toks: Tok[], macros: Map<string, Macro>, where: string, dept
     const place = (b: Tok[]) => b.map((y) => ({ ...y, line: x.line, col: x.col, o: x.o }));
     const inner = new Set(hidden).add(x.t);
     if (!m.params) {
-      out.push(...substitute(place(m.body), macros, where, depth + 1, inner));
+      for (const y of substitute(place(m.body), macros, where, depth + 1, inner, budget)) out.push(y);
       continue;
     }
     if (toks[i + 1]?.t !== '(') {
@@ -264,10 +271,10 @@ function substitute(toks: Tok[], macros: Map<string, Macro>, where: string, dept
     const body: Tok[] = [];
     for (const y of place(m.body)) {
       const p = y.k === 'id' ? m.params.indexOf(y.t) : -1;
-      if (p >= 0) body.push(...args[p]!.map((a) => ({ ...a, line: x.line, col: x.col, o: x.o })));
+      if (p >= 0) for (const a of args[p]!) body.push({ ...a, line: x.line, col: x.col, o: x.o });
       else body.push(y);
     }
-    out.push(...substitute(body, macros, where, depth + 1, inner));
+    for (const y of substitute(body, macros, where, depth + 1, inner, budget)) out.push(y);
     i = j;
   }
   return out;

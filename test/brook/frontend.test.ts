@@ -148,6 +148,12 @@ describe('brook/front end: type errors in Brook words on the user line', () => {
   it('a missing semicolon, at the end of the line that lacks it, with its column', () => {
     expectBrookError(() => brook`kernel void k(float a<>, out float o<>) {\n  float x = a * 2\n  o = x;\n}`, /line 2: expected ';' after '2'\n>2\|   float x = a \* 2\n\s+\^ \(column 18\)/);
   });
+  it('macros that double each other forty times are a BrookError, not a hang', () => {
+    let src = '';
+    for (let k = 0; k < 40; k++) src += `#define M${k} M${k + 1} M${k + 1}\n`;
+    expectBrookError(() => parseBrook(`${src}kernel void k(out float o<>) { o = M0; }`), /the macros expand past 100000 tokens/);
+    expectBrookError(() => parseBrook('#if X > 1\nkernel void k(out float o<>) { o = 1; }\n#endif'), /line 1: #if takes only 0 or 1 here/);
+  });
   it('a vector condition, a widening cast and a bad swizzle', () => {
     expectBrookError(() => brook`kernel void k(float2 a<>, out float o<>) {\n  if (a > 0) o = 1;\n}`, /line 2: the condition of if is a bool2, not one bool: write any\(...\) or all\(...\)/);
     expectBrookError(() => brook`kernel void k(float2 a<>, out float4 o<>) {\n  o = (float4)(a);\n}`, /line 2: a float2 cannot be cast to a float4/);
