@@ -172,8 +172,11 @@ describe('python/js/widget (anywidget protocol, local model)', () => {
     // innerText follows the CSS: with white-space collapsed, the message would be one line
     const shown = status.innerText.split('\n');
     expect(getComputedStyle(status).whiteSpace).to.equal('pre-wrap');
-    expect(shown[0]).to.match(/kernel k failed to compile:$/);
-    expect(shown).to.include.members(['  line 3: \'undeclared\' : undeclared identifier', ' 2|   float z = x * 2.0;', '>3|   y = z * undeclared;']);
+    // the front end's message: the line, the line quoted, a caret under the column
+    expect(shown[0]).to.match(/kernel k, line 3: 'undeclared' is not declared$/);
+    expect(shown).to.include.members(['>3|   y = z * undeclared;']);
+    const caret = shown.find((l) => /^\s+\^ \(column 11\)$/.test(l)) ?? '';
+    expect(caret.indexOf('^'), shown.join('\n')).to.equal('>3|   y = z * undeclared;'.indexOf('undeclared'));
     expect(getComputedStyle(status).color).to.equal('rgb(176, 0, 32)');
     model.values.source = 'kernel void k(float x<>, out float y<>) { y = x + 1.0; }';
     model.values.status = '';
