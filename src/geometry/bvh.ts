@@ -16,6 +16,9 @@
  */
 
 
+/** The two kinds of elementary CCD query: vertex-face and edge-edge. */
+export type CcdKind = 'vf' | 'ee';
+
 /** A deforming triangle scene over one step: positions at t = 0 and t = 1 (xyz per vertex). */
 export interface CcdScene {
   x0: Float32Array;

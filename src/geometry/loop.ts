@@ -9,6 +9,8 @@
  * - `buildPatches(mesh)`: the section's self-contained triangles: per triangle Listing 36-5's
  *   `STri` (A, B, C) and `Neighbor` (AB, BBC, ABB, BC, ACC, BCC, AC, AAB, AAC), 12 float4, in
  *   the patch layout described in subdivide.ts.
+ * - `loopWeights()` and the options and results of adaptive subdivision: what the GPU app
+ *   (src/apps/subdivide) runs and reports, shared with the reference (src/reference/subdivide.ts).
  */
 import { BrookError } from '../core/errors';
 
@@ -175,4 +177,42 @@ export function buildPatches(mesh: IndexedMesh): Float32Array {
     }
   }
   return out;
+}
+
+/** Float32 vertex weights: [β, 1 − nβ] for n = 4, 5, 6 (the kernels' uniforms). */
+export function loopWeights(): Float32Array {
+  const f = Math.fround;
+  const w = new Float32Array(6);
+  for (let n = 4; n <= 6; n++) {
+    w[(n - 4) * 2] = f(loopBeta(n));
+    w[(n - 4) * 2 + 1] = f(1 - n * loopBeta(n));
+  }
+  return w;
+}
+
+export interface SubdivideOptions {
+  /** The per-edge flatness bound ε (see the module comment). Default 0.05. */
+  epsilon?: number;
+  /** Rounds of splitting. Default 3. */
+  maxDepth?: number;
+  /** false: every triangle splits every round (plain Loop). Default true. */
+  adaptive?: boolean;
+}
+
+/** One round: triangles in, finished, split, slivers added. */
+export interface SubdivideRound {
+  round: number;
+  triangles: number;
+  finished: number;
+  split: number;
+  slivers: number;
+}
+
+export interface SubdivideResult {
+  /** xyz of A, B, C per output triangle. */
+  positions: Float32Array;
+  /** Per output triangle: the round it finished in (maxDepth for those still splitting at the end), +0.5 for a sliver. */
+  tags: Float32Array;
+  count: number;
+  rounds: SubdivideRound[];
 }

@@ -46,6 +46,7 @@
  * radius u |x| + TINY, so the test stays conservative for the unrounded (double) query too
  * (the GPU kernel takes that radius as the uniform `inputUlp`: 0 for float32 geometry). t = i / 2^d is exact for d <= 24.
  */
+import type { CcdKind } from '../geometry/bvh';
 
 /** Depth of the bisection in t: surviving intervals are 2^-MAX_DEPTH wide. */
 export const CCD_MAX_DEPTH = 16;
@@ -56,7 +57,7 @@ export const CCD_SEP_MARGIN_ULPS = 256;
 /** Intervals visited before a query gives up and reports a (conservative) collision. */
 export const CCD_MAX_VISITS = 2048;
 
-export type CcdKind = 'vf' | 'ee';
+export type { CcdKind } from '../geometry/bvh';
 
 /** Result of one conservative test: the verdict and how it was reached. */
 export interface InclusionResult {

@@ -34,7 +34,7 @@
  * by component (a sorting network), as the section requires.
  */
 import { BrookError } from '../core/errors';
-import { PATCH_FIELDS, PATCH_FLOATS, loopBeta } from '../geometry/loop';
+import { PATCH_FIELDS, PATCH_FLOATS, loopWeights, type SubdivideOptions, type SubdivideResult, type SubdivideRound } from '../geometry/loop';
 
 export * from '../geometry/loop';
 
@@ -91,43 +91,6 @@ export function sortedSum(points: V3[]): V3 {
     out.push(f(f(f(f(f(v[0]! + v[1]!) + v[2]!) + v[3]!) + v[4]!) + v[5]!));
   }
   return out as V3;
-}
-
-/** Float32 vertex weights: [β, 1 − nβ] for n = 4, 5, 6 (the kernels' uniforms). */
-export function loopWeights(): Float32Array {
-  const w = new Float32Array(6);
-  for (let n = 4; n <= 6; n++) {
-    w[(n - 4) * 2] = f(loopBeta(n));
-    w[(n - 4) * 2 + 1] = f(1 - n * loopBeta(n));
-  }
-  return w;
-}
-
-export interface SubdivideOptions {
-  /** The per-edge flatness bound ε (see the module comment). Default 0.05. */
-  epsilon?: number;
-  /** Rounds of splitting. Default 3. */
-  maxDepth?: number;
-  /** false: every triangle splits every round (plain Loop). Default true. */
-  adaptive?: boolean;
-}
-
-/** One round: triangles in, finished, split, slivers added. */
-export interface SubdivideRound {
-  round: number;
-  triangles: number;
-  finished: number;
-  split: number;
-  slivers: number;
-}
-
-export interface SubdivideResult {
-  /** xyz of A, B, C per output triangle. */
-  positions: Float32Array;
-  /** Per output triangle: the round it finished in (maxDepth for those still splitting at the end), +0.5 for a sliver. */
-  tags: Float32Array;
-  count: number;
-  rounds: SubdivideRound[];
 }
 
 interface Corner {

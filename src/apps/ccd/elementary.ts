@@ -15,7 +15,7 @@ import type { BrookContext } from '../../core/context';
 import { check } from '../../core/errors';
 import type { KernelSpec } from '../../core/kernelspec';
 import type { Stream } from '../../core/stream';
-import type { CcdKind } from '../../reference/ccdinclusion';
+import type { CcdKind } from '../../geometry/bvh';
 
 /**
  * One query per record: `q` holds four vertex indices (vertex-face: v, f0, f1, f2; edge-edge:

@@ -32,10 +32,10 @@ import type { Stream } from '../../core/stream';
 import { structStream, type StructStream } from '../../core/struct';
 import { checkContext } from '../../core/validate';
 import { filter } from '../../idioms/filter';
-import { relativePose, rootTraverser, type CollideLevel } from '../../reference/collide';
+import { relativePose, rootTraverser, type CollideLevel } from '../../geometry/obbpose';
 import type { ObbTree } from '../../geometry/obbtree';
 
-export type { CollideLevel } from '../../reference/collide';
+export type { CollideLevel } from '../../geometry/obbpose';
 
 /** What `collide` returns. */
 export interface CollisionResult {

@@ -51,9 +51,9 @@ import {
   type SubdivideOptions,
   type SubdivideResult,
   type SubdivideRound,
-} from '../../reference/subdivide';
+} from '../../geometry/loop';
 
-export type { SubdivideOptions, SubdivideResult, SubdivideRound } from '../../reference/subdivide';
+export type { SubdivideOptions, SubdivideResult, SubdivideRound } from '../../geometry/loop';
 
 let kernels: Record<string, KernelSpec> | null = null;
 /** The Brook kernels of glsl/apps/subdivide/loop.brook, parsed once. */
