@@ -61,8 +61,8 @@ describe('apps/ccd load balancing: static compaction vs lazy work stealing (Algo
     const scene = reference.bartScene(256, 40);
     const a = createCcd(ctx, scene), b = createCcd(ctx, scene);
     const sa = await a.step({ balance: 'static' });
-    // a small stack pushes to the deques early; many blocks steal
-    const sb = await b.step({ balance: 'lws', lws: { blocks: 8, threads: 4, stackCap: 16, dequeCap: 8 } });
+    // a small stack (the least: (pop + 6) x threads) pushes to the deques early; many blocks steal
+    const sb = await b.step({ balance: 'lws', lws: { blocks: 8, threads: 4, stackCap: 40, dequeCap: 8 } });
     expect(sb.pairs).to.deep.equal(sa.pairs);
     expect(reference.frontKeys(await b.readFront())).to.deep.equal(reference.frontKeys(await a.readFront()));
     const l = sb.stats.lws!;

@@ -76,7 +76,12 @@ describe("apps/ccd Table 1's stage breakdown (passes and GPU time per stage)", (
       [{ blocks: 2.5 }, /options.lws.blocks must be an integer/],
       [{ threads: 0 }, /options.lws.threads/],
       [{ threads: 2048 }, /options.lws.threads/],
-      [{ stackCap: 32 }, /options.lws.stackCap \(at least 4 x threads\)/], // 4 x 16 (threads given at creation) = 64
+      [{ stackCap: 128 }, /options.lws.stackCap \(at least \(pop \+ 6\) x threads\)/], // (4 + 6) x 16 (threads given at creation) = 160
+      [{ pop: 1, stackCap: 100 }, /options.lws.stackCap/], // (1 + 6) x 16 = 112
+      [{ pop: 0 }, /options.lws.pop/],
+      [{ pop: 5 }, /options.lws.pop/],
+      [{ steps: 0 }, /options.lws.steps/],
+      [{ steps: 1.5 }, /options.lws.steps/],
       [{ threads: 8, dequeCap: 4 }, /options.lws.dequeCap/],
       [{ inFlight: 0 }, /options.lws.inFlight/],
     ];

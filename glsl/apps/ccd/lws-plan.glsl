@@ -1,9 +1,10 @@
 // Pass P: popTop, then popWork (Algorithms 2-3). Every deque's top moves past what the steal
 // round claimed from it (the thieves counted from the same snapshot as pass A); then block b
-// fills its T threads by level: first its stack (level 1), then, for threads left idle, the
-// bottom of its own deque (level 2) or else its lowest-indexed claim in `fresh` (pass A's
-// claims: the lazy transfer, level 3). CUDA threads left without a node idle until the next pop;
-// here a pop is a whole iteration of passes, so the levels top each other up.
+// pops up to pop x T nodes for its T threads (pop each) by level: first its stack (level 1),
+// then, for what is left, the bottom of its own deque (level 2) or else its lowest-indexed claim
+// in `fresh` (pass A's claims: the lazy transfer, level 3). CUDA threads left without a node
+// idle until the next pop; here a pop is a whole iteration of passes, so the levels top each
+// other up.
 // planOut = (nodes from the stack's top, then source: -1 none, -2 own deque, j >= 0 the claim
 // on deque j; its first position; its count). Record `blocks` (the start list) plans nothing.
 ivec4 d = bstate(brook_index);
@@ -17,7 +18,8 @@ if (n > 0) {
 ivec4 s = stateOut;
 planOut = ivec4(0, -1, 0, 0);
 if (brook_index < blocks) {
-  int c1 = min(threads, s.x), rem = threads - c1;
+  int want = pop * threads;
+  int c1 = min(want, s.x), rem = want - c1;
   planOut = ivec4(c1, -1, 0, 0);
   if (rem > 0) {
     if (s.z > s.y) {

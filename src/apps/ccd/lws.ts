@@ -9,16 +9,26 @@
  *      index takes the k-th slice, where CUDA's threads would race with atomicMin; the claims
  *      carried over lose what the last pop transferred (the lazy transfer needs no pass);
  *   P  popTop and popWork (Algorithms 2-3): each deque's top moves past what was claimed from it,
- *      then each block fills its T threads by level — its stack (level 1), then its deque's
- *      bottom (level 2) or its lowest-indexed claim (level 3: the first claim is taken now, the
- *      others lazily: the lazy transfer). The levels top each other up, where CUDA threads
- *      without a node would idle: here every iteration costs a sequence of grid-wide passes;
- *   C  evalCollision: every thread steps one BVTT node (children, or a front node);
- *   D  compact: the block's prefix sum over its threads' children, in groups of ~sqrt T;
+ *      then each block pops up to `pop` nodes for each of its T threads by level — its stack
+ *      (level 1), then its deque's bottom (level 2) or its lowest-indexed claim (level 3: the
+ *      first claim is taken now, the others lazily: the lazy transfer). The levels top each
+ *      other up, where CUDA threads without a node would idle: here every iteration costs a
+ *      sequence of grid-wide passes;
+ *   C  evalCollision, where the threads traverse on their own: each takes its popped nodes one
+ *      at a time and steps up to K (`steps`) BVTT nodes depth first on a local stack (a GLSL
+ *      array of six nodes, the fragment's counterpart of the block's shared-memory stack),
+ *      writing front nodes to its four front outputs; it stops when its front outputs are full
+ *      or a node's children might not fit its local stack beside its popped nodes not taken
+ *      yet, and hands what is left (its excess, at most six nodes) to the block;
+ *   D  compact: the block's prefix sum over its threads' excess, in groups of ~sqrt T;
  *   E  pointers and counters;
  *   G  pushWork to the deque: a scatter of the pushed nodes only (B x stackCap points, each
  *      drawn on its ring slot or nowhere);
- *   H  pushWork to the stack (left-over stack, then the children);
+ *   H  pushWork to the stack (left-over stack, then the excess).
+ * The block's stack takes the excess; it pushes to the deque only when the next iteration's
+ * excess might not fit (the lazy push), and the balancing passes (A, P) find work for the blocks
+ * whose threads came back empty: a thread's work between two balancing rounds is up to K nodes,
+ * where it was one (iterations on a 96 x 96 cloth from the front, SwiftShader, 32 x 1024: 72 -> 11).
  *   L  the termination pass (below).
  * The loop ends without a readback per iteration: brookgl's occlusion-query loop draws a pass
  * that discards finished blocks and stops at the first query with no sample (a few iterations
@@ -30,10 +40,11 @@
  * check that makes the traversal rerun with larger rings), termination on the GPU. What it
  * cannot keep: there is no shared memory (the "shared" stack is a texture like the deque, so
  * the paper's motive for lazy transfer — saving shared-memory room — is only mimicked), every
- * pass is a grid-wide barrier (blocks advance in lockstep, one node per thread per iteration,
- * where CUDA blocks run at their own pace), and atomics are replaced by deterministic choices
- * from one snapshot. Front nodes go to one chunk per iteration, gathered and compacted after
- * the loop, instead of per-block front deques.
+ * pass is a grid-wide barrier (blocks advance in lockstep, at most K nodes per thread per
+ * iteration, where CUDA blocks run at their own pace), a fragment's registers do not outlive its
+ * pass (so its local stack is handed to the block's at the end of every evalCollision), and
+ * atomics are replaced by deterministic choices from one snapshot. Front nodes go to four chunks
+ * per iteration, gathered and compacted after the loop, instead of per-block front deques.
  */
 import CLAIMS from '../../../glsl/apps/ccd/lws-claims.glsl';
 import DEQUE_FRAG from '../../../glsl/apps/ccd/lws-deque.frag.glsl';
@@ -41,6 +52,7 @@ import DEQUE_VERT from '../../../glsl/apps/ccd/lws-deque.vert.glsl';
 import EVAL from '../../../glsl/apps/ccd/lws-eval.glsl';
 import LIVE from '../../../glsl/apps/ccd/lws-live.glsl';
 import PLAN from '../../../glsl/apps/ccd/lws-plan.glsl';
+import POPPED from '../../../glsl/apps/ccd/lws-popped.glsl';
 import PREFIX from '../../../glsl/apps/ccd/lws-prefix.glsl';
 import PUSH from '../../../glsl/apps/ccd/lws-push.glsl';
 import STATE from '../../../glsl/apps/ccd/lws-state.glsl';
@@ -59,8 +71,14 @@ export interface LwsOptions {
   blocks?: number;
   /** Threads (fragments) per block T. Default 64. */
   threads?: number;
-  /** Stack capacity per block, at least 4 T. Default 4 T: a block keeps T nodes and pushes the
-   * rest to its deque, where others can steal them (the paper: the best size is model dependent). */
+  /** Nodes a thread pops per iteration (1-4). Default 4: a block pops up to pop x T nodes. */
+  pop?: number;
+  /** K: BVTT nodes a thread steps at most in one evalCollision pass, depth first on its local
+   * stack (six nodes: its excess outputs), before it hands back what is left. Default 32. */
+  steps?: number;
+  /** Stack capacity per block, at least (pop + 6) T. Default (pop + 6) T: a block keeps a full
+   * pop and pushes the rest to its deque only when the next iteration's excess (up to six nodes a
+   * thread) might not fit (the paper: the best size is model dependent). */
   stackCap?: number;
   /** Deque ring per block. Default 64 T (grown 4x on overflow, four times at most). */
   dequeCap?: number;
@@ -72,6 +90,9 @@ export interface LwsOptions {
 export interface LwsStats {
   blocks: number;
   threads: number;
+  /** Nodes a thread pops per iteration, and K: nodes it steps at most per evalCollision pass. */
+  pop: number;
+  steps: number;
   /** Nodes pushed from stacks to deques, nodes stolen from other blocks' deques, steal rounds that found work. */
   moved: number;
   stolen: number;
@@ -82,7 +103,7 @@ export interface LwsStats {
   reruns: number;
 }
 
-const U = { blocks: 'int', threads: 'int' } as const;
+const U = { blocks: 'int', threads: 'int', pop: 'int' } as const;
 const STEAL_GATHERS = { bstate: 'int4', claims: 'int4', plan: 'int4' } as const;
 
 const LWS_CLAIMS: KernelSpec = { name: 'LwsStealClaims', gathers: STEAL_GATHERS, uniforms: U, outputs: { claimOut: 'int4' }, helpers: THIEVES, body: CLAIMS };
@@ -90,21 +111,21 @@ const LWS_PLAN: KernelSpec = { name: 'LwsPopWork', gathers: { ...STEAL_GATHERS, 
 const LWS_EVAL: KernelSpec = {
   name: 'LwsEvalCollision',
   gathers: { plan: 'int4', top: 'int4', stack: 'int4', deque: 'int4', start: 'int4', nodes: 'int4', nodeObject: 'int', boxLo: 'float4', boxHi: 'float4', tris: 'int4' },
-  uniforms: { ...U, stackCap: 'int', dequeCap: 'int', selfTest: 'int' },
-  outputs: { kidsA: 'int4', kidsB: 'int4', fr: 'int4' },
-  helpers: BVTT,
+  uniforms: { ...U, stackCap: 'int', dequeCap: 'int', selfTest: 'int', steps: 'int' },
+  outputs: { cnt: 'int4', kids0: 'int4', kids1: 'int4', kids2: 'int4', fr0: 'int4', fr1: 'int4', fr2: 'int4', fr3: 'int4' },
+  helpers: `${BVTT}\n${POPPED}`,
   body: EVAL,
 };
-const LWS_PREFIX: KernelSpec = { name: 'LwsCompact', gathers: { kidsB: 'int4' }, uniforms: { ...U, group: 'int' }, outputs: { prefix: 'int2' }, body: PREFIX };
+const LWS_PREFIX: KernelSpec = { name: 'LwsCompact', gathers: { cnt: 'int4' }, uniforms: { ...U, group: 'int' }, outputs: { prefix: 'int4' }, body: PREFIX };
 const LWS_STATE: KernelSpec = {
   name: 'LwsPointers',
   inputs: { counterIn: 'int4' },
-  gathers: { bstate: 'int4', plan: 'int4', prefix: 'int2', claims: 'int4' },
+  gathers: { bstate: 'int4', plan: 'int4', prefix: 'int4', claims: 'int4' },
   uniforms: { ...U, stackCap: 'int', dequeCap: 'int', group: 'int' },
   outputs: { stateOut: 'int4', push: 'int4', counters: 'int4' },
   body: STATE,
 };
-const PUSH_GATHERS = { stack: 'int4', kidsA: 'int4', kidsB: 'int4', prefix: 'int2', push: 'int4' } as const;
+const PUSH_GATHERS = { stack: 'int4', kids0: 'int4', kids1: 'int4', kids2: 'int4', prefix: 'int4', push: 'int4' } as const;
 const LWS_STACK: KernelSpec = {
   name: 'LwsPushStack',
   gathers: PUSH_GATHERS,
@@ -145,13 +166,16 @@ export async function traverseLws(host: CcdHost, bvtt: BvttStreams, start: Strea
   const B = options.blocks ?? 4, T = options.threads ?? 64;
   check(Number.isInteger(B) && B >= 1 && B <= 32, () => `lws: blocks must be an integer in [1, 32], got ${B}`);
   check(Number.isInteger(T) && T >= 1 && T <= 1024, () => `lws: threads must be an integer in [1, 1024], got ${T}`);
-  const S = options.stackCap ?? 4 * T;
-  check(Number.isInteger(S) && S >= 4 * T, () => `lws: stackCap must be at least 4 x threads (${4 * T}), got ${S}`);
+  const P = options.pop ?? 4, K = options.steps ?? 32;
+  check(Number.isInteger(P) && P >= 1 && P <= 4, () => `lws: pop must be an integer in [1, 4], got ${P}`);
+  check(Number.isInteger(K) && K >= 1 && K <= 1024, () => `lws: steps must be an integer in [1, 1024], got ${K}`);
+  const S = options.stackCap ?? (P + 6) * T;
+  check(Number.isInteger(S) && S >= (P + 6) * T, () => `lws: stackCap must be at least (pop + 6) x threads (${(P + 6) * T}), got ${S}`);
   let Q = options.dequeCap ?? 64 * T;
   check(Number.isInteger(Q) && Q >= T, () => `lws: dequeCap must be at least threads, got ${Q}`);
   let roundTrips = 0;
   for (let reruns = 0; ; reruns++) {
-    const r = await attempt(host, bvtt, start, count, B, T, S, Q, options.inFlight ?? 4);
+    const r = await attempt(host, bvtt, start, count, { B, T, P, K, S, Q, inFlight: options.inFlight ?? 4 });
     roundTrips += r.roundTrips;
     if (!r.overflow) return { ...r, roundTrips, stats: { ...r.stats, reruns } };
     r.front?.dispose();
@@ -161,7 +185,19 @@ export async function traverseLws(host: CcdHost, bvtt: BvttStreams, start: Strea
   }
 }
 
-async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: number, B: number, T: number, S: number, Q: number, inFlight: number): Promise<LwsResult & { overflow: boolean }> {
+/** Blocks B, threads T, nodes popped per thread P, steps per pass K, stack S and ring Q per block. */
+interface LwsShape {
+  B: number;
+  T: number;
+  P: number;
+  K: number;
+  S: number;
+  Q: number;
+  inFlight: number;
+}
+
+async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: number, shape: LwsShape): Promise<LwsResult & { overflow: boolean }> {
+  const { B, T, P, K, S, Q, inFlight } = shape;
   const ctx = host.ctx;
   // every pass through host.run, counted in its stage: evalCollision and the termination pass
   // are traversal, the node management around them balancing (stages.ts)
@@ -187,13 +223,13 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
     let plan = make('int4', B + 1, new Int32Array((B + 1) * 4)), plan1 = make('int4', B + 1);
     const counters = make('int4', B + 1, new Int32Array((B + 1) * 4));
     const push = make('int4', B + 1);
-    const kidsA = make('int4', B * T), kidsB = make('int4', B * T), prefix = make('int2', B * T);
+    const cnt = make('int4', B * T), kids0 = make('int4', B * T), kids1 = make('int4', B * T), kids2 = make('int4', B * T), prefix = make('int4', B * T);
     // stacks and rings hold garbage past their live range, which nothing reads: no upload
     const stack = make('int4', B * S), deque = make('int4', B * Q);
     const alive = make('int', B + 1);
     // the block prefix in groups of about sqrt(T) threads (a power of two)
     const group = Math.min(T, 1 << Math.ceil(Math.log2(Math.sqrt(T))));
-    const u = { blocks: B, threads: T };
+    const u = { blocks: B, threads: T, pop: P };
     const loop = await occlusionLoop(ctx, {
       maxIterations: 1 << 20,
       inFlight,
@@ -202,10 +238,15 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
         run(LWS_PLAN, { bstate, claims, plan, fresh, ...u, stateOut: bstate1, planOut: plan1 });
         [claims, fresh] = [fresh, claims];
         [plan, plan1] = [plan1, plan];
-        const fr = host.scratch('int4', B * T, "an iteration's front slots");
-        chunks.push(fr);
-        run(LWS_EVAL, { plan, top: bstate1, stack, deque, start, ...bvtt, ...u, stackCap: S, dequeCap: Q, kidsA, kidsB, fr });
-        run(LWS_PREFIX, { kidsB, ...u, group, prefix });
+        // the iteration's front slots: four a thread
+        const fr = [0, 1, 2, 3].map(() => {
+          const c = host.scratch('int4', B * T, "an iteration's front slots");
+          chunks.push(c);
+          return c;
+        });
+        const kids = { kids0, kids1, kids2 };
+        run(LWS_EVAL, { plan, top: bstate1, stack, deque, start, ...bvtt, ...u, stackCap: S, dequeCap: Q, steps: K, cnt, ...kids, fr0: fr[0]!, fr1: fr[1]!, fr2: fr[2]!, fr3: fr[3]! });
+        run(LWS_PREFIX, { cnt, ...u, group, prefix });
         run(LWS_STATE, { counterIn: counters, bstate: bstate1, plan, prefix, claims, ...u, stackCap: S, dequeCap: Q, group, stateOut: bstate, push, counters });
         host.stage('balancing');
         host.pass({
@@ -216,15 +257,15 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
           primitive: 'points',
           count: B * S,
           targets: [deque],
-          gathers: { stack, kidsA, kidsB, prefix, push },
+          gathers: { stack, ...kids, prefix, push },
           uniforms: { threads: T, stackCap: S, dequeCap: Q, group },
         });
-        run(LWS_STACK, { stack, kidsA, kidsB, prefix, push, threads: T, stackCap: S, group, stackOut: stack });
+        run(LWS_STACK, { stack, ...kids, prefix, push, threads: T, stackCap: S, group, stackOut: stack });
       },
       terminate: () => run(LWS_LIVE, { bstate, claims, plan, ...u, alive }),
     });
     // counters and flags: one readback; then the front
-    return await finish(host, bstate, counters, chunks, { B, T, iterations: loop.iterations, issued: loop.issued });
+    return await finish(host, bstate, counters, chunks, { B, T, P, K, iterations: loop.iterations, issued: loop.issued });
   } finally {
     chunks.forEach((s) => s.dispose());
     streams.forEach((s) => s.dispose());
@@ -233,7 +274,7 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
 
 /** The counters and overflow flags (one readback), and the front: every iteration's chunk of
  * front slots, joined and compacted in batches the budget holds (the chunks are taken). */
-async function finish(host: CcdHost, bstate: Stream, counters: Stream, chunks: Stream[], l: { B: number; T: number; iterations: number; issued: number }): Promise<LwsResult & { overflow: boolean }> {
+async function finish(host: CcdHost, bstate: Stream, counters: Stream, chunks: Stream[], l: { B: number; T: number; P: number; K: number; iterations: number; issued: number }): Promise<LwsResult & { overflow: boolean }> {
   const { B, T } = l;
   const [st, cn] = (await Promise.all([bstate.read(), counters.read()])) as [Int32Array, Int32Array];
   let overflow = false, nodes = 0, moved = 0, stolen = 0, steals = 0;
@@ -263,6 +304,6 @@ async function finish(host: CcdHost, bstate: Stream, counters: Stream, chunks: S
     roundTrips: l.iterations + 1, // the occlusion queries waited on, and the counters
     balancingMs: 0,
     overflow,
-    stats: { blocks: B, threads: T, moved, stolen, steals, extraIterations: l.issued - l.iterations, reruns: 0 },
+    stats: { blocks: B, threads: T, pop: l.P, steps: l.K, moved, stolen, steals, extraIterations: l.issued - l.iterations, reruns: 0 },
   };
 }

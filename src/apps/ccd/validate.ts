@@ -25,7 +25,10 @@ export function checkLwsOptions(o: unknown, where: string): LwsOptions {
   const T = lws.threads ?? 64;
   if (lws.blocks !== undefined) checkInteger(lws.blocks, `${where}.blocks`, 1, 32);
   if (lws.threads !== undefined) checkInteger(lws.threads, `${where}.threads`, 1, 1024);
-  if (lws.stackCap !== undefined) checkInteger(lws.stackCap, `${where}.stackCap (at least 4 x threads)`, 4 * T, 2 ** 24);
+  if (lws.pop !== undefined) checkInteger(lws.pop, `${where}.pop (nodes a thread pops per iteration)`, 1, 4);
+  if (lws.steps !== undefined) checkInteger(lws.steps, `${where}.steps (nodes a thread steps per pass)`, 1, 1024);
+  const P = typeof lws.pop === 'number' ? lws.pop : 4;
+  if (lws.stackCap !== undefined) checkInteger(lws.stackCap, `${where}.stackCap (at least (pop + 6) x threads)`, (P + 6) * T, 2 ** 24);
   if (lws.dequeCap !== undefined) checkInteger(lws.dequeCap, `${where}.dequeCap (at least threads)`, T, 2 ** 24);
   if (lws.inFlight !== undefined) checkInteger(lws.inFlight, `${where}.inFlight`, 1, 64);
   return lws;
