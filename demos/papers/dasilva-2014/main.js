@@ -33,12 +33,12 @@ async function runPops(ctx) {
   const a = createCcd(ctx, scene), b = createCcd(ctx, scene);
   try {
     const sa = await a.step({ balance: 'static' });
-    const sb = await b.step({ balance: 'lws', lws: { blocks: 8, threads: 4, stackCap: 16 } });
+    const sb = await b.step({ balance: 'lws', lws: { blocks: 8, threads: 4, stackCap: 40 } });
     if (!same(sb.pairs, sa.pairs)) throw new Error('Algorithms 2-4: lazy work stealing and static balancing found different pairs');
     if (!same(reference.frontKeys(await b.readFront()), reference.frontKeys(await a.readFront()))) throw new Error('Algorithms 2-4: the fronts differ');
     const l = sb.stats.lws;
     if (!(l.moved > 0 && l.stolen > 0)) throw new Error(`Algorithms 2-4: expected nodes pushed to deques and stolen, got ${l.moved} and ${l.stolen}`);
-    return `8 blocks × 4 fragments, stacks of 16: ${l.moved} nodes pushed from stacks to deques (level 2), ${l.stolen} stolen from other blocks' deques in ${l.steals} steal rounds (level 3, lazily transferred), ` +
+    return `8 blocks × 4 fragments, stacks of 40 (the least for 4 fragments popping 4 nodes each): ${l.moved} nodes pushed from stacks to deques (level 2), ${l.stolen} stolen from other blocks' deques in ${l.steals} steal rounds (level 3, lazily transferred), ` +
       `${sb.stats.iterations} iterations (+${l.extraIterations} issued past the end while the occlusion queries were in flight); front (${sb.stats.frontSize} nodes) and ${sb.pairs.length} pairs identical to static balancing's ${sa.stats.iterations} steps.`;
   } finally {
     a.dispose();
