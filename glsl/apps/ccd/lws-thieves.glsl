@@ -34,7 +34,7 @@ bool lwsIsThief(int b) {
 }
 
 // The slice each of K thieves takes from deque j holding n nodes: ceil(n / (K + 1)) from a
-// block's deque (its owner keeps a share), at most a full pop (pop x threads) from the start list.
+// block's deque (its owner keeps a share), at most four pops (4 x pop x threads) from the start list.
 int lwsSlice(int j, int n, int K) {
-  return j == blocks ? min(2 * pop * threads, (n + K - 1) / K) : (n + K) / (K + 1);
+  return j == blocks ? min(4 * pop * threads, (n + K - 1) / K) : (n + K) / (K + 1);
 }

@@ -28,7 +28,7 @@
  * The block's stack takes the excess; it pushes to the deque only when the next iteration's
  * excess might not fit (the lazy push), and the balancing passes (A, P) find work for the blocks
  * whose threads came back empty: a thread's work between two balancing rounds is up to K nodes,
- * where it was one (iterations on a 96 x 96 cloth from the front, SwiftShader, 32 x 1024: 72 -> 11).
+ * where it was one (iterations on a 96 x 96 cloth from the front, SwiftShader, 32 x 1024: 72 -> 8).
  *   L  the termination pass (below).
  * The loop ends without a readback per iteration: brookgl's occlusion-query loop draws a pass
  * that discards finished blocks and stops at the first query with no sample (a few iterations
