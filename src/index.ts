@@ -7,6 +7,9 @@
 export * from './core/index';
 export * from './brook/index';
 export * from './brt/index';
+export * from './cpu/index';
+// the index's createContext also makes CPU contexts (src/cpu/index.ts)
+export { createContext } from './cpu/index';
 export * from './idioms/index';
 export * from './apps/index';
 export * from './geometry/index';

@@ -43,6 +43,7 @@ import { Checker, TypedFunction } from './check';
 import { lex, sourceError } from './lex';
 import { typeName } from './types';
 import { EmitContext, GlslEmitter, globalDecl } from './glsl';
+import { keepKernelTree } from './js';
 import { parseProgram } from './parse';
 import { structDecl, structGlue } from './structs';
 import { REDUCE_SOURCE, REDUCE_UNIFORMS, reduceFold } from './reduce';
@@ -149,6 +150,7 @@ function compileKernels(program: Program, checker: Checker, structs: Record<stri
     const { spec, structParams, voutOf } = read;
     const { extraHelpers, bodyPrefix } = applyKinds(k, read, where);
     const t = checker.checkFunction(k, true);
+    keepKernelTree(spec, { checker, kernel: t, typed: typedOf, bounded: bound !== undefined });
     const ctx: EmitContext = { checker, typed: typedOf, bounded: bound !== undefined, vout: !!voutOf, helpers: new Map(), functions: new Map(), active: [] };
     const em = new GlslEmitter(ctx);
     const body = em.kernelBody(t, k.body!.pos.line);

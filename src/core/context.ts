@@ -65,6 +65,20 @@ export interface ContextOptions {
   debug?: boolean;
   /** Linked programs kept (least recently used deleted beyond). Default PROGRAM_CACHE_SIZE (128). */
   programCacheSize?: number;
+  /**
+   * 'cpu': BrookGPU's `BRT_RUNTIME=cpu`, a context of streams as typed arrays and Brook kernels
+   * as generated JavaScript (src/cpu), in Node or a page, no GPU needed (docs/node.md). Default:
+   * WebGL2.
+   */
+  backend?: 'webgl2' | 'cpu';
+}
+
+const CONTEXT_OPTIONS = ['canvas', 'debug', 'programCacheSize', 'backend'];
+let cpuBackend: (() => unknown) | null = null;
+
+/** @internal The CPU backend (src/cpu) installs its context maker when loaded. */
+export function installCpuBackend(make: () => unknown): void {
+  cpuBackend = make;
 }
 
 /** The keys createContext() takes; any other is a BrookError (a misspelt option would otherwise be ignored). */
@@ -95,11 +109,25 @@ export interface Stats {
  * missing, or outside a browser (Node, a notebook's Python kernel side) where there is no canvas.
  */
 export function createContext(options: ContextOptions = {}): BrookContext {
+  const given = options as unknown;
+  if (given !== null && typeof given === 'object') {
+    const unknown = Object.keys(given).filter((k) => !CONTEXT_OPTIONS.includes(k));
+    if (unknown.length) throw new BrookError(`createContext: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${CONTEXT_OPTIONS.join(', ')})`);
+    const backend = (given as ContextOptions).backend;
+    if (backend !== undefined && backend !== 'webgl2' && backend !== 'cpu') throw new BrookError(`createContext: backend must be 'webgl2' (the default) or 'cpu', got ${describeValue(backend)}`);
+    if (backend === 'cpu') {
+      const extra = Object.keys(given).filter((k) => k !== 'backend');
+      if (extra.length) throw new BrookError(`createContext({ backend: 'cpu' }): ${extra.join(', ')} ${extra.length > 1 ? 'are' : 'is'} WebGL2 options; a CPU context takes none`);
+      if (!cpuBackend) throw new BrookError("createContext({ backend: 'cpu' }): the CPU backend is not loaded; import brookgl's index (it loads src/cpu)");
+      // a CpuContext (src/cpu/context.ts): the same streams and verbs, no GL
+      return cpuBackend() as BrookContext;
+    }
+  }
   // `options` may be anything a caller passes (null included): the context validates it.
   if (!(options as ContextOptions | null)?.canvas && typeof OffscreenCanvas === 'undefined' && typeof document === 'undefined') {
     throw new BrookError(
       'createContext() needs a browser with WebGL2 (or a worker with OffscreenCanvas); there is no canvas here ' +
-        '(Node.js?). Run brookgl in a page, a notebook\'s output cell or a headless Chromium (see README, "In a notebook")',
+        '(Node.js?). In Node, createContext({ backend: \'cpu\' }) runs Brook kernels with no GPU; for a GPU, drive a headless Chromium (docs/node.md, "A GPU from Node")',
     );
   }
   return new BrookContext(options);

@@ -14,7 +14,7 @@ export { PLAIN_VARIANT, type KernelVariant } from './kernelsource';
 export type { KernelPart } from './kernel';
 export { runPass, copyTexels, stageSource } from './pass';
 export { runKernel } from './run';
-export { installLowering } from './context';
+export { installLowering, installCpuBackend } from './context';
 export type { RunLowering } from './context';
 export type { PassDesc, PassKind, ShaderStage, ColorTarget, DepthTarget, TextureTarget, RenderbufferTarget, CompareFunc, StencilOp } from './pass';
 export { PROGRAM_CACHE_SIZE } from './programs';

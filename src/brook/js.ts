@@ -1,0 +1,437 @@
+/**
+ * JavaScript from the typed tree (check.ts), beside glsl.ts: the CPU backend's kernels (src/cpu),
+ * as brcc's b2ctransform.cpp wrote C++ for BrookGPU's `BRT_RUNTIME=cpu`. Like the GLSL generator
+ * it decides no type: every `convert` node becomes a conversion, every literal is printed as the
+ * type the checker gave it. What the JavaScript means:
+ *
+ * - a float is a JS number rounded to float32 after every operation (`f(a + b)`, f = Math.fround),
+ *   an int a number kept to 32 bits (`(a + b) | 0`, `Math.imul`), a uint likewise (`>>> 0`), a
+ *   bool a JS boolean;
+ * - a vector is a JS array that is never changed in place: an assignment to a component builds a
+ *   new array (`v = R.set(v, 1, x)`), so `a = b` may share one;
+ * - structs are objects and local arrays are JS arrays; both are copied (R.clone) where GLSL
+ *   copies a value (assignments, declarations, arguments, returns);
+ * - out and inout parameters return with the function's value: a function with out parameters
+ *   returns `[value, out1, ...]` and the call assigns them;
+ * - every user name gets a prefix (`v_` variables, `fn_` functions, `g_` gathers), so no Brook
+ *   name meets a JavaScript keyword;
+ * - built-ins, gathers, the loop bound and the record's position are the runtime's (`R.*`,
+ *   `g_*(...)`, `loop()`, `brook_coord`), src/cpu/runtime.ts.
+ *
+ * The result is the source of the body of a factory `(R, env) => ...` that src/cpu/kernel.ts
+ * completes with the record loop.
+ */
+import { BrookError } from '../core/errors';
+import type { Expr, FunctionDecl, Stmt, Sym } from './ast';
+import type { TypedFunction } from './check';
+import { Type, typeName } from './types';
+
+/** What the JavaScript generator needs of a compiled source. */
+export interface JsContext {
+  typed: (fn: FunctionDecl) => TypedFunction;
+  /** Loop bound on (loop()). */
+  bounded: boolean;
+  /** Functions printed so far: key -> JavaScript. */
+  functions: Map<string, string>;
+  /** Keys being printed (recursion). */
+  active: string[];
+}
+
+type Num = Type & { k: 'num' };
+const isNumT = (t: Type | undefined): t is Num => t?.k === 'num';
+
+/** The JavaScript name of a user's variable. */
+export const jsVar = (name: string): string => `v_${name}`;
+/** The JavaScript name of a gather accessor. */
+export const jsGather = (name: string): string => `g_${name}`;
+
+export class JsEmitter {
+  /** Gather parameters of the function being printed -> the gathers passed. */
+  gathers = new Map<Sym, Sym>();
+  /** Printing a kernel's own body (return ends the record, discard drops it). */
+  main = false;
+  /** Temporaries this function body needs (declared at its top). */
+  temps = 0;
+  /** Out parameters of the function being printed (its returns return them too). */
+  outs: string[] = [];
+  /** The function's own return type (void: no value before the outs). */
+  retVoid = true;
+
+  constructor(readonly ctx: JsContext) {}
+
+  temp(): string {
+    return `t${this.temps++}`;
+  }
+
+  /** A kernel's body, as the statements of a JavaScript function. */
+  kernelBody(t: TypedFunction): string {
+    this.main = true;
+    const body = t.body.body.map((s) => this.stmt(s)).join('\n');
+    this.main = false;
+    return (this.temps ? `let ${Array.from({ length: this.temps }, (_, k) => `t${k}`).join(', ')};\n` : '') + body;
+  }
+
+  /** The JavaScript name of function `fn` called with `gathers`, printing it first if needed. */
+  request(fn: FunctionDecl, gathers: Array<Sym | undefined>): string {
+    const bound = gathers.map((g) => (g ? (this.gathers.get(g) ?? g) : undefined));
+    const t = this.ctx.typed(fn);
+    const name = `fn_${fn.name}${bound.filter((g) => g).map((g) => `_${g!.name}`).join('')}_${t.params.length}_${t.params.map((p) => typeName(p.sym.ty).replace(/\W/g, '_')).join('_')}`;
+    if (this.ctx.functions.has(name)) return name;
+    if (this.ctx.active.includes(name)) throw new BrookError(`brook, function ${fn.name}: it calls itself (recursion is not possible in GLSL)`);
+    if (this.ctx.active.length > 16) throw new BrookError(`brook, function ${fn.name}: functions call each other more than 16 deep`);
+    this.ctx.active.push(name);
+    const inner = new JsEmitter(this.ctx);
+    t.params.forEach((p, k) => {
+      if (p.gather && bound[k]) inner.gathers.set(p.sym, bound[k]!);
+    });
+    const params = t.params.filter((p) => !p.gather);
+    inner.outs = params.filter((p) => p.out || p.inout).map((p) => jsVar(p.sym.name));
+    inner.retVoid = t.ret.k === 'void';
+    const body = t.body.body.map((s) => inner.stmt(s)).join('\n');
+    const outInit = params.filter((p) => p.out && !p.inout).map((p) => `${jsVar(p.sym.name)} = ${zero(p.sym.ty)};`).join(' ');
+    const tail = inner.outs.length ? `\n${inner.returnStmt(undefined)}` : '';
+    const temps = inner.temps ? `let ${Array.from({ length: inner.temps }, (_, k) => `t${k}`).join(', ')};\n` : '';
+    const text = `function ${name}(${params.map((p) => jsVar(p.sym.name)).join(', ')}) {\n${outInit}${temps}${body}${tail}\n}`;
+    this.ctx.active.pop();
+    this.ctx.functions.set(name, text);
+    return name;
+  }
+
+  returnStmt(value: string | undefined): string {
+    if (this.main) return 'return;';
+    if (!this.outs.length) return value === undefined ? 'return;' : `return ${value};`;
+    return `return [${this.retVoid ? 'undefined' : (value ?? 'undefined')}, ${this.outs.join(', ')}];`;
+  }
+
+  // ---------------------------------------------------------------- statements
+
+  stmt(s: Stmt): string {
+    switch (s.k) {
+      case 'block': return `{\n${s.body.map((x) => this.stmt(x)).join('\n')}\n}`;
+      case 'decl': return this.decl(s);
+      case 'expr': return `${this.expr(s.e, true)};`;
+      case 'if': return `if (${this.expr(s.c)}) ${this.sub(s.then)}${s.else ? ` else ${this.sub(s.else)}` : ''}`;
+      case 'while': return `while (${this.loop(s.c)}) ${this.sub(s.body)}`;
+      case 'do': return `do ${this.sub(s.body)} while (${this.loop(s.c)});`;
+      case 'for': {
+        const init = s.init ? (s.init.k === 'decl' ? this.decl(s.init) : `${this.expr((s.init as { e: Expr }).e, true)};`) : '';
+        // a block of its own: the init's variables are the loop's
+        return `{ ${init}\nfor (; ${this.loop(s.c)}; ${s.step ? this.expr(s.step, true) : ''}) ${this.sub(s.body)} }`;
+      }
+      case 'switch': return `switch (${this.expr(s.e)}) ${this.sub(s.body)}`;
+      case 'case': return s.e ? `case ${this.expr(s.e)}:` : 'default:';
+      case 'return': {
+        if (this.main) return s.e ? `{ ${this.expr(s.e, true)}; return; }` : 'return;';
+        return this.returnStmt(s.e ? this.value(s.e) : undefined);
+      }
+      case 'break':
+      case 'continue': return `${s.k};`;
+      case 'discard': return this.main ? '{ discarded = true; return; }' : 'R.discard();';
+      case 'empty': return ';';
+    }
+  }
+
+  sub(s: Stmt): string {
+    return s.k === 'block' ? this.stmt(s) : `{\n${this.stmt(s)}\n}`;
+  }
+
+  loop(c: Expr | undefined): string {
+    if (!this.ctx.bounded) return c ? this.expr(c) : 'true';
+    return c ? `(${this.expr(c)}) && loop()` : 'loop()';
+  }
+
+  decl(s: Stmt & { k: 'decl' }): string {
+    return s.vars.map((d) => `let ${jsVar(d.name)} = ${d.init ? this.value(d.init) : zero(d.ty!)};`).join(' ');
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  /** An expression whose value is kept: structs and arrays copied. */
+  value(e: Expr): string {
+    const x = this.expr(e);
+    const t = e.ty!;
+    return (t.k === 'struct' || t.k === 'array') && !fresh(e) ? `R.clone(${x})` : x;
+  }
+
+  /** An expression; `stmt`: its value is not used. */
+  expr(e: Expr, _stmt = false): string {
+    switch (e.k) {
+      case 'num': return literal(e.text, e.ty!);
+      case 'bool': return String(e.value);
+      case 'name': return this.name(e.sym, e.name);
+      case 'unary': return this.unary(e);
+      case 'postfix': {
+        const t = this.temp();
+        return `(${t} = ${this.expr(e.e)}, ${this.assignTo(e.e, this.arith(e.op === '++' ? '+' : '-', t, '1', e.ty as Num))}, ${t})`;
+      }
+      case 'binary': return this.binary(e);
+      case 'assign': {
+        if (e.op === '=') return this.assignTo(e.l, this.value(e.r));
+        const op = e.op.slice(0, -1);
+        const lt = e.l.ty as Num;
+        return this.assignTo(e.l, this.op2(op, this.expr(e.l), this.expr(e.r), lt, e.r.ty as Num, lt));
+      }
+      case 'cond': return `(${this.expr(e.c)} ? ${this.expr(e.a)} : ${this.expr(e.b)})`;
+      case 'comma': return `(${this.expr(e.l)}, ${this.expr(e.r)})`;
+      case 'call': return this.call(e);
+      case 'index': {
+        const t = e.e.ty!;
+        const len = t.k === 'array' ? t.len : t.k === 'num' ? t.n : 0;
+        return `${this.expr(e.e)}[R.ci(${this.expr(e.i)}, ${len})]`;
+      }
+      case 'field': return `${this.expr(e.e)}.${e.f}`;
+      case 'swizzle': {
+        const src = e.e.ty as Num;
+        if (src.n === 1) return e.comps.length === 1 ? this.expr(e.e) : `R.splat(${this.expr(e.e)}, ${e.comps.length})`;
+        if (e.comps.length === 1) return `${this.expr(e.e)}[${e.comps[0]}]`;
+        return `R.swz(${this.expr(e.e)}, [${e.comps.join(', ')}])`;
+      }
+      case 'convert': return this.convert(this.expr(e.e), e.e.ty!, e.ty!);
+      case 'gather': {
+        const g = this.gathers.get(e.sym) ?? e.sym;
+        return `${jsGather(g.name)}(${e.indices.map((i) => this.expr(i)).join(', ')})`;
+      }
+      case 'indexof': {
+        const s = e.sym!;
+        if (this.main && s.role === 'input' && !s.struct) return `indexof_${s.name}()`;
+        return 'indexof()';
+      }
+      case 'push': return `push(${this.expr(e.e)})`;
+      case 'cast': return this.expr(e.e);
+      case 'init': throw new BrookError('brook (JavaScript): an untyped initialiser');
+    }
+  }
+
+  name(sym: Sym | undefined, name: string): string {
+    if (sym && (sym.role === 'gather')) return jsGather((this.gathers.get(sym) ?? sym).name);
+    return jsVar(name);
+  }
+
+  /** `l = v` as an expression whose value is v. */
+  assignTo(l: Expr, v: string): string {
+    switch (l.k) {
+      case 'name': return `(${jsVar(l.name)} = ${v})`;
+      case 'field': return `(${this.expr(l.e)}.${l.f} = ${v})`;
+      case 'index': {
+        const t = l.e.ty!;
+        if (t.k === 'array') return `(${this.expr(l.e)}[R.ci(${this.expr(l.i)}, ${t.len})] = ${v})`;
+        const tv = this.temp();
+        return `(${tv} = ${v}, ${this.assignTo(l.e, `R.set(${this.expr(l.e)}, R.ci(${this.expr(l.i)}, ${(t as Num).n}), ${tv})`)}, ${tv})`;
+      }
+      case 'swizzle': {
+        const tv = this.temp();
+        return `(${tv} = ${v}, ${this.assignTo(l.e, `R.setSwz(${this.expr(l.e)}, [${l.comps.join(', ')}], ${tv})`)}, ${tv})`;
+      }
+      case 'convert':
+      case 'cast': return this.assignTo(l.e, v);
+      default: throw new BrookError(`brook (JavaScript): cannot assign to a ${l.k}`);
+    }
+  }
+
+  unary(e: Expr & { k: 'unary' }): string {
+    const t = e.ty!;
+    if (e.op === '++' || e.op === '--') return this.assignTo(e.e, this.arith(e.op === '++' ? '+' : '-', this.expr(e.e), '1', t as Num));
+    const x = this.expr(e.e);
+    if (t.k !== 'num') throw new BrookError(`brook (JavaScript): '${e.op}' of a ${typeName(t)} is not on the CPU backend yet`);
+    const one = (a: string): string => {
+      switch (e.op) {
+        case '!': return `!${a}`;
+        case '~': return t.base === 'uint' ? `(~${a} >>> 0)` : `~${a}`;
+        case '-': return t.base === 'float' ? `-${a}` : t.base === 'uint' ? `(-${a} >>> 0)` : `(-${a} | 0)`;
+        default: return a;
+      }
+    };
+    if (t.n === 1) return one(`(${x})`);
+    return `R.map(${x}, (a) => ${one('a')})`;
+  }
+
+  binary(e: Expr & { k: 'binary' }): string {
+    const lt = e.l.ty!;
+    if (lt.k === 'struct') return `${e.op === '!=' ? '!' : ''}R.equal(${this.expr(e.l)}, ${this.expr(e.r)})`;
+    if (lt.k === 'mat' || e.r.ty!.k === 'mat') throw new BrookError('brook: matrices (float2x2..float4x4) are not on the CPU backend yet; write the products with float2..float4');
+    if ((e.op === '&&' || e.op === '||') && (e.ty as Num).n === 1) return `(${this.expr(e.l)} ${e.op} ${this.expr(e.r)})`;
+    return this.op2(e.op, this.expr(e.l), this.expr(e.r), lt as Num, e.r.ty as Num, e.ty as Num);
+  }
+
+  /** `l op r` of the checked operand types, componentwise on vectors. */
+  op2(op: string, l: string, r: string, lt: Num, rt: Num, ty: Num): string {
+    const one = (a: string, b: string): string => {
+      const base = lt.lit && rt.lit ? 'int' : lt.base;
+      switch (op) {
+        case '<': case '>': case '<=': case '>=': return `(${a} ${op} ${b})`;
+        case '==': return `(${a} === ${b})`;
+        case '!=': return `(${a} !== ${b})`;
+        case '&&': case '||': return `(${a} ${op} ${b})`;
+        case '%': return base === 'float' ? `R.fmod(${a}, ${b})` : base === 'uint' ? `R.umod(${a}, ${b})` : `R.imod(${a}, ${b})`;
+        case '&': case '|': case '^': return base === 'uint' ? `((${a} ${op} ${b}) >>> 0)` : `(${a} ${op} ${b})`;
+        case '<<': return base === 'uint' ? `((${a} << ${b}) >>> 0)` : `(${a} << ${b})`;
+        case '>>': return base === 'uint' ? `(${a} >>> ${b})` : `(${a} >> ${b})`;
+        default: return this.arith(op, a, b, { k: 'num', base, n: 1 });
+      }
+    };
+    if (ty.n === 1 && lt.n === 1 && rt.n === 1) return one(l, r);
+    // vectors: both sides are of the result's size (the checker widened scalars), shifts may keep a scalar count
+    if (rt.n === 1) return `R.map(${l}, (a) => ${one('a', `(${r})`)})`;
+    return `R.map2(${l}, ${r}, (a, b) => ${one('a', 'b')})`;
+  }
+
+  /** Arithmetic of one component of base `t.base`. */
+  arith(op: string, a: string, b: string, t: Num): string {
+    const base = t.lit ? 'int' : t.base;
+    if (t.n > 1) return `R.map2(${a}, R.splat(${b}, ${t.n}), (a, b) => ${this.arith(op, 'a', 'b', { k: 'num', base, n: 1 })})`;
+    if (base === 'float') return `f(${a} ${op} ${b})`;
+    if (base === 'uint') {
+      if (op === '*') return `(Math.imul(${a}, ${b}) >>> 0)`;
+      if (op === '/') return `R.udiv(${a}, ${b})`;
+      return `((${a} ${op} ${b}) >>> 0)`;
+    }
+    if (op === '*') return `Math.imul(${a}, ${b})`;
+    if (op === '/') return `R.idiv(${a}, ${b})`;
+    return `((${a} ${op} ${b}) | 0)`;
+  }
+
+  /** `x` of type `from` as type `to` (Cg's conversions as GLSL's constructors make them). */
+  convert(x: string, from: Type, to: Type): string {
+    if (to.k !== 'num' || from.k !== 'num') return x;
+    const fb = from.lit ? 'int' : from.base;
+    const one = (a: string): string => scalarConvert(a, fb, to.base);
+    if (from.n === 1) {
+      const c = one(x);
+      return to.n === 1 ? c : `R.splat(${c}, ${to.n})`;
+    }
+    if (to.n === 1) return one(`${x}[0]`);
+    const part = to.n < from.n ? `${x}.slice(0, ${to.n})` : x;
+    return fb === to.base ? part : `R.map(${part}, (a) => ${one('a')})`;
+  }
+
+  call(e: Expr & { k: 'call' }): string {
+    const t = e.target!;
+    const ty = e.ty!;
+    switch (t.kind) {
+      case 'builtin': {
+        const args = e.args.map((a) => this.expr(a));
+        if (e.args.some((a) => a.ty!.k === 'mat')) throw new BrookError(`brook: ${e.name} of a matrix is not on the CPU backend yet`);
+        const argTy = e.args[0]?.ty as Num | undefined;
+        return `R.b_${t.glsl}(${args.join(', ')}${argTy ? `, ${JSON.stringify(argTy.base)}` : ''})`;
+      }
+      case 'ctor': {
+        const args = e.args.map((a) => this.value(a));
+        if (ty.k === 'array') return `[${args.join(', ')}]`;
+        if (ty.k === 'struct') return `mkStruct(${JSON.stringify(ty.name)}, [${args.join(', ')}])`;
+        if (ty.k === 'mat') throw new BrookError('brook: matrices (float2x2..float4x4) are not on the CPU backend yet; write the products with float2..float4');
+        // vectors from scalars and vectors, each already of the result's base
+        const parts = e.args.map((a, k) => ((a.ty as Num).n === 1 ? args[k] : `...${args[k]}`));
+        return `[${parts.join(', ')}]`;
+      }
+      case 'function': {
+        const name = this.request(t.fn, t.gathers);
+        const typed = this.ctx.typed(t.fn);
+        const passed = e.args.map((a, k) => ({ a, p: typed.params[k]! })).filter((x) => !x.p.gather);
+        const args = passed.map(({ a, p }) => (p.out && !p.inout ? 'undefined' : this.value(a)));
+        const outs = passed.filter(({ p }) => p.out || p.inout);
+        if (!outs.length) return `${name}(${args.join(', ')})`;
+        const tr = this.temp();
+        return `(${tr} = ${name}(${args.join(', ')}), ${outs.map(({ a }, k) => this.assignTo(a, `${tr}[${k + 1}]`)).join(', ')}, ${tr}[0])`;
+      }
+      case 'helper': {
+        const args = e.args.map((a) => this.expr(a));
+        if (t.helper === 'brook_select') return `R.select(${args.join(', ')})`;
+        return `R.map2(${args[0]}, ${args[1]}, (a, b) => a ${t.helper === 'brook_and' ? '&&' : '||'} b)`;
+      }
+    }
+  }
+}
+
+/** Whether an expression makes a new value (a constructor, a call), which need not be copied. */
+function fresh(e: Expr): boolean {
+  return e.k === 'call' || e.k === 'gather';
+}
+
+/** One component converted between bases, as GLSL's constructors convert. */
+function scalarConvert(a: string, from: string, to: string): string {
+  if (from === to) return a;
+  switch (to) {
+    case 'float': return from === 'bool' ? `(${a} ? 1 : 0)` : `f(${a})`;
+    case 'int': return from === 'bool' ? `(${a} ? 1 : 0)` : from === 'float' ? `R.f2i(${a})` : `(${a} | 0)`;
+    case 'uint': return from === 'bool' ? `(${a} ? 1 : 0)` : from === 'float' ? `R.f2u(${a})` : `(${a} >>> 0)`;
+    case 'bool': return `(${a} !== 0)`;
+  }
+  return a;
+}
+
+/** The zero value of a type, as JavaScript (GLSL leaves a declared local undefined; the CPU zeroes it). */
+export function zero(t: Type): string {
+  switch (t.k) {
+    case 'num': {
+      const z = t.base === 'bool' ? 'false' : '0';
+      return t.n === 1 ? z : `[${Array<string>(t.n).fill(z).join(', ')}]`;
+    }
+    case 'array': return `[${Array.from({ length: t.len }, () => zero(t.elem)).join(', ')}]`;
+    case 'struct': return `zeroStruct(${JSON.stringify(t.name)})`;
+    case 'mat': return `R.zeroMat(${t.n})`;
+    case 'void': return 'undefined';
+  }
+}
+
+/** A literal as the type the checker gave it, as a JavaScript number. */
+function literal(text: string, ty: Type): string {
+  const hex = /^0[xX]/.test(text);
+  const bare = hex ? text.replace(/[uUlL]+$/, '') : text.replace(/[fFhHlLuU]+$/, '');
+  const base = ty.k === 'num' && !ty.lit ? ty.base : ty.k === 'num' ? 'int' : 'float';
+  const v = hex ? parseInt(bare, 16) : Number(bare);
+  const n = base === 'float' ? Math.fround(v) : base === 'uint' ? v >>> 0 : base === 'bool' ? v : v | 0;
+  if (base === 'bool') return String(v !== 0);
+  return Object.is(n, -0) ? '-0' : String(n);
+}
+
+/** What parseBrook keeps of a kernel for the JavaScript generator (the typed tree is not part of the description). */
+export interface KernelTree {
+  checker: import('./check').Checker;
+  kernel: TypedFunction;
+  typed: (fn: FunctionDecl) => TypedFunction;
+  bounded: boolean;
+}
+
+const trees = new WeakMap<object, KernelTree>();
+
+/** @internal Records the typed tree of a kernel description made by parseBrook (compile.ts). */
+export function keepKernelTree(spec: object, tree: KernelTree): void {
+  trees.set(spec, tree);
+}
+
+/** The JavaScript of a kernel: its body, the functions it calls, its globals (per record) and struct types. */
+export interface KernelJs {
+  body: string;
+  functions: string;
+  globals: string;
+  /** Struct types by name: their fields' names and zero values (JavaScript). */
+  structs: Record<string, Array<{ name: string; zero: string }>>;
+}
+
+/**
+ * The JavaScript of a kernel description made by the Brook front end (parseBrook, the `brook`
+ * tag), or undefined for a description written by hand (its body is GLSL only).
+ */
+export function kernelJs(spec: object): KernelJs | undefined {
+  const tree = trees.get(spec);
+  if (!tree) return undefined;
+  const ctx: JsContext = { typed: tree.typed, bounded: tree.bounded, functions: new Map(), active: [] };
+  const em = new JsEmitter(ctx);
+  const body = em.kernelBody(tree.kernel);
+  const globals = tree.checker.unit.globals
+    .map((g) => {
+      const ge = new JsEmitter(ctx);
+      const text = g.decl.vars.map((d) => `${jsVar(d.name)} = ${d.init ? ge.value(d.init) : zero(d.ty!)};`).join(' ');
+      return ge.temps ? `{ let ${Array.from({ length: ge.temps }, (_, k) => `t${k}`).join(', ')}; ${text} }` : text;
+    })
+    .join('\n');
+  const names = tree.checker.unit.globals.flatMap((g) => g.decl.vars.map((d) => jsVar(d.name)));
+  const structs: KernelJs['structs'] = {};
+  for (const st of tree.checker.unit.structs.values()) structs[st.name] = st.fields.map((fl) => ({ name: fl.name, zero: zero(fl.ty) }));
+  return {
+    body,
+    functions: [...ctx.functions.values()].join('\n'),
+    globals: (names.length ? `let ${names.join(', ')};\n` : '') + `function brook_globals() {\n${globals}\n}`,
+    structs,
+  };
+}

@@ -1,0 +1,505 @@
+/**
+ * A Brook kernel run on the CPU: the JavaScript of its body (src/brook/js.ts) inside a record
+ * loop generated for the shapes of this run's arguments, compiled once per kernel and shape plan
+ * (`new Function`) and cached on the kernel description.
+ *
+ * The loop does what core's kernelsource.ts main() does for a fragment: the record's position
+ * (`brook_coord`, x the fastest), its elementwise inputs (the same record, or resampled as
+ * floor(i * in / out) per dimension where the shapes differ, or through a domain), iterators
+ * (start + step * position, in float32), outputs zeroed, the body, then the outputs stored unless
+ * the record was discarded. Gathers clamp every dimension to the stream's edge, as BrookGPU's
+ * CPU backend (__BrtArray) and its textures (CLAMP_TO_EDGE) did. An output that is also read
+ * (an input or a gather of the same run) is written to a copy that replaces the stream's array
+ * after the run, as a GPU pass writes a texture of its own.
+ */
+import { BrookError, check } from '../core/errors';
+import { Iter, KernelArgs, KernelSpec, glslName } from '../core/kernel';
+import { Stream } from '../core/stream';
+import { StreamDomain } from '../core/domain';
+import { StructDomain, StructStream, expandStructArgs, fieldParam } from '../core/struct';
+import { typeInfo, type ElementType } from '../core/types';
+import { describeValue } from '../core/checks';
+import { KernelJs, kernelJs, jsGather, jsVar } from '../brook/js';
+import { REDUCE_SOURCE } from '../brook/compile';
+import { CpuData, CpuStream } from './stream';
+import { DISCARD, R } from './runtime';
+
+/** A stream or domain as a run sees it: its array, its extents (x first) and where it sits in its stream. */
+export interface Binding {
+  stream: CpuStream;
+  data: CpuData;
+  comps: number;
+  char: boolean;
+  /** Extents of the records bound, x first, 1 beyond the rank. */
+  ext: number[];
+  /** Extents of the whole stream, x first. */
+  full: number[];
+  origin: number[];
+  view: boolean;
+  rank: number;
+  length: number;
+}
+
+const xyzw = (shape: readonly number[]): number[] => {
+  const e = [...shape].reverse();
+  while (e.length < 4) e.push(1);
+  return e;
+};
+
+export function bind(v: unknown, what: string): Binding {
+  if (v instanceof StreamDomain) {
+    const s = v.stream;
+    check(s instanceof CpuStream, () => `${what}: the domain's stream belongs to a GPU context; pass streams of this CPU context`);
+    check(!s.disposed, () => `${what}: the stream was disposed`);
+    return { stream: s as CpuStream, data: (s as CpuStream).data, comps: s.info.components, char: s.info.host === 'char', ext: [...v.extents], full: xyzw(s.shape), origin: [...v.origin], view: true, rank: s.layout.dims, length: v.length };
+  }
+  check(v instanceof Stream, () => `${what}: expected a stream, got ${describeValue(v)}`);
+  check(v instanceof CpuStream, () => `${what}: the ${(v as Stream).describe()} belongs to a GPU context; pass streams of this CPU context (ctx.stream), or copy its records over (readSync, then write)`);
+  check(!v.disposed, () => `${what}: the ${v.describe()} was disposed`);
+  const e = xyzw(v.shape);
+  return { stream: v, data: v.data, comps: v.info.components, char: v.info.host === 'char', ext: e, full: e, origin: [0, 0, 0, 0], view: false, rank: v.layout.dims, length: v.length };
+}
+
+/** The record index (in its stream's array) of position (x, y, z, w) + origin, as JavaScript over the loop's cx..cw. */
+function flatExpr(b: Binding, c: [string, string, string, string]): string {
+  const [fx, fy, fz] = b.full;
+  const p = c.map((x, k) => (b.origin[k] ? `(${x} + ${b.origin[k]})` : x));
+  const terms = [p[0]!];
+  if (b.full[1]! > 1 || b.ext[1]! > 1) terms.push(`${p[1]} * ${fx}`);
+  if (b.full[2]! > 1 || b.ext[2]! > 1) terms.push(`${p[2]} * ${fx! * fy!}`);
+  if (b.full[3]! > 1 || b.ext[3]! > 1) terms.push(`${p[3]} * ${fx! * fy! * fz!}`);
+  return terms.join(' + ');
+}
+
+/** Reads record `i` of `b` into a JS value (scalar or array), chars as floats in [0, 1]. */
+function readExpr(arr: string, i: string, b: { comps: number; char: boolean }): string {
+  const at = (k: number) => {
+    const x = b.comps === 1 ? `${arr}[${i}]` : `${arr}[${i} * ${b.comps}${k ? ` + ${k}` : ''}]`;
+    return b.char ? `f(${x} / 255)` : x;
+  };
+  if (b.comps === 1) return at(0);
+  return `[${Array.from({ length: b.comps }, (_, k) => at(k)).join(', ')}]`;
+}
+
+function writeStmt(arr: string, i: string, v: string, b: { comps: number; char: boolean }, kind: string): string {
+  const conv = (x: string) => (b.char ? `(Math.round(${x} * 255) & 255)` : kind === 'int' ? `(${x} | 0)` : x);
+  if (b.comps === 1) return `${arr}[${i}] = ${conv(v)};`;
+  return `{ const o = ${i} * ${b.comps}; ${Array.from({ length: b.comps }, (_, k) => `${arr}[o + ${k}] = ${conv(`${v}[${k}]`)};`).join(' ')} }`;
+}
+
+/** A gather accessor over `b` with BrookGPU's edge clamp: every index form the GLSL accessors take. */
+export function gatherOf(b: Binding): (...idx: Array<number | number[]>) => unknown {
+  const { data, comps, char, ext, full, origin } = b;
+  const fl = (x: number) => (x !== x ? 0 : Math.floor(x));
+  const cl = (x: number, n: number) => (x < 0 ? 0 : x >= n ? n - 1 : x);
+  const fetch = (x: number, y: number, z: number, w: number) => {
+    const i = x + origin[0]! + (y + origin[1]!) * full[0]! + (z + origin[2]!) * full[0]! * full[1]! + (w + origin[3]!) * full[0]! * full[1]! * full[2]!;
+    if (comps === 1) return char ? Math.fround(data[i]! / 255) : data[i];
+    const out: number[] = new Array(comps);
+    for (let k = 0; k < comps; k++) out[k] = char ? Math.fround(data[i * comps + k]! / 255) : data[i * comps + k]!;
+    return out;
+  };
+  const at4 = (c: number[]) => fetch(cl(fl(c[0]!), ext[0]!), cl(fl(c[1] ?? 0), ext[1]!), cl(fl(c[2] ?? 0), ext[2]!), cl(fl(c[3] ?? 0), ext[3]!));
+  const records = ext[0]! * ext[1]! * ext[2]! * ext[3]!;
+  return (...idx) => {
+    if (idx.length === 1) {
+      const a = idx[0]!;
+      if (Array.isArray(a)) return at4(a);
+      // a scalar counts records in row-major order
+      const i = cl(fl(a), records);
+      const x = i % ext[0]!;
+      const t = (i - x) / ext[0]!;
+      const y = t % ext[1]!;
+      const t2 = (t - y) / ext[1]!;
+      const z = t2 % ext[2]!;
+      return fetch(x, y, z, (t2 - z) / ext[2]!);
+    }
+    // g[i][j]...: slowest first
+    return at4((idx as number[]).slice().reverse());
+  };
+}
+
+interface Compiled {
+  run: (env: Env) => void;
+  source: string;
+}
+
+interface Env {
+  n: number;
+  data: Record<string, CpuData>;
+  gathers: Record<string, unknown>;
+  uniforms: Record<string, unknown>;
+  iters: Record<string, { start: number[]; step: number[] }>;
+}
+
+const cache = new WeakMap<object, Map<string, Compiled>>();
+
+/** The JavaScript a CPU run of `spec` executes (for looking at it beside the GLSL), given a plan key's bindings. */
+export function kernelSource(spec: KernelSpec): string {
+  const js = jsOf(spec);
+  return [js.globals, js.functions, `function brook_kernel() {\n${js.body}\n}`].filter(Boolean).join('\n');
+}
+
+function jsOf(spec: KernelSpec): KernelJs {
+  const js = kernelJs(spec);
+  if (js) return js;
+  // core's domain copy (host I/O of domains) is the one description of the library the CPU runs without the front end
+  if (spec.name === 'DomainCopy' && spec.body === 'dst = src;') return { body: 'v_dst = v_src;', functions: '', globals: 'function brook_globals() {}', structs: {} };
+  throw new BrookError(`kernel ${spec.name}: the CPU backend runs kernels written in Brook (the brook tag, parseBrook); this description's body is GLSL only`);
+}
+
+/**
+ * Runs `spec` over `args` on the CPU. Reduce kernels go to runReduce; `vout` kernels are not
+ * run here yet.
+ */
+export function runCpuKernel(spec: KernelSpec, args0: KernelArgs): void {
+  const where = (n: string) => `kernel ${spec.name}, argument '${n}'`;
+  check(args0 !== null && typeof args0 === 'object', () => `kernel ${spec.name}: the arguments must be an object of streams and values by parameter name, got ${describeValue(args0)}`);
+  if (spec.brook?.vout) throw new BrookError(`kernel ${spec.name}: vout kernels are not on the CPU backend yet; run it on a GPU context (createContext())`);
+  const args = expandStructArgs(spec.name, spec.structParams, args0) as Record<string, unknown>;
+  const structOf = (n: string) => Object.entries(spec.structParams ?? {}).find(([p, sp]) => sp.struct.fields.some((f) => fieldParam(p, f.name) === n))?.[0];
+  const outNames = Object.keys(spec.outputs);
+  const outs = outNames.map((n) => bind(args[n], where(n)));
+  const o0 = outs[0]!;
+  outs.forEach((o, k) => {
+    check(o.length === o0.length && o.ext.every((e, j) => e === o0.ext[j]), () => `kernel ${spec.name}: every output must have the shape of '${outNames[0]}' ([${[...o0.ext].reverse().slice(4 - o0.rank).join(', ')}]); '${outNames[k]}' has another`);
+    check(o.stream.type === spec.outputs[outNames[k]!], () => `${where(outNames[k]!)}: expected a ${spec.outputs[outNames[k]!]} stream, got a ${o.stream.describe()}`);
+  });
+  const inNames = Object.keys(spec.inputs ?? {});
+  const ins = inNames.map((n) => {
+    const a = args[n];
+    const b = bind(a instanceof Iter ? undefined : a, where(n));
+    check(b.stream.type === spec.inputs![n], () => `${where(n)}: expected a ${spec.inputs![n]} stream, got a ${b.stream.describe()}`);
+    check(spec.resample || b.length === o0.length, () => `${where(n)}: its ${b.length} records differ from the output's ${o0.length}`);
+    return b;
+  });
+  const gNames = Object.keys(spec.gathers ?? {}).filter((n) => n !== REDUCE_SOURCE);
+  const gathers: Record<string, unknown> = {};
+  const gBinds = gNames.map((n) => {
+    const b = bind(args[n], where(n));
+    check(b.stream.type === spec.gathers![n], () => `${where(n)}: expected a ${spec.gathers![n]} stream, got a ${b.stream.describe()}`);
+    gathers[n] = gatherOf(b);
+    return b;
+  });
+  const iters: Env['iters'] = {};
+  for (const [n, type] of Object.entries(spec.iters ?? {})) {
+    const it = args[n];
+    check(it instanceof Iter, () => `${where(n)}: expected an iterator, iter(start, end), got ${describeValue(it)}`);
+    if (type === 'float') {
+      check(typeof it.start === 'number' && typeof it.end === 'number', () => `${where(n)}: a float iterator takes numbers, iter(0, n)`);
+      iters[n] = { start: [Math.fround(it.start as number)], step: [Math.fround(((it.end as number) - (it.start as number)) / o0.length)] };
+    } else {
+      const c = Number(type[5]);
+      const a = it.start as readonly number[];
+      const b = it.end as readonly number[];
+      check(Array.isArray(a) && Array.isArray(b) && a.length === c && b.length === c, () => `${where(n)}: a ${type} iterator takes two arrays of ${c} numbers, iter([${Array(c).fill('x').join(', ')}], [...])`);
+      check(o0.rank === 1 || o0.rank === c, () => `${where(n)}: a ${type} iterator needs a ${c}D or a 1D output domain (as in BrookGPU, an iterator's dimensions equal its components, or it is 1D); this output is ${o0.rank}D`);
+      iters[n] = { start: a.map((x) => Math.fround(x)), step: a.map((x, k) => Math.fround((b[k]! - x) / (o0.rank === 1 ? o0.length : o0.ext[k]!))) };
+    }
+  }
+  const uniforms: Record<string, unknown> = {};
+  for (const [n, type] of Object.entries(spec.uniforms ?? {})) {
+    if (n.startsWith('reduce_')) continue;
+    const v = args[n];
+    check(v !== undefined, () => `${where(n)} is missing: pass a ${type} value`);
+    uniforms[n] = uniformValue(where(n), type, v);
+  }
+  // outputs that are also read go to a copy
+  const readStreams = new Set<CpuStream>([...ins, ...gBinds].map((b) => b.stream));
+  const targets = outs.map((o) => (readStreams.has(o.stream) || outs.filter((p) => p.stream === o.stream).length > 1 ? o.data.slice() : o.data));
+  const data: Record<string, CpuData> = {};
+  inNames.forEach((n, k) => (data[`in_${n}`] = ins[k]!.data));
+  outNames.forEach((n, k) => (data[`out_${n}`] = targets[k]!));
+
+  const plan = { o0, outs, ins, inNames, outNames, structOf };
+  const key = planKey(plan);
+  let byKey = cache.get(spec);
+  if (!byKey) cache.set(spec, (byKey = new Map()));
+  let compiled = byKey.get(key);
+  if (!compiled) {
+    compiled = compile(spec, plan);
+    byKey.set(key, compiled);
+  }
+  compiled.run({ n: o0.length, data, gathers, uniforms, iters });
+  outs.forEach((o, k) => {
+    if (targets[k] !== o.data) o.stream.data = targets[k]!;
+  });
+}
+
+interface Plan {
+  o0: Binding;
+  outs: Binding[];
+  ins: Binding[];
+  inNames: string[];
+  outNames: string[];
+  structOf: (n: string) => string | undefined;
+}
+
+function planKey(p: Plan): string {
+  const b = (x: Binding) => `${x.view ? `v${x.origin}/${x.full}` : ''}${x.ext}`;
+  return [b(p.o0), ...p.outs.map(b), ...p.ins.map(b)].join('|');
+}
+
+function uniformValue(what: string, type: string, v: unknown): unknown {
+  if (/^mat/.test(type)) throw new BrookError(`${what}: matrix constants (${type}) are not on the CPU backend yet`);
+  const n = type === 'bool' ? 1 : typeInfo(type as ElementType).components;
+  const host = type === 'bool' ? 'bool' : typeInfo(type as ElementType).host;
+  const one = (x: unknown, k: string): number | boolean => {
+    if (host === 'bool') return !!x;
+    check(typeof x === 'number' && !Number.isNaN(x as number) || typeof x === 'number', () => `${what}${k}: expected a number, got ${describeValue(x)}`);
+    const y = x as number;
+    return host === 'int' ? y | 0 : host === 'uint' ? y >>> 0 : host === 'char' ? Math.fround(y) : Math.fround(y);
+  };
+  if (n === 1) {
+    check(typeof v === 'number' || typeof v === 'boolean', () => `${what}: expected a number for the ${type} constant, got ${describeValue(v)}`);
+    return one(v, '');
+  }
+  check((Array.isArray(v) || ArrayBuffer.isView(v)) && (v as ArrayLike<number>).length === n, () => `${what}: expected ${n} numbers for the ${type} constant, got ${describeValue(v)}`);
+  return Array.from(v as ArrayLike<number>, (x, k) => one(x, `[${k}]`));
+}
+
+function compile(spec: KernelSpec, p: Plan): Compiled {
+  const js = jsOf(spec);
+  const { o0 } = p;
+  const lines: string[] = ['"use strict";', 'const f = Math.fround;'];
+  // struct types
+  lines.push(`const STRUCTS = {${Object.entries(js.structs).map(([n, fs]) => `${JSON.stringify(n)}: () => ({${fs.map((x) => `${x.name}: ${x.zero}`).join(', ')}})`).join(', ')}};`);
+  lines.push(`const FIELDS = ${JSON.stringify(Object.fromEntries(Object.entries(js.structs).map(([n, fs]) => [n, fs.map((x) => x.name)])))};`);
+  lines.push('const zeroStruct = (n) => STRUCTS[n]();');
+  lines.push('const mkStruct = (n, vals) => { const o = {}; FIELDS[n].forEach((k, i) => (o[k] = vals[i])); return o; };');
+  lines.push(js.globals);
+  const max = spec.maxIterations;
+  lines.push('let brook_iterations = 0, brook_overrun = false, discarded = false;');
+  lines.push(max !== undefined ? `function loop() { if (brook_iterations >= ${max}) { brook_overrun = true; return false; } brook_iterations++; return true; }` : 'function loop() { return true; }');
+  lines.push('let cx = 0, cy = 0, cz = 0, cw = 0, r = 0;');
+  lines.push('function indexof() { return [cx, cy, cz, cw]; }');
+  lines.push('function push() { R.discard(); }');
+  // names bound per run (gathers, constants, arrays): declared here, set by the run function
+  const binds: string[] = [];
+  const bound: string[] = [];
+  const bindLine = (name: string, value: string) => {
+    bound.push(name);
+    binds.push(`${name} = ${value};`);
+  };
+  // gathers: plain ones and struct gathers made of their fields
+  const structGathers = new Map<string, string[]>();
+  for (const n of Object.keys(spec.gathers ?? {})) {
+    if (n === REDUCE_SOURCE) continue;
+    const s = p.structOf(n);
+    if (s) structGathers.set(s, [...(structGathers.get(s) ?? []), n]);
+    else bindLine(jsGather(n), `env.gathers[${JSON.stringify(n)}]`);
+  }
+  for (const [s, fields] of structGathers) {
+    const sp = spec.structParams![s]!;
+    bindLine(jsGather(s), `((g) => (...i) => ({${sp.struct.fields.map((fl, k) => `${fl.name}: g[${JSON.stringify(fields[k])}](...i)`).join(', ')}}))(env.gathers)`);
+  }
+  // uniforms (struct constants as objects)
+  const structUniforms = new Map<string, string[]>();
+  for (const n of Object.keys(spec.uniforms ?? {})) {
+    if (n.startsWith('reduce_')) continue;
+    const s = p.structOf(n);
+    if (s) structUniforms.set(s, [...(structUniforms.get(s) ?? []), n]);
+    else bindLine(jsVar(n), `env.uniforms[${JSON.stringify(n)}]`);
+  }
+  for (const [s, fields] of structUniforms) {
+    const sp = spec.structParams![s]!;
+    bindLine(jsVar(s), `{${sp.struct.fields.map((fl, k) => `${fl.name}: env.uniforms[${JSON.stringify(fields[k])}]`).join(', ')}}`);
+  }
+  // inputs, iterators, outputs: per record
+  const structIns = new Map<string, string[]>();
+  const structOuts = new Map<string, string[]>();
+  p.inNames.forEach((n) => {
+    const s = p.structOf(n);
+    if (s) structIns.set(s, [...(structIns.get(s) ?? []), n]);
+  });
+  p.outNames.forEach((n) => {
+    const s = p.structOf(n);
+    if (s) structOuts.set(s, [...(structOuts.get(s) ?? []), n]);
+  });
+  const decl = new Set<string>();
+  for (const n of [...p.inNames, ...p.outNames, ...Object.keys(spec.iters ?? {}), ...structIns.keys(), ...structOuts.keys()]) decl.add(jsVar(n));
+  if (spec.brook?.reduce) decl.add(jsVar(spec.brook.reduce.input)).add(jsVar(spec.brook.reduce.result));
+  if (decl.size) lines.push(`let ${[...decl].join(', ')};`);
+  p.inNames.forEach((n) => bindLine(`in_${n}`, `env.data[${JSON.stringify(`in_${n}`)}]`));
+  p.outNames.forEach((n) => bindLine(`out_${n}`, `env.data[${JSON.stringify(`out_${n}`)}]`));
+  for (const n of Object.keys(spec.iters ?? {})) bindLine(`it_${n}`, `env.iters[${JSON.stringify(n)}]`);
+  if (bound.length) lines.push(`let ${bound.join(', ')};`);
+  // indexof of an input: its own record's position (resampled inputs differ from the output's)
+  p.inNames.forEach((n, k) => {
+    const b = p.ins[k]!;
+    const same = b.length === o0.length;
+    const e = b.ext;
+    lines.push(
+      same
+        ? `function indexof_${n}() { let i = r; const x = i % ${e[0]}; i = (i - x) / ${e[0]}; const y = i % ${e[1]}; i = (i - y) / ${e[1]}; const z = i % ${e[2]}; return [x, y, z, (i - z) / ${e[2]}]; }`
+        : `function indexof_${n}() { return [Math.floor(cx * ${e[0]} / ${o0.ext[0]}), Math.floor(cy * ${e[1]} / ${o0.ext[1]}), Math.floor(cz * ${e[2]} / ${o0.ext[2]}), Math.floor(cw * ${e[3]} / ${o0.ext[3]})]; }`,
+    );
+  });
+  lines.push(js.functions);
+  lines.push(`function brook_kernel() {\n${js.body}\n}`);
+
+  if (spec.brook?.reduce) return compileReduce(spec, lines, binds);
+
+  // the record loop
+  const loop: string[] = [];
+  loop.push('const n = env.n;');
+  loop.push('for (r = 0; r < n; r++) {');
+  const [ex, ey, ez] = o0.ext;
+  if (o0.rank === 1 && !o0.view) loop.push('cx = r;');
+  else loop.push(`{ let i = r; cx = i % ${ex}; i = (i - cx) / ${ex}; cy = i % ${ey}; i = (i - cy) / ${ey}; cz = i % ${ez}; cw = (i - cz) / ${ez}; }`);
+  const C: [string, string, string, string] = ['cx', 'cy', 'cz', 'cw'];
+  const identity = (b: Binding) => !b.view && !o0.view && b.length === o0.length;
+  const recOf = (b: Binding): string => {
+    if (identity(b)) return 'r';
+    if (b.length === o0.length) {
+      // same records, another shape or a domain: the same row-major index, unflattened in b's extents
+      if (!b.view) return 'r';
+      return `((i) => { const x = i % ${b.ext[0]}; i = (i - x) / ${b.ext[0]}; const y = i % ${b.ext[1]}; i = (i - y) / ${b.ext[1]}; const z = i % ${b.ext[2]}; const w = (i - z) / ${b.ext[2]}; return ${flatExpr(b, ['x', 'y', 'z', 'w'])}; })(r)`;
+    }
+    const rs = C.map((c, k) => (b.ext[k] === o0.ext[k] ? c : `Math.floor(${c} * ${b.ext[k]} / ${o0.ext[k]})`)) as [string, string, string, string];
+    return flatExpr(b, rs);
+  };
+  p.inNames.forEach((n, k) => {
+    const b = p.ins[k]!;
+    if (p.structOf(n)) return;
+    loop.push(`${jsVar(n)} = ${readExpr(`in_${n}`, recOf(b), b)};`);
+  });
+  for (const [s, fields] of structIns) {
+    const sp = spec.structParams![s]!;
+    const parts = fields.map((n) => {
+      const b = p.ins[p.inNames.indexOf(n)]!;
+      return readExpr(`in_${n}`, recOf(b), b);
+    });
+    loop.push(`${jsVar(s)} = {${sp.struct.fields.map((fl, k) => `${fl.name}: ${parts[k]}`).join(', ')}};`);
+  }
+  for (const [n, type] of Object.entries(spec.iters ?? {})) {
+    const c = type === 'float' ? 1 : Number(type[5]);
+    const coord = (k: number) => (c === 1 ? 'r' : o0.rank === c ? C[k]! : 'r');
+    const comp = (k: number) => `f(it_${n}.start[${k}] + f(it_${n}.step[${k}] * ${coord(k)}))`;
+    loop.push(`${jsVar(n)} = ${c === 1 ? comp(0) : `[${Array.from({ length: c }, (_, k) => comp(k)).join(', ')}]`};`);
+  }
+  p.outNames.forEach((n) => {
+    if (p.structOf(n)) return;
+    const info = typeInfo(spec.outputs[n]!);
+    loop.push(`${jsVar(n)} = ${info.components === 1 ? '0' : `[${Array(info.components).fill('0').join(', ')}]`};`);
+  });
+  for (const [s] of structOuts) loop.push(`${jsVar(s)} = zeroStruct(${JSON.stringify(spec.structParams![s]!.struct.name)});`);
+  loop.push('brook_globals();');
+  loop.push('discarded = false;');
+  if (max !== undefined) loop.push('brook_iterations = 0; brook_overrun = false;');
+  const throwsDiscard = /R\.discard\(\)/.test(js.functions);
+  loop.push(throwsDiscard ? 'try { brook_kernel(); } catch (e) { if (e !== DISCARD) throw e; discarded = true; }' : 'brook_kernel();');
+  loop.push('if (discarded) continue;');
+  const outIndex = o0.view ? flatExpr(o0, C) : 'r';
+  p.outNames.forEach((n, k) => {
+    const b = p.outs[k]!;
+    const type = spec.outputs[n]!;
+    const info = typeInfo(type);
+    const s = p.structOf(n);
+    const v = s ? `${jsVar(s)}.${n.slice(s.length + 1)}` : jsVar(n);
+    const idx = b.view || o0.view ? flatExpr(b, C) : outIndex;
+    const nan = max !== undefined && info.kind === 'float' ? `brook_overrun ? ${info.components === 1 ? 'NaN' : `[${Array(info.components).fill('NaN').join(', ')}]`} : ` : '';
+    loop.push(writeStmt(`out_${n}`, idx, `(${nan}${v})`, b, info.kind));
+  });
+  loop.push('}');
+  const source = [...lines, 'return (env) => {', ...binds, ...loop, '};'].join('\n');
+  return { run: build(source, spec)(R, DISCARD) as (env: Env) => void, source };
+}
+
+/** A reduce kernel's fold: `fold(records)` folds them in order with the kernel body (r holds the fold so far, a the next). */
+function compileReduce(spec: KernelSpec, lines: string[], binds: string[]): Compiled {
+  const red = spec.brook!.reduce!;
+  const A = jsVar(red.input);
+  const Rr = jsVar(red.result);
+  const body = [
+    'return (env) => {',
+    ...binds,
+    'const recs = env.records;',
+    `${Rr} = recs[0];`,
+    'for (let k = 1; k < recs.length; k++) {',
+    `  ${A} = recs[k];`,
+    '  brook_globals(); discarded = false; brook_iterations = 0;',
+    '  brook_kernel();',
+    '}',
+    `return ${Rr};`,
+    '};',
+  ];
+  const source = [...lines, ...body].join('\n');
+  return { run: build(source, spec)(R, DISCARD) as unknown as (env: Env) => void, source };
+}
+
+function build(source: string, spec: KernelSpec): (r: typeof R, discard: unknown) => unknown {
+  try {
+    return new Function('R', 'DISCARD', source) as never;
+  } catch (e) {
+    throw new BrookError(`kernel ${spec.name}: the CPU backend's JavaScript did not compile (${(e as Error).message}); this is a bug in brookgl's JavaScript generator (src/brook/js.ts)`);
+  }
+}
+
+/**
+ * Runs a reduce kernel on the CPU: its result stream of one record folds the whole stream in
+ * record order; of m records (1D) or [h, w] (2D), record k folds its block, row by row, as
+ * src/brt/reducekernel.ts describes for the GPU passes.
+ */
+export function runCpuReduce(spec: KernelSpec, args: KernelArgs): void {
+  const red = spec.brook!.reduce!;
+  const where = (n: string) => `reduce kernel ${spec.name}, argument '${n}'`;
+  const src = bind(args[red.input], where(red.input));
+  const out = bind(args[red.result], where(red.result));
+  check(src.stream.type === red.type, () => `${where(red.input)}: expected a ${red.type} stream, got a ${src.stream.describe()}`);
+  check(out.stream.type === red.type, () => `${where(red.result)}: expected a ${red.type} stream, got a ${out.stream.describe()}`);
+  const gathers: Record<string, unknown> = {};
+  for (const n of Object.keys(spec.gathers ?? {})) if (n !== REDUCE_SOURCE) gathers[n] = gatherOf(bind(args[n], where(n)));
+  const uniforms: Record<string, unknown> = {};
+  for (const [n, type] of Object.entries(spec.uniforms ?? {})) {
+    if (n.startsWith('reduce_')) continue;
+    check(args[n] !== undefined, () => `${where(n)} is missing: pass a ${type} value`);
+    uniforms[n] = uniformValue(where(n), type, args[n]);
+  }
+  let byKey = cache.get(spec);
+  if (!byKey) cache.set(spec, (byKey = new Map()));
+  let compiled = byKey.get('reduce');
+  if (!compiled) {
+    compiled = compile(spec, { o0: out, outs: [], ins: [], inNames: [], outNames: [], structOf: () => undefined });
+    byKey.set('reduce', compiled);
+  }
+  const g = gatherOf({ ...src, view: src.view, origin: src.origin });
+  const rec = (x: number, y: number) => (src.rank === 1 ? g(x) : g([x, y]));
+  const fold = (records: unknown[]) => (compiled!.run as unknown as (e: unknown) => unknown)({ records, gathers, uniforms, iters: {}, data: {}, n: 0 });
+  const put = (k: number, v: unknown) => {
+    const vs = Array.isArray(v) ? v : [v];
+    vs.forEach((x, j) => (out.data[k * out.comps + j] = out.char ? Math.round((x as number) * 255) & 255 : (x as number)));
+  };
+  const [W, H] = src.ext;
+  if (out.length === 1) {
+    const recs: unknown[] = [];
+    if (src.rank === 1) for (let i = 0; i < src.length; i++) recs.push(rec(i, 0));
+    else for (let i = 0; i < src.length; i++) recs.push(g(i));
+    put(0, fold(recs));
+    return;
+  }
+  if (src.rank === 2 && out.rank === 2) {
+    const [w, h] = out.ext;
+    check(H! % h! === 0 && W! % w! === 0, () => `${where(red.result)}: a [${H}, ${W}] stream reduces to [h, w] only where h divides ${H} and w divides ${W}; got [${h}, ${w}]`);
+    const bw = W! / w!;
+    const bh = H! / h!;
+    for (let row = 0; row < h!; row++) {
+      for (let col = 0; col < w!; col++) {
+        const recs: unknown[] = [];
+        for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) recs.push(rec(col * bw + x, row * bh + y));
+        put(row * w! + col, fold(recs));
+      }
+    }
+    return;
+  }
+  check(src.rank === 1 && out.rank === 1, () => `${where(red.result)}: reduce a 1D stream to a 1D stream and a 2D one to a 2D one (or either to one record); got a ${src.stream.describe()} into a ${out.stream.describe()}`);
+  check(src.length % out.length === 0, () => `${where(red.result)}: ${src.length} records reduce to m records only where m divides ${src.length}; got ${out.length}`);
+  const span = src.length / out.length;
+  for (let k = 0; k < out.length; k++) {
+    const recs: unknown[] = [];
+    for (let i = 0; i < span; i++) recs.push(rec(k * span + i, 0));
+    put(k, fold(recs));
+  }
+}
+
+export { glslName };

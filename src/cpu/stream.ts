@@ -1,0 +1,69 @@
+/**
+ * The CPU backend's streams: a Stream (so Brook's host API, domains, struct streams and every
+ * `instanceof Stream` check take it) whose records live in a typed array instead of a texture:
+ * Float32Array for float..float4, Int32Array for int.., Uint32Array for uint.., Uint8Array for
+ * the 8-bit char types, `length x components` numbers in row-major record order.
+ */
+import { BrookError } from '../core/errors';
+import { Stream, type StreamOwner, type StreamShape } from '../core/stream';
+import type { ElementType, StreamData } from '../core/types';
+import { describeValue } from '../core/checks';
+
+export type CpuData = Float32Array | Int32Array | Uint32Array | Uint8Array;
+
+const ARRAYS = { float: Float32Array, int: Int32Array, uint: Uint32Array, char: Uint8Array } as const;
+
+export class CpuStream extends Stream {
+  /** The records, `length x components` numbers (a kernel run may replace the array). */
+  data: CpuData;
+  private gone = false;
+
+  /** Use `ctx.stream(type, shape)` on a CPU context. */
+  constructor(ctx: StreamOwner, type: ElementType, shape: StreamShape) {
+    super(ctx, type, shape);
+    this.data = new ARRAYS[this.info.host](this.length * this.info.components);
+  }
+
+  override get disposed(): boolean {
+    return this.gone;
+  }
+
+  override write(data: ArrayLike<number>): this {
+    this.live('write(data)');
+    const want = this.length * this.info.components;
+    const name = this.data.constructor.name;
+    const typed = ArrayBuffer.isView(data) && !(data instanceof DataView);
+    if (!Array.isArray(data) && !typed) throw new BrookError(`write(data): data must be a ${name} or an array of numbers for the ${this.describe()}, got ${describeValue(data)}`);
+    if (data.length !== want) throw new BrookError(`write(data): the ${this.describe()} takes ${want} numbers (${this.length} records x ${this.info.components}), got ${data.length}`);
+    if (!typed || data.constructor !== this.data.constructor) {
+      for (let i = 0; i < want; i++) {
+        const v = data[i];
+        if (typeof v !== 'number') throw new BrookError(`write(data): data[${i}] is ${describeValue(v)}, not a number`);
+        if (this.info.host !== 'float' && !Number.isInteger(v)) throw new BrookError(`write(data): the ${this.describe()} takes integers; data[${i}] is ${v}`);
+      }
+    }
+    this.data.set(data as ArrayLike<number>);
+    return this;
+  }
+
+  override readSync(): StreamData {
+    this.live('readSync()');
+    return this.data.slice() as StreamData;
+  }
+
+  override async read(): Promise<StreamData> {
+    return this.readSync();
+  }
+
+  override dispose(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.data = new (this.data.constructor as Float32ArrayConstructor)(0);
+    this.ctx.forget(this);
+  }
+
+  private live(what: string): void {
+    this.ctx.guard();
+    if (this.gone) throw new BrookError(`${this.describe()}: ${what}: the stream was disposed`);
+  }
+}
