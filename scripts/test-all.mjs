@@ -1,5 +1,6 @@
 // `npm test`: build (with the test bundle), type-check, the import graph (scripts/imports.mjs), build the API reference (TypeDoc, typedoc.json:
-// a warning fails it), run every spec and demo page in headless
+// a warning fails it), run the Node specs on the CPU backend (scripts/test-node.mjs: no browser),
+// then every spec and demo page in headless
 // Chromium (scripts/test.mjs), then the package and notebook checks (scripts/test-package.mjs), then
 // the static site: built (scripts/build-site.mjs), served alone, every page loaded (scripts/test-site.mjs).
 // Each step runs only if the one before passed; the exit status is the first failure's. The two
@@ -38,6 +39,8 @@ const steps = [
   // `npx brookgl` in Node over .br files, from the build (a few seconds)
   ['command line (npx brookgl)', ['scripts/test-cli.mjs']],
   ['API reference (TypeDoc, warnings as errors)', [typedoc]],
+  // the specs that need no browser, in Node on the CPU backend (BrookGPU's prog/tests against their golds, ~7 s)
+  ['Node specs (CPU backend)', ['scripts/test-node.mjs', ...pass('--grep')]],
   ['specs and demos', ['scripts/test.mjs', ...pass('--grep', '--gpu', '--pictures')]],
 ];
 if (grepAt < 0) steps.push(['package and notebook checks', ['scripts/test-package.mjs', ...pass('--gpu', '--keep')]]);

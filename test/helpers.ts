@@ -7,7 +7,13 @@ import { BrookContext, createContext, seededRandom } from '../src/index';
  * sums in a different order (tree vs sequential) within this relative tolerance. */
 export const SUM_RELATIVE_TOLERANCE = 1e-5;
 
+/**
+ * The context a spec runs on: WebGL2 in the browser; the CPU backend where the Node runner
+ * (scripts/test-node.mjs) set `globalThis.__brookBackend = 'cpu'` (typed as a BrookContext, as
+ * the specs take one: a CPU context has the verbs they call, and refuses GPU-only ones with a BrookError).
+ */
 export function newContext(): BrookContext {
+  if ((globalThis as { __brookBackend?: string }).__brookBackend === 'cpu') return createContext({ backend: 'cpu' }) as unknown as BrookContext;
   const ctx = createContext();
   (window as unknown as { __brookRenderer: string }).__brookRenderer = ctx.caps.renderer;
   return ctx;

@@ -406,6 +406,12 @@ export interface KernelJs {
   globals: string;
   /** Struct types by name: their fields' names and zero values (JavaScript). */
   structs: Record<string, Array<{ name: string; zero: string }>>;
+  /**
+   * 8-bit outputs declared `fixed`..`fixed4`, which saturate at 0 and 1 as BrookGPU's CPU
+   * backend stored its fixed type; the other 8-bit outputs (char, uchar) wrap modulo 256 as C's
+   * char arithmetic did there.
+   */
+  saturating: string[];
 }
 
 /**
@@ -428,8 +434,10 @@ export function kernelJs(spec: object): KernelJs | undefined {
   const names = tree.checker.unit.globals.flatMap((g) => g.decl.vars.map((d) => jsVar(d.name)));
   const structs: KernelJs['structs'] = {};
   for (const st of tree.checker.unit.structs.values()) structs[st.name] = st.fields.map((fl) => ({ name: fl.name, zero: zero(fl.ty) }));
+  const saturating = tree.kernel.params.filter((p) => (p.out || p.param.qual === 'reduce' || tree.kernel.fn.kind === 'reduce') && /^fixed/.test(p.param.type.name)).map((p) => p.sym.name);
   return {
     body,
+    saturating,
     functions: [...ctx.functions.values()].join('\n'),
     globals: (names.length ? `let ${names.join(', ')};\n` : '') + `function brook_globals() {\n${globals}\n}`,
     structs,

@@ -106,6 +106,7 @@ export class WriteMask {
  */
 export function writeMask(ctx: BrookContext, rows: number, columns: number): WriteMask {
   ctx.guard();
+  check((ctx as { backend?: string }).backend !== 'cpu', 'writeMask(ctx, rows, columns): write masks are depth buffers of a GPU pass and are not on the CPU backend yet: use a GPU context (createContext())');
   check([rows, columns].every((x) => Number.isInteger(x) && x >= 1), () => `writeMask(ctx, rows, columns): positive integers, got ${rows}, ${columns}`);
   return new WriteMask(ctx, rows, columns);
 }

@@ -42,6 +42,7 @@ export const WRITE_QUERY_OUTPUT = 'writequery_count';
 /** A write query on `ctx` (see the module comment). */
 export function writeQuery(ctx: BrookContext): WriteQuery {
   check(ctx && typeof ctx === 'object' && typeof (ctx as BrookContext).scratch === 'function', 'writeQuery(ctx): ctx must be a BrookContext (createContext())');
+  check((ctx as { backend?: string }).backend !== 'cpu', 'writeQuery(ctx): write queries count a GPU pass\'s fragments (occlusion queries) and are not on the CPU backend yet: use a GPU context (createContext())');
   return new WriteQuery(ctx);
 }
 

@@ -35,6 +35,7 @@ import { reduceReference } from '../reference/reduce';
 import { CpuStream } from './stream';
 import { runCpuKernel, runCpuReduce } from './kernel';
 import { describeValue } from '../core/checks';
+import { cpuGatherOp, cpuScatterOp } from './ops';
 
 /** `ctx.caps.renderer` of a CPU context. */
 export const CPU_RENDERER = 'brookgl CPU (JavaScript)';
@@ -107,6 +108,18 @@ export class CpuContext {
   /** @internal A library pass (domain copies): as run. */
   runInternal(kernel: Kernel | KernelSpec, args: Readonly<Record<string, Stream | StreamDomain>>): void {
     this.run(kernel, args as KernelArgs);
+  }
+
+  /** @internal streamGatherOp on the CPU (src/idioms/gatherop.ts calls it for a CPU context). */
+  gatherOp(spec: KernelSpec, t: Stream, index: Stream, s: Stream, args: KernelArgs): void {
+    this.guard();
+    cpuGatherOp(spec, t, index, s, args);
+  }
+
+  /** @internal streamScatterOp on the CPU. */
+  scatterOp(spec: KernelSpec, a: Stream, b: Stream, c: Stream, args: KernelArgs): void {
+    this.guard();
+    cpuScatterOp(spec, a, b, c, args);
   }
 
   /** Reduces a whole stream to one record with 'sum', 'min' or 'max' (src/reference's reduceReference, in record order). */

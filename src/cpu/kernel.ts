@@ -74,17 +74,22 @@ function flatExpr(b: Binding, c: [string, string, string, string]): string {
 /** Reads record `i` of `b` into a JS value (scalar or array), chars as floats in [0, 1]. */
 function readExpr(arr: string, i: string, b: { comps: number; char: boolean }): string {
   const at = (k: number) => {
-    const x = b.comps === 1 ? `${arr}[${i}]` : `${arr}[${i} * ${b.comps}${k ? ` + ${k}` : ''}]`;
+    const x = b.comps === 1 ? `${arr}[${i}]` : `${arr}[(${i}) * ${b.comps}${k ? ` + ${k}` : ''}]`;
     return b.char ? `f(${x} / 255)` : x;
   };
   if (b.comps === 1) return at(0);
   return `[${Array.from({ length: b.comps }, (_, k) => at(k)).join(', ')}]`;
 }
 
-function writeStmt(arr: string, i: string, v: string, b: { comps: number; char: boolean }, kind: string): string {
-  const conv = (x: string) => (b.char ? `(Math.round(${x} * 255) & 255)` : kind === 'int' ? `(${x} | 0)` : x);
+/** Stores a value into an 8-bit record: wrapping modulo 256 (char, uchar) or saturating (fixed), as BrookGPU's CPU backend did. */
+export function charStore(x: number, saturate: boolean): number {
+  return saturate ? Math.round(Math.min(Math.max(x, 0), 1) * 255) : Math.round(x * 255) & 255;
+}
+
+function writeStmt(arr: string, i: string, v: string, b: { comps: number; char: boolean }, kind: string, saturate: boolean): string {
+  const conv = (x: string) => (b.char ? `R.charStore(${x}, ${saturate})` : kind === 'int' ? `(${x} | 0)` : x);
   if (b.comps === 1) return `${arr}[${i}] = ${conv(v)};`;
-  return `{ const o = ${i} * ${b.comps}; ${Array.from({ length: b.comps }, (_, k) => `${arr}[o + ${k}] = ${conv(`${v}[${k}]`)};`).join(' ')} }`;
+  return `{ const o = (${i}) * ${b.comps}; ${Array.from({ length: b.comps }, (_, k) => `${arr}[o + ${k}] = ${conv(`${v}[${k}]`)};`).join(' ')} }`;
 }
 
 /** A gather accessor over `b` with BrookGPU's edge clamp: every index form the GLSL accessors take. */
@@ -119,6 +124,29 @@ export function gatherOf(b: Binding): (...idx: Array<number | number[]>) => unkn
   };
 }
 
+/**
+ * An iterator passed where a stream is expected (BrookGPU's convert_iter_to_stream): its
+ * values over the output's records as a stream of their own, as the GPU's IterToStream pass makes it.
+ */
+function iterBinding(it: Iter, type: ElementType, o0: Binding, what: string): Binding {
+  check(/^float[234]?$/.test(type), () => `${what}: an iterator passed for a stream gives floats; the parameter is ${type}`);
+  const c = typeInfo(type).components;
+  const start = typeof it.start === 'number' ? [it.start] : [...it.start];
+  const end = typeof it.end === 'number' ? [it.end] : [...it.end];
+  check(start.length === c, () => `${what}: a ${type} stream takes an iterator of ${c} component${c > 1 ? 's' : ''}, got ${start.length}`);
+  const step = start.map((x, k) => Math.fround((end[k]! - x) / (c === 1 || o0.rank === 1 ? o0.length : o0.ext[k]!)));
+  const s0 = start.map((x) => Math.fround(x));
+  const n = o0.length;
+  const data = new Float32Array(n * c);
+  const [ex, ey, ez] = o0.ext;
+  for (let r = 0; r < n; r++) {
+    const pos = [r % ex!, Math.floor(r / ex!) % ey!, Math.floor(r / (ex! * ey!)) % ez!, Math.floor(r / (ex! * ey! * ez!))];
+    for (let k = 0; k < c; k++) data[r * c + k] = Math.fround(s0[k]! + Math.fround(step[k]! * (c === 1 || o0.rank !== c ? r : pos[k]!)));
+  }
+  const stream = { type, describe: () => `iterator ${type}` } as unknown as CpuStream;
+  return { stream, data, comps: c, char: false, ext: [...o0.ext], full: [...o0.ext], origin: [0, 0, 0, 0], view: false, rank: o0.rank, length: n };
+}
+
 interface Compiled {
   run: (env: Env) => void;
   source: string;
@@ -143,8 +171,11 @@ export function kernelSource(spec: KernelSpec): string {
 function jsOf(spec: KernelSpec): KernelJs {
   const js = kernelJs(spec);
   if (js) return js;
-  // core's domain copy (host I/O of domains) is the one description of the library the CPU runs without the front end
-  if (spec.name === 'DomainCopy' && spec.body === 'dst = src;') return { body: 'v_dst = v_src;', functions: '', globals: 'function brook_globals() {}', structs: {} };
+  // the library's copies (a domain's host I/O, an iterator made a stream) are the descriptions the CPU runs without the front end: `o = i;`
+  const copy = /^\s*(\w+) = (\w+);\s*$/.exec(spec.body);
+  if (copy && !spec.helpers && !spec.prologue && spec.outputs[copy[1]!] && (spec.inputs?.[copy[2]!] || spec.iters?.[copy[2]!])) {
+    return { body: `${jsVar(copy[1]!)} = ${jsVar(copy[2]!)};`, functions: '', globals: 'function brook_globals() {}', structs: {}, saturating: [copy[1]!] };
+  }
   throw new BrookError(`kernel ${spec.name}: the CPU backend runs kernels written in Brook (the brook tag, parseBrook); this description's body is GLSL only`);
 }
 
@@ -168,7 +199,7 @@ export function runCpuKernel(spec: KernelSpec, args0: KernelArgs): void {
   const inNames = Object.keys(spec.inputs ?? {});
   const ins = inNames.map((n) => {
     const a = args[n];
-    const b = bind(a instanceof Iter ? undefined : a, where(n));
+    const b = a instanceof Iter ? iterBinding(a, spec.inputs![n]!, o0, where(n)) : bind(a, where(n));
     check(b.stream.type === spec.inputs![n], () => `${where(n)}: expected a ${spec.inputs![n]} stream, got a ${b.stream.describe()}`);
     check(spec.resample || b.length === o0.length, () => `${where(n)}: its ${b.length} records differ from the output's ${o0.length}`);
     return b;
@@ -399,7 +430,7 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
     const v = s ? `${jsVar(s)}.${n.slice(s.length + 1)}` : jsVar(n);
     const idx = b.view || o0.view ? flatExpr(b, C) : outIndex;
     const nan = max !== undefined && info.kind === 'float' ? `brook_overrun ? ${info.components === 1 ? 'NaN' : `[${Array(info.components).fill('NaN').join(', ')}]`} : ` : '';
-    loop.push(writeStmt(`out_${n}`, idx, `(${nan}${v})`, b, info.kind));
+    loop.push(writeStmt(`out_${n}`, idx, `(${nan}${v})`, b, info.kind, js.saturating.includes(n)));
   });
   loop.push('}');
   const source = [...lines, 'return (env) => {', ...binds, ...loop, '};'].join('\n');
@@ -436,18 +467,14 @@ function build(source: string, spec: KernelSpec): (r: typeof R, discard: unknown
   }
 }
 
-/**
- * Runs a reduce kernel on the CPU: its result stream of one record folds the whole stream in
- * record order; of m records (1D) or [h, w] (2D), record k folds its block, row by row, as
- * src/brt/reducekernel.ts describes for the GPU passes.
- */
-export function runCpuReduce(spec: KernelSpec, args: KernelArgs): void {
-  const red = spec.brook!.reduce!;
+/** One application of a reduce kernel: `step(x, r)` is what the body leaves in r given the stream record x. */
+export function reduceStep(spec: KernelSpec, args: KernelArgs): (x: unknown, r: unknown) => unknown {
+  const { gathers, uniforms, compiled } = reducePrep(spec, args);
+  return (x, r) => (compiled.run as unknown as (e: unknown) => unknown)({ records: [r, x], gathers, uniforms, iters: {}, data: {}, n: 0 });
+}
+
+function reducePrep(spec: KernelSpec, args: KernelArgs): { gathers: Record<string, unknown>; uniforms: Record<string, unknown>; compiled: Compiled } {
   const where = (n: string) => `reduce kernel ${spec.name}, argument '${n}'`;
-  const src = bind(args[red.input], where(red.input));
-  const out = bind(args[red.result], where(red.result));
-  check(src.stream.type === red.type, () => `${where(red.input)}: expected a ${red.type} stream, got a ${src.stream.describe()}`);
-  check(out.stream.type === red.type, () => `${where(red.result)}: expected a ${red.type} stream, got a ${out.stream.describe()}`);
   const gathers: Record<string, unknown> = {};
   for (const n of Object.keys(spec.gathers ?? {})) if (n !== REDUCE_SOURCE) gathers[n] = gatherOf(bind(args[n], where(n)));
   const uniforms: Record<string, unknown> = {};
@@ -460,16 +487,34 @@ export function runCpuReduce(spec: KernelSpec, args: KernelArgs): void {
   if (!byKey) cache.set(spec, (byKey = new Map()));
   let compiled = byKey.get('reduce');
   if (!compiled) {
-    compiled = compile(spec, { o0: out, outs: [], ins: [], inNames: [], outNames: [], structOf: () => undefined });
+    const none = { data: new Float32Array(0), comps: 1, char: false, ext: [1, 1, 1, 1], full: [1, 1, 1, 1], origin: [0, 0, 0, 0], view: false, rank: 1, length: 1 } as unknown as Binding;
+    compiled = compile(spec, { o0: none, outs: [], ins: [], inNames: [], outNames: [], structOf: () => undefined });
     byKey.set('reduce', compiled);
   }
+  return { gathers, uniforms, compiled };
+}
+
+/**
+ * Runs a reduce kernel on the CPU: its result stream of one record folds the whole stream in
+ * record order; of m records (1D) or [h, w] (2D), record k folds its block, row by row, as
+ * src/brt/reducekernel.ts describes for the GPU passes.
+ */
+export function runCpuReduce(spec: KernelSpec, args: KernelArgs): void {
+  const red = spec.brook!.reduce!;
+  const where = (n: string) => `reduce kernel ${spec.name}, argument '${n}'`;
+  const src = bind(args[red.input], where(red.input));
+  const out = bind(args[red.result], where(red.result));
+  check(src.stream.type === red.type, () => `${where(red.input)}: expected a ${red.type} stream, got a ${src.stream.describe()}`);
+  check(out.stream.type === red.type, () => `${where(red.result)}: expected a ${red.type} stream, got a ${out.stream.describe()}`);
+  const { gathers, uniforms, compiled } = reducePrep(spec, args);
   const g = gatherOf({ ...src, view: src.view, origin: src.origin });
   const rec = (x: number, y: number) => (src.rank === 1 ? g(x) : g([x, y]));
   const fold = (records: unknown[]) => (compiled!.run as unknown as (e: unknown) => unknown)({ records, gathers, uniforms, iters: {}, data: {}, n: 0 });
   const put = (k: number, v: unknown) => {
     const vs = Array.isArray(v) ? v : [v];
-    vs.forEach((x, j) => (out.data[k * out.comps + j] = out.char ? Math.round((x as number) * 255) & 255 : (x as number)));
+    vs.forEach((x, j) => (out.data[k * out.comps + j] = out.char ? charStore(x as number, saturating) : (x as number)));
   };
+  const saturating = jsOf(spec).saturating.length > 0;
   const [W, H] = src.ext;
   if (out.length === 1) {
     const recs: unknown[] = [];

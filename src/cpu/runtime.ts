@@ -44,6 +44,10 @@ const u32 = new Uint32Array(f32.buffer);
 
 /** The runtime object the generated kernels see as `R`. */
 export const R = {
+  /** An 8-bit store: saturating (fixed) or wrapping modulo 256 (char, uchar). */
+  charStore(x: number, saturate: boolean): number {
+    return saturate ? Math.round(Math.min(Math.max(x, 0), 1) * 255) : Math.round(x * 255) & 255;
+  },
   discard(): never {
     throw DISCARD;
   },

@@ -37,6 +37,10 @@ import { sortStream } from './sort';
 
 const iterStreams = new Map<IterType, KernelSpec>();
 
+/** What a CPU context (src/cpu, `backend: 'cpu'`) offers for these operators, or undefined on a GPU context. */
+type CpuOps = { gatherOp(spec: KernelSpec, t: Stream, i: Stream, s: Stream, args: KernelArgs): void; scatterOp(spec: KernelSpec, a: Stream, b: Stream, c: Stream, args: KernelArgs): void };
+const onCpu = (ctx: BrookContext): CpuOps | undefined => ((ctx as unknown as { backend?: string }).backend === 'cpu' ? (ctx as unknown as CpuOps) : undefined);
+
 /**
  * An iterator where an index stream is expected, as a stream of `like`'s shape (Brook converts an
  * iterator passed for a stream; prog/tests iterator gathers through one).
@@ -237,6 +241,8 @@ export function streamGatherOp(ctx: BrookContext, t: Stream, index: Stream | Ite
   checkStreams(ctx, what, [['t', t], ['index', index], ['s', s]]);
   if (t.type !== meta.type || s.type !== meta.type) throw new BrookError(`${what}: t and s must be ${meta.type} streams for ${spec.name}; got a ${t.describe()} and a ${s.describe()}`);
   checkIndex(what, index, t, 't', s);
+  // the CPU backend (src/cpu/ops.ts) runs BrookGPU's loop itself
+  if (onCpu(ctx)) return onCpu(ctx)!.gatherOp(spec, t, index, s, args);
   if (t.length > 1 << 24 || s.length > 1 << 24) throw new BrookError(`${what}: at most 2^24 records (the sort's float keys name records exactly up to there); got t of ${t.length}, s of ${s.length}`);
   const { read, update } = gatherOpKernels(spec, meta);
   const made: Stream[] = [];
@@ -282,6 +288,7 @@ export function streamScatterOp(ctx: BrookContext, a: Stream, b: Stream | Iter, 
   checkStreams(ctx, what, [['a', a], ['b', b], ['c', c]]);
   if (a.type !== meta.type || c.type !== meta.type) throw new BrookError(`${what}: a and c must be ${meta.type} streams for ${spec.name}; got a ${a.describe()} and a ${c.describe()}`);
   checkIndex(what, b, a, 'a', c);
+  if (onCpu(ctx)) return onCpu(ctx)!.scatterOp(spec, a, b, c, args);
   let perIndex = scatterOps.get(spec);
   if (!perIndex) scatterOps.set(spec, (perIndex = new Map()));
   let derived = perIndex.get(b.type);
