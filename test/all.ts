@@ -32,6 +32,7 @@ import './brook/promote.test';
 import './brook/chars.test';
 import './brook/frontend.test';
 import './brook/golden.test';
+import './cpu/compare.test';
 import './brook/fuzz.test';
 import './core/reduce.test';
 import './core/queries.test';

@@ -23,3 +23,5 @@ export function createContext(options?: ContextOptions | CpuContextOptions): Bro
   installCpuBackend(() => new CpuContext());
   return createGpuContext(options as ContextOptions);
 }
+export { compareBackends, ulpDistance, COMPARE_ULPS } from './compare';
+export type { CompareOptions, Comparison, OutputComparison, RecordDifference } from './compare';

@@ -1,0 +1,190 @@
+/**
+ * One call that runs a kernel on a GPU context and on the CPU backend and says, per output,
+ * which records differ beyond a tolerance, with the first ones' positions and inputs:
+ *
+ * ```ts
+ * const report = compareBackends(ctx, kernels.step, { x, y, out });
+ * if (!report.ok) console.table(report.outputs.out.first);   // record, gpu, cpu, ulps, inputs
+ * ```
+ *
+ * Every stream argument is copied to a CPU context first (so an output that is also an input is
+ * read as it was), the GPU runs the kernel on the arguments as given (its outputs change as
+ * ctx.run changes them), the CPU on the copies. Floats compare within `ulps` units in the last
+ * place or `abs` absolutely (NaN equals NaN, infinities equal themselves); ints, uints and 8-bit
+ * records exactly. GLSL ES 3.00 bounds most built-ins at a few ulps (sin and cos absolutely, to
+ * 2^-11), so a kernel that calls them may need a wider tolerance than the default.
+ */
+import { BrookError, check } from '../core/errors';
+import type { BrookContext } from '../core/context';
+import { Iter, type Kernel, type KernelArgs, type KernelSpec } from '../core/kernel';
+import { Stream } from '../core/stream';
+import { StreamDomain } from '../core/domain';
+import { StructDomain, StructStream, structStream } from '../core/struct';
+import { CpuContext } from './context';
+
+/** Float results within this many units in the last place count as equal (compareBackends' default). */
+export const COMPARE_ULPS = 4;
+
+export interface CompareOptions {
+  /** Floats this many ulps apart or closer are equal. Default COMPARE_ULPS (4). */
+  ulps?: number;
+  /** Floats this close absolutely are equal too. Default 0. */
+  abs?: number;
+  /** How many differing records to describe per output. Default 5. */
+  first?: number;
+  /** The CPU context to run on (default: a new one, disposed after). */
+  cpu?: CpuContext;
+}
+
+/** A record that differs: where, both answers, and what the kernel read there. */
+export interface RecordDifference {
+  /** The record's index in the output (row-major). */
+  record: number;
+  /** Its position, x first (indexof). */
+  position: number[];
+  gpu: number[];
+  cpu: number[];
+  /** The largest distance in ulps over its components (floats; Infinity where one is NaN and the other not). */
+  ulps: number;
+  /** The elementwise inputs' records at the same index (where they have the output's length). */
+  inputs: Record<string, number[]>;
+}
+
+export interface OutputComparison {
+  records: number;
+  /** Records beyond the tolerance. */
+  differing: number;
+  first: RecordDifference[];
+}
+
+export interface Comparison {
+  /** True when no output differs beyond the tolerance. */
+  ok: boolean;
+  /** The GPU's renderer string. */
+  renderer: string;
+  tolerance: { ulps: number; abs: number };
+  outputs: Record<string, OutputComparison>;
+}
+
+const f32 = new Float32Array(1);
+const i32 = new Int32Array(f32.buffer);
+/** Float32 values in the order of their bit patterns (adjacent floats differ by 1). */
+function ordered(x: number): number {
+  f32[0] = x;
+  const b = i32[0]!;
+  return b < 0 ? -2147483648 - b : b;
+}
+
+/** The distance between two float32 values in units in the last place (0 for NaN and NaN). */
+export function ulpDistance(a: number, b: number): number {
+  if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b) ? 0 : Infinity;
+  if (a === b) return 0;
+  return Math.abs(ordered(a) - ordered(b));
+}
+
+type Arg = KernelArgs[string];
+
+/** The same argument on the CPU context: streams, domains and struct streams copied (a stream passed twice, once). */
+function toCpu(cpu: CpuContext, v: Arg, copies: Map<object, Stream | StructStream>): Arg {
+  if (v instanceof StreamDomain) return domainLike(toCpu(cpu, v.stream, copies) as Stream, v);
+  if (v instanceof StructDomain) throw new BrookError('compareBackends: domains of struct streams are not compared yet; pass the struct stream');
+  if (!(v instanceof Stream) && !(v instanceof StructStream)) return v;
+  let c = copies.get(v);
+  if (!c) {
+    if (v instanceof StructStream) {
+      const s = structStream(cpu as never, v.type, v.shape.length === 1 ? v.shape[0]! : [...v.shape]);
+      for (const [k, fs] of Object.entries(v.fields)) (s.fields[k] as Stream).write(fs.readSync());
+      c = s;
+    } else c = cpu.stream(v.type, v.layout.dims === 1 ? v.length : [...v.shape], v.readSync());
+    copies.set(v, c);
+  }
+  return c as Arg;
+}
+
+/** `d`'s domain of the CPU copy `s` of its stream. */
+function domainLike(s: Stream, d: StreamDomain): StreamDomain {
+  const rank = s.layout.dims;
+  const start = d.origin.slice(0, rank);
+  const end = start.map((o, k) => o + d.extents[k]!);
+  return rank === 1 ? s.domain(start[0]!, end[0]!) : s.domain(start, end);
+}
+
+/**
+ * Runs `kernel` on the GPU context `gpu` and on the CPU backend and compares every output record
+ * by record (see the module's header). Returns the comparison; throws only for bad arguments.
+ * @example const { ok, outputs } = compareBackends(ctx, kernels.saxpy, { a: 2, x, y, r }, { ulps: 2 });
+ */
+export function compareBackends(gpu: BrookContext, kernel: Kernel | KernelSpec, args: KernelArgs, options: CompareOptions = {}): Comparison {
+  check(gpu !== null && typeof gpu === 'object' && typeof gpu.run === 'function', 'compareBackends(gpu, kernel, args): gpu must be a context (createContext())');
+  check(args !== null && typeof args === 'object', 'compareBackends(gpu, kernel, args): args must be the kernel\'s arguments by name');
+  const ulps = options.ulps ?? COMPARE_ULPS;
+  const abs = options.abs ?? 0;
+  check(Number.isFinite(ulps) && ulps >= 0, () => `compareBackends: options.ulps must be a number >= 0, got ${String(ulps)}`);
+  check(Number.isFinite(abs) && abs >= 0, () => `compareBackends: options.abs must be a number >= 0, got ${String(abs)}`);
+  const spec = 'spec' in kernel ? kernel.spec : kernel;
+  const cpu = options.cpu ?? new CpuContext();
+  const copies = new Map<object, Stream | StructStream>();
+  try {
+    const cpuArgs: KernelArgs = {};
+    for (const [k, v] of Object.entries(args)) cpuArgs[k] = toCpu(cpu, v, copies);
+    // the inputs as the kernel reads them, before either run writes
+    const inputs: Record<string, { data: ArrayLike<number>; comps: number; length: number }> = {};
+    for (const n of Object.keys(spec.inputs ?? {})) {
+      const v = cpuArgs[n];
+      if (v instanceof Stream && !(v instanceof Iter)) inputs[n] = { data: v.readSync(), comps: v.info.components, length: v.length };
+    }
+    gpu.run(kernel, args);
+    cpu.run(kernel, cpuArgs);
+    // struct outputs compare as their struct streams (interleaved records)
+    const structOut = Object.entries(spec.structParams ?? {}).filter(([, p]) => p.role === 'outputs');
+    const fieldOf = new Set(structOut.flatMap(([n, p]) => p.struct.fields.map((f) => `${n}_${f.name}`)));
+    const outNames = spec.brook?.reduce ? [spec.brook.reduce.result] : [...Object.keys(spec.outputs).filter((n) => !fieldOf.has(n)), ...structOut.map(([n]) => n)];
+    const outputs: Record<string, OutputComparison> = {};
+    let ok = true;
+    for (const n of outNames) {
+      const g = args[n];
+      const c = cpuArgs[n];
+      const read = (x: unknown) => (x instanceof StructStream || x instanceof Stream || x instanceof StreamDomain ? x.readSync() : undefined);
+      const gd = read(g);
+      const cd = read(c);
+      if (!gd || !cd) continue;
+      const records = (g as Stream).length;
+      const comps = gd.length / records;
+      const exact = !(gd instanceof Float32Array);
+      const shape = (g as Stream).shape;
+      const ext = [...shape].reverse();
+      const cmp: OutputComparison = { records, differing: 0, first: [] };
+      for (let r = 0; r < records; r++) {
+        let worst = 0;
+        let bad = false;
+        for (let k = 0; k < comps; k++) {
+          const a = gd[r * comps + k]!;
+          const b = cd[r * comps + k]!;
+          if (exact) {
+            if (a !== b) (bad = true), (worst = Math.max(worst, Math.abs(a - b)));
+            continue;
+          }
+          const d = ulpDistance(a, b);
+          worst = Math.max(worst, d);
+          if (d > ulps && !(Math.abs(a - b) <= abs)) bad = true;
+        }
+        if (!bad) continue;
+        cmp.differing++;
+        if (cmp.first.length < (options.first ?? 5)) {
+          const position: number[] = [];
+          let rest = r;
+          for (const e of ext) position.push(rest % e), (rest = Math.floor(rest / e));
+          const ins: Record<string, number[]> = {};
+          for (const [name, x] of Object.entries(inputs)) if (x.length === records) ins[name] = Array.from(x.data).slice(r * x.comps, (r + 1) * x.comps);
+          cmp.first.push({ record: r, position, gpu: Array.from(gd).slice(r * comps, (r + 1) * comps), cpu: Array.from(cd).slice(r * comps, (r + 1) * comps), ulps: worst, inputs: ins });
+        }
+      }
+      if (cmp.differing) ok = false;
+      outputs[n] = cmp;
+    }
+    return { ok, renderer: gpu.caps.renderer, tolerance: { ulps, abs }, outputs };
+  } finally {
+    for (const m of copies.values()) m.dispose();
+    if (!options.cpu) cpu.dispose();
+  }
+}
