@@ -33,7 +33,7 @@ import type { ElementType } from '../core/types';
 import { typeInfo } from '../core/types';
 import { reduceReference } from '../reference/reduce';
 import { CpuStream } from './stream';
-import { runCpuKernel, runCpuReduce } from './kernel';
+import { kernelSource, runCpuKernel, runCpuReduce } from './kernel';
 import { describeValue } from '../core/checks';
 import { cpuGatherOp, cpuScatterOp } from './ops';
 
@@ -90,6 +90,22 @@ export class CpuContext {
 
   layout(shape: StreamShape) {
     return layoutFor(shape, MAX_SIDE);
+  }
+
+  /**
+   * A kernel compiled for this context: its JavaScript generated and parsed now (a BrookError
+   * for a description the CPU cannot run), as a GPU context's `kernel` links its program.
+   */
+  kernel(spec: KernelSpec): Kernel {
+    this.guard();
+    check(spec !== null && typeof spec === 'object' && typeof spec.name === 'string', () => `kernel(spec): expected a kernel description (from the brook tag), got ${describeValue(spec)}`);
+    const source = kernelSource(spec);
+    try {
+      new Function('R', 'DISCARD', source);
+    } catch (e) {
+      throw new BrookError(`kernel ${spec.name}: the CPU backend's JavaScript did not compile (${(e as Error).message}); this is a bug in brookgl's JavaScript generator (src/brook/js.ts)`);
+    }
+    return { spec } as unknown as Kernel;
   }
 
   /**

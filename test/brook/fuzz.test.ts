@@ -136,7 +136,7 @@ describe('brook/fuzz: mutated sources parse and compile, or throw BrookErrors', 
     expect(tally.parsed + tally.brookErrors).to.be.at.least(FUZZ_SOURCES);
     expect(tally.compiled).to.be.greaterThan(0);
     expect(tally.brookErrors).to.be.greaterThan(0);
-    (window as unknown as { __brookReport?: (e: unknown) => void }).__brookReport?.({
+    (globalThis as unknown as { __brookReport?: (e: unknown) => void }).__brookReport?.({
       type: 'info',
       text: `    fuzz: ${FUZZ_SOURCES} mutants, ${tally.compiled} compiled, ${tally.brookErrors} BrookErrors, ${(performance.now() - started).toFixed(0)} ms`,
     });

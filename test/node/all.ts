@@ -1,5 +1,8 @@
 // The specs that run in Node on the CPU backend (scripts/test-node.mjs bundles this for Node and
 // runs it with mocha, no browser): BrookGPU 0.5's prog/tests against their gold files, on
-// createContext({ backend: 'cpu' }) through test/helpers.ts's newContext.
+// createContext({ backend: 'cpu' }) through test/helpers.ts's newContext; the Brook fuzz, whose
+// mutants each compile to JavaScript (ctx.kernel) or throw a BrookError.
 import './gpuonly';
 import '../brook/brookgpu-tests.test';
+// the front end's fuzz on the CPU backend: every mutant compiles to JavaScript or throws a BrookError
+import '../brook/fuzz.test';
