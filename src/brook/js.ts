@@ -35,6 +35,11 @@ export interface JsContext {
   functions: Map<string, string>;
   /** Keys being printed (recursion). */
   active: string[];
+  /**
+   * The kernel's body is inlined in its record loop inside the block `brook_body: { ... }`: its
+   * return and discard leave the block (`break brook_body`), indexof is the loop's position.
+   */
+  inline?: boolean;
 }
 
 type Num = Type & { k: 'num' };
@@ -121,12 +126,13 @@ export class JsEmitter {
       case 'switch': return `switch (${this.expr(s.e)}) ${this.sub(s.body)}`;
       case 'case': return s.e ? `case ${this.expr(s.e)}:` : 'default:';
       case 'return': {
-        if (this.main) return s.e ? `{ ${this.expr(s.e, true)}; return; }` : 'return;';
+        const leave = this.ctx.inline ? 'break brook_body;' : 'return;';
+        if (this.main) return s.e ? `{ ${this.expr(s.e, true)}; ${leave} }` : leave;
         return this.returnStmt(s.e ? this.value(s.e) : undefined);
       }
       case 'break':
       case 'continue': return `${s.k};`;
-      case 'discard': return this.main ? '{ discarded = true; return; }' : 'R.discard();';
+      case 'discard': return this.main ? `{ discarded = true; ${this.ctx.inline ? 'break brook_body;' : 'return;'} }` : 'R.discard();';
       case 'empty': return ';';
     }
   }
@@ -189,12 +195,19 @@ export class JsEmitter {
       case 'convert': return this.convert(this.expr(e.e), e.e.ty!, e.ty!);
       case 'gather': {
         const g = this.gathers.get(e.sym) ?? e.sym;
-        return `${jsGather(g.name)}(${e.indices.map((i) => this.expr(i)).join(', ')})`;
+        const idx = e.indices.map((i) => this.expr(i));
+        // g[float2(x, y)] made of parts: the accessor's (row, column) form, g(y, x), with no array
+        const v = idx.length === 1 && isNumT(e.indices[0]!.ty) && (e.indices[0]!.ty as Num).n > 1 ? vectorParts(idx[0]!) : undefined;
+        if (v) {
+          const call = `${jsGather(g.name)}(${[...v.items].reverse().join(', ')})`;
+          return v.pre ? `(${v.pre}, ${call})` : call;
+        }
+        return `${jsGather(g.name)}(${idx.join(', ')})`;
       }
       case 'indexof': {
         const s = e.sym!;
         if (this.main && s.role === 'input' && !s.struct) return `indexof_${s.name}()`;
-        return 'indexof()';
+        return this.main && this.ctx.inline ? '[cx, cy, cz, cw]' : 'indexof()';
       }
       case 'push': return `push(${this.expr(e.e)})`;
       case 'cast': return this.expr(e.e);
@@ -270,9 +283,22 @@ export class JsEmitter {
       }
     };
     if (ty.n === 1 && lt.n === 1 && rt.n === 1) return one(l, r);
-    // vectors: both sides are of the result's size (the checker widened scalars), shifts may keep a scalar count
-    if (rt.n === 1) return `R.map(${l}, (a) => ${one('a', `(${r})`)})`;
-    return `R.map2(${l}, ${r}, (a, b) => ${one('a', 'b')})`;
+    // vectors: both sides are of the result's size (the checker widened scalars), shifts may keep a
+    // scalar count; componentwise as an array literal, each side evaluated once (a temporary)
+    const n = Math.max(lt.n, rt.n);
+    // a side that is an array literal of plain components is taken apart (no array made)
+    const lit = (x: string) => {
+      const v = vectorParts(x);
+      return v && !v.pre && v.items.every(simple) ? v.items : undefined;
+    };
+    const li = lt.n > 1 ? lit(l) : undefined;
+    const ri = rt.n > 1 ? lit(r) : undefined;
+    const L = li || simple(l) ? l : this.temp();
+    const Rr = ri || simple(r) ? r : this.temp();
+    const pre = [L !== l ? `${L} = ${l}` : '', Rr !== r ? `${Rr} = ${r}` : ''].filter(Boolean);
+    const side = (x: string, items: string[] | undefined, m: number, k: number) => (m === 1 ? x : items ? items[k]! : `${x}[${k}]`);
+    const comps = Array.from({ length: n }, (_, k) => one(side(L, li, lt.n, k), side(Rr, ri, rt.n, k)));
+    return pre.length ? `(${pre.join(', ')}, [${comps.join(', ')}])` : `[${comps.join(', ')}]`;
   }
 
   /** Arithmetic of one component of base `t.base`. */
@@ -297,7 +323,8 @@ export class JsEmitter {
     const one = (a: string): string => scalarConvert(a, fb, to.base);
     if (from.n === 1) {
       const c = one(x);
-      return to.n === 1 ? c : `R.splat(${c}, ${to.n})`;
+      if (to.n === 1) return c;
+      return simple(c) ? `[${Array<string>(to.n).fill(c).join(', ')}]` : `R.splat(${c}, ${to.n})`;
     }
     if (to.n === 1) return one(`${x}[0]`);
     const part = to.n < from.n ? `${x}.slice(0, ${to.n})` : x;
@@ -341,6 +368,54 @@ export class JsEmitter {
     }
   }
 }
+
+/** `text` split at its top-level commas. */
+function topLevel(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start).trim());
+  return out;
+}
+
+/**
+ * A vector printed as an array literal (`[a, b]`, or `(t0 = x, [a, b])` with its temporaries
+ * first): its components' texts, so a consumer can take them without making the array.
+ */
+export function vectorParts(text: string): { pre: string; items: string[] } | undefined {
+  let pre = '';
+  let body = text;
+  if (body.startsWith('(') && body.endsWith('])')) {
+    const parts = topLevel(body.slice(1, -1));
+    const last = parts.pop()!;
+    if (!last.startsWith('[') || parts.some((x) => !/^t\d+ = /.test(x))) return undefined;
+    pre = parts.join(', ');
+    body = last;
+  }
+  if (!(body.startsWith('[') && body.endsWith(']'))) return undefined;
+  const inner = body.slice(1, -1);
+  // one literal: no bracket of its own may close before the end
+  let depth = 0;
+  for (const c of inner) {
+    if (c === '[' || c === '(') depth++;
+    else if (c === ']' || c === ')') depth--;
+    if (depth < 0) return undefined;
+  }
+  if (depth !== 0) return undefined;
+  return { pre, items: topLevel(inner) };
+}
+
+/** Whether JavaScript text is a plain name or number (safe to repeat). */
+const simple = (x: string): boolean => /^(?:[A-Za-z_$][\w$]*|-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)$/.test(x);
 
 /** Whether an expression makes a new value (a constructor, a call), which need not be copied. */
 function fresh(e: Expr): boolean {
@@ -418,10 +493,10 @@ export interface KernelJs {
  * The JavaScript of a kernel description made by the Brook front end (parseBrook, the `brook`
  * tag), or undefined for a description written by hand (its body is GLSL only).
  */
-export function kernelJs(spec: object): KernelJs | undefined {
+export function kernelJs(spec: object, inline = false): KernelJs | undefined {
   const tree = trees.get(spec);
   if (!tree) return undefined;
-  const ctx: JsContext = { typed: tree.typed, bounded: tree.bounded, functions: new Map(), active: [] };
+  const ctx: JsContext = { typed: tree.typed, bounded: tree.bounded, functions: new Map(), active: [], inline };
   const em = new JsEmitter(ctx);
   const body = em.kernelBody(tree.kernel);
   const globals = tree.checker.unit.globals

@@ -104,24 +104,50 @@ export function gatherOf(b: Binding): (...idx: Array<number | number[]>) => unkn
     for (let k = 0; k < comps; k++) out[k] = char ? Math.fround(data[i * comps + k]! / 255) : data[i * comps + k]!;
     return out;
   };
-  const at4 = (c: number[]) => fetch(cl(fl(c[0]!), ext[0]!), cl(fl(c[1] ?? 0), ext[1]!), cl(fl(c[2] ?? 0), ext[2]!), cl(fl(c[3] ?? 0), ext[3]!));
   const records = ext[0]! * ext[1]! * ext[2]! * ext[3]!;
-  return (...idx) => {
-    if (idx.length === 1) {
-      const a = idx[0]!;
-      if (Array.isArray(a)) return at4(a);
-      // a scalar counts records in row-major order
-      const i = cl(fl(a), records);
-      const x = i % ext[0]!;
-      const t = (i - x) / ext[0]!;
-      const y = t % ext[1]!;
-      const t2 = (t - y) / ext[1]!;
-      const z = t2 % ext[2]!;
-      return fetch(x, y, z, (t2 - z) / ext[2]!);
+  function scalar(a: number) {
+    // a scalar counts records in row-major order
+    const i = cl(fl(a), records);
+    const x = i % ext[0]!;
+    const t = (i - x) / ext[0]!;
+    const y = t % ext[1]!;
+    const t2 = (t - y) / ext[1]!;
+    const z = t2 % ext[2]!;
+    return fetch(x, y, z, (t2 - z) / ext[2]!);
+  }
+  // fixed parameters (no rest array): g(i), g(vec), g(i, j), g(i, j, k), g(i, j, k, l), slowest first
+  const general = function gather(a: number | number[], b?: number, c?: number, d?: number) {
+    if (b === undefined) {
+      if (typeof a === 'number') return scalar(a);
+      return fetch(cl(fl(a[0]!), ext[0]!), cl(fl(a[1] ?? 0), ext[1]!), cl(fl(a[2] ?? 0), ext[2]!), cl(fl(a[3] ?? 0), ext[3]!));
     }
-    // g[i][j]...: slowest first
-    return at4((idx as number[]).slice().reverse());
+    if (c === undefined) return fetch(cl(fl(b), ext[0]!), cl(fl(a as number), ext[1]!), 0, 0);
+    if (d === undefined) return fetch(cl(fl(c), ext[0]!), cl(fl(b), ext[1]!), cl(fl(a as number), ext[2]!), 0);
+    return fetch(cl(fl(d), ext[0]!), cl(fl(c), ext[1]!), cl(fl(b), ext[2]!), cl(fl(a as number), ext[3]!));
   };
+  if (comps !== 1 || char || origin.some((o) => o !== 0) || ext[2] !== 1 || ext[3] !== 1) return general as (...idx: Array<number | number[]>) => unknown;
+  // the common case, a whole 1D or 2D stream of scalars: the clamps and the fetch inline
+  const W = ext[0]!;
+  const Wm = W - 1;
+  const Hm = ext[1]! - 1;
+  const flat = data;
+  return function gather2(a: number | number[], b?: number, c?: number, d?: number) {
+    let x: number;
+    let y: number;
+    if (b === undefined) {
+      if (typeof a === 'number') return scalar(a);
+      x = a[0]!;
+      y = a.length > 1 ? a[1]! : 0;
+    } else if (c === undefined) {
+      x = b;
+      y = a as number;
+    } else return general(a, b, c, d);
+    x = x !== x ? 0 : Math.floor(x);
+    y = y !== y ? 0 : Math.floor(y);
+    x = x < 0 ? 0 : x > Wm ? Wm : x;
+    y = y < 0 ? 0 : y > Hm ? Hm : y;
+    return flat[y * W + x];
+  } as (...idx: Array<number | number[]>) => unknown;
 }
 
 /**
@@ -368,16 +394,45 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
   });
   lines.push(js.functions);
   lines.push(`function brook_kernel() {\n${js.body}\n}`);
+  lines.push('function brook_setpos(a, b, c, d) { cx = a; cy = b; cz = c; cw = d; }');
 
   if (spec.brook?.reduce) return compileReduce(spec, lines, binds);
 
-  // the record loop
+  // the record loop, in a function of its own whose per-record values are locals (V8 keeps them
+  // in registers): the kernel's body inlined in `brook_body: { ... }`, its return and discard
+  // leaving the block (js.ts, inline); the factory's names stay for the functions it calls
+  const inl = kernelJs(spec, true);
+  const inlineBody = inl ? inl.body : js.body;
+  const uses = (name: string) => inlineBody.includes(name);
+  const bounded = max !== undefined && /loop\(\)/.test(inlineBody + js.functions);
   const loop: string[] = [];
+  loop.push('function brook_run(env) {');
+  for (const line of binds) loop.push(`const ${line}`);
+  const recordVars = new Set<string>([...decl].filter((v) => !v.startsWith('v_') || true));
+  loop.push(`let cx = 0, cy = 0, cz = 0, cw = 0, discarded = false${recordVars.size ? `, ${[...recordVars].join(', ')}` : ''};`);
   loop.push('const n = env.n;');
-  loop.push('for (r = 0; r < n; r++) {');
+  // iterators: start and step as locals
+  for (const [n, type] of Object.entries(spec.iters ?? {})) {
+    const c = type === 'float' ? 1 : Number(type[5]);
+    for (let k = 0; k < c; k++) loop.push(`const it_${n}_s${k} = it_${n}.start[${k}], it_${n}_t${k} = it_${n}.step[${k}];`);
+  }
+  loop.push('for (let r = 0; r < n; r++) {');
   const [ex, ey, ez] = o0.ext;
   if (o0.rank === 1 && !o0.view) loop.push('cx = r;');
   else loop.push(`{ let i = r; cx = i % ${ex}; i = (i - cx) / ${ex}; cy = i % ${ey}; i = (i - cy) / ${ey}; cz = i % ${ez}; cw = (i - cz) / ${ez}; }`);
+  if (js.functions.includes('indexof()')) loop.push('brook_setpos(cx, cy, cz, cw);');
+  // indexof of an input: its own record's position (resampled inputs differ from the output's); made per record where the body asks
+  p.inNames.forEach((n, k) => {
+    if (!uses(`indexof_${n}(`)) return;
+    const b = p.ins[k]!;
+    const same = b.length === o0.length;
+    const e = b.ext;
+    loop.push(
+      same
+        ? `const indexof_${n} = () => { let i = r; const x = i % ${e[0]}; i = (i - x) / ${e[0]}; const y = i % ${e[1]}; i = (i - y) / ${e[1]}; const z = i % ${e[2]}; return [x, y, z, (i - z) / ${e[2]}]; };`
+        : `const indexof_${n} = () => [Math.floor(cx * ${e[0]} / ${o0.ext[0]}), Math.floor(cy * ${e[1]} / ${o0.ext[1]}), Math.floor(cz * ${e[2]} / ${o0.ext[2]}), Math.floor(cw * ${e[3]} / ${o0.ext[3]})];`,
+    );
+  });
   const C: [string, string, string, string] = ['cx', 'cy', 'cz', 'cw'];
   const identity = (b: Binding) => !b.view && !o0.view && b.length === o0.length;
   const recOf = (b: Binding): string => {
@@ -406,7 +461,7 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
   for (const [n, type] of Object.entries(spec.iters ?? {})) {
     const c = type === 'float' ? 1 : Number(type[5]);
     const coord = (k: number) => (c === 1 ? 'r' : o0.rank === c ? C[k]! : 'r');
-    const comp = (k: number) => `f(it_${n}.start[${k}] + f(it_${n}.step[${k}] * ${coord(k)}))`;
+    const comp = (k: number) => `f(it_${n}_s${k} + f(it_${n}_t${k} * ${coord(k)}))`;
     loop.push(`${jsVar(n)} = ${c === 1 ? comp(0) : `[${Array.from({ length: c }, (_, k) => comp(k)).join(', ')}]`};`);
   }
   p.outNames.forEach((n) => {
@@ -415,11 +470,12 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
     loop.push(`${jsVar(n)} = ${info.components === 1 ? '0' : `[${Array(info.components).fill('0').join(', ')}]`};`);
   });
   for (const [s] of structOuts) loop.push(`${jsVar(s)} = zeroStruct(${JSON.stringify(spec.structParams![s]!.struct.name)});`);
-  loop.push('brook_globals();');
+  if (/\S/.test(js.globals.replace(/^let .*;$/m, '').replace('function brook_globals() {', '').replace(/}\s*$/, ''))) loop.push('brook_globals();');
   loop.push('discarded = false;');
-  if (max !== undefined) loop.push('brook_iterations = 0; brook_overrun = false;');
+  if (bounded) loop.push('brook_iterations = 0; brook_overrun = false;');
   const throwsDiscard = /R\.discard\(\)/.test(js.functions);
-  loop.push(throwsDiscard ? 'try { brook_kernel(); } catch (e) { if (e !== DISCARD) throw e; discarded = true; }' : 'brook_kernel();');
+  const block = `brook_body: {\n${inlineBody}\n}`;
+  loop.push(throwsDiscard ? `try { ${block} } catch (e) { if (e !== DISCARD) throw e; discarded = true; }` : block);
   loop.push('if (discarded) continue;');
   const outIndex = o0.view ? flatExpr(o0, C) : 'r';
   p.outNames.forEach((n, k) => {
@@ -429,11 +485,12 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
     const s = p.structOf(n);
     const v = s ? `${jsVar(s)}.${n.slice(s.length + 1)}` : jsVar(n);
     const idx = b.view || o0.view ? flatExpr(b, C) : outIndex;
-    const nan = max !== undefined && info.kind === 'float' ? `brook_overrun ? ${info.components === 1 ? 'NaN' : `[${Array(info.components).fill('NaN').join(', ')}]`} : ` : '';
+    const nan = bounded && info.kind === 'float' ? `brook_overrun ? ${info.components === 1 ? 'NaN' : `[${Array(info.components).fill('NaN').join(', ')}]`} : ` : '';
     loop.push(writeStmt(`out_${n}`, idx, `(${nan}${v})`, b, info.kind, js.saturating.includes(n)));
   });
   loop.push('}');
-  const source = [...lines, 'return (env) => {', ...binds, ...loop, '};'].join('\n');
+  loop.push('}');
+  const source = [...lines, ...loop, 'return (env) => {', ...binds, 'brook_run(env);', '};'].join('\n');
   return { run: build(source, spec)(R, DISCARD) as (env: Env) => void, source };
 }
 
@@ -442,9 +499,22 @@ function compileReduce(spec: KernelSpec, lines: string[], binds: string[]): Comp
   const red = spec.brook!.reduce!;
   const A = jsVar(red.input);
   const Rr = jsVar(red.result);
+  const info = typeInfo(red.type);
+  const b = { comps: info.components, char: info.host === 'char' };
   const body = [
     'return (env) => {',
     ...binds,
+    // over a stream's array: records first, first + 1, ... (or those env.index lists), in order
+    'if (env.src) {',
+    '  const d = env.src, ix = env.index, n = env.count, first = env.first;',
+    `  ${Rr} = ${readExpr('d', 'ix ? ix[0] : first', b)};`,
+    '  for (let k = 1; k < n; k++) {',
+    `    ${A} = ${readExpr('d', 'ix ? ix[k] : first + k', b)};`,
+    '    brook_globals(); discarded = false; brook_iterations = 0;',
+    '    brook_kernel();',
+    '  }',
+    `  return ${Rr};`,
+    '}',
     'const recs = env.records;',
     `${Rr} = recs[0];`,
     'for (let k = 1; k < recs.length; k++) {',
@@ -507,9 +577,11 @@ export function runCpuReduce(spec: KernelSpec, args: KernelArgs): void {
   check(src.stream.type === red.type, () => `${where(red.input)}: expected a ${red.type} stream, got a ${src.stream.describe()}`);
   check(out.stream.type === red.type, () => `${where(red.result)}: expected a ${red.type} stream, got a ${out.stream.describe()}`);
   const { gathers, uniforms, compiled } = reducePrep(spec, args);
-  const g = gatherOf({ ...src, view: src.view, origin: src.origin });
-  const rec = (x: number, y: number) => (src.rank === 1 ? g(x) : g([x, y]));
-  const fold = (records: unknown[]) => (compiled!.run as unknown as (e: unknown) => unknown)({ records, gathers, uniforms, iters: {}, data: {}, n: 0 });
+  // records of src by position (x, y) in its array (a domain's through its origin)
+  const at = (x: number, y: number) => x + src.origin[0]! + (y + src.origin[1]!) * src.full[0]!;
+  const run = compiled.run as unknown as (e: unknown) => unknown;
+  const foldRange = (first: number, count: number) => run({ src: src.data, index: null, first, count, gathers, uniforms });
+  const foldIndex = (index: Int32Array) => run({ src: src.data, index, first: 0, count: index.length, gathers, uniforms });
   const put = (k: number, v: unknown) => {
     const vs = Array.isArray(v) ? v : [v];
     vs.forEach((x, j) => (out.data[k * out.comps + j] = out.char ? charStore(x as number, saturating) : (x as number)));
@@ -517,11 +589,13 @@ export function runCpuReduce(spec: KernelSpec, args: KernelArgs): void {
   const saturating = jsOf(spec).saturating.length > 0;
   const [W, H] = src.ext;
   if (out.length === 1) {
-    const recs: unknown[] = [];
-    if (src.rank === 1) for (let i = 0; i < src.length; i++) recs.push(rec(i, 0));
-    else for (let i = 0; i < src.length; i++) recs.push(g(i));
-    put(0, fold(recs));
-    return;
+    if (!src.view) return put(0, foldRange(0, src.length));
+    const index = new Int32Array(src.length);
+    let k = 0;
+    for (let w = 0; w < src.ext[3]!; w++) for (let z = 0; z < src.ext[2]!; z++) for (let y = 0; y < src.ext[1]!; y++) for (let x = 0; x < W!; x++) {
+      index[k++] = x + src.origin[0]! + (y + src.origin[1]!) * src.full[0]! + (z + src.origin[2]!) * src.full[0]! * src.full[1]! + (w + src.origin[3]!) * src.full[0]! * src.full[1]! * src.full[2]!;
+    }
+    return put(0, foldIndex(index));
   }
   if (src.rank === 2 && out.rank === 2) {
     const [w, h] = out.ext;
@@ -530,9 +604,10 @@ export function runCpuReduce(spec: KernelSpec, args: KernelArgs): void {
     const bh = H! / h!;
     for (let row = 0; row < h!; row++) {
       for (let col = 0; col < w!; col++) {
-        const recs: unknown[] = [];
-        for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) recs.push(rec(col * bw + x, row * bh + y));
-        put(row * w! + col, fold(recs));
+        const index = new Int32Array(bw * bh);
+        let k = 0;
+        for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) index[k++] = at(col * bw + x, row * bh + y);
+        put(row * w! + col, foldIndex(index));
       }
     }
     return;
@@ -540,11 +615,12 @@ export function runCpuReduce(spec: KernelSpec, args: KernelArgs): void {
   check(src.rank === 1 && out.rank === 1, () => `${where(red.result)}: reduce a 1D stream to a 1D stream and a 2D one to a 2D one (or either to one record); got a ${src.stream.describe()} into a ${out.stream.describe()}`);
   check(src.length % out.length === 0, () => `${where(red.result)}: ${src.length} records reduce to m records only where m divides ${src.length}; got ${out.length}`);
   const span = src.length / out.length;
-  for (let k = 0; k < out.length; k++) {
-    const recs: unknown[] = [];
-    for (let i = 0; i < span; i++) recs.push(rec(k * span + i, 0));
-    put(k, fold(recs));
-  }
+  for (let k = 0; k < out.length; k++) put(k, foldRange(src.origin[0]! + k * span, span));
 }
 
 export { glslName };
+
+/** @internal The JavaScript sources compiled for `spec` so far (one per shape plan), for looking at. */
+export function compileDebug(spec: KernelSpec): string[] {
+  return [...(cache.get(spec)?.values() ?? [])].map((c) => c.source);
+}

@@ -24,6 +24,7 @@ describe('cpu/differential: generated Brook kernels agree on the GPU and the CPU
     const q = new URLSearchParams(typeof location === 'undefined' ? '' : location.search);
     const count = Number(q.get('diff') ?? 300);
     const from = Number(q.get('from') ?? 0);
+    this.timeout(Math.max(120000, count * 500)); // scripts/differential.mjs: 10,000 kernels
     const t = await runDifferential(ctx, from, count, (p) => ((globalThis as { __brookDiffProgress?: unknown }).__brookDiffProgress = p));
     (globalThis as { __brookDiff?: unknown }).__brookDiff = t;
     expect(t.kernels).to.equal(count);
