@@ -1,4 +1,4 @@
-// The CPU backend's speed (bench/cpu-work.ts): saxpy over 2^20 records, a 5-point stencil over
+// The CPU backend's speed (test/cpu/bench-work.ts): saxpy over 2^20 records, a 5-point stencil over
 // 1024x1024 (edges clamped) and a sum reduce over 2^20, each as a Brook kernel on the CPU
 // backend in Node, as a hand-written JavaScript loop in Node, and on the WebGL2 context of a
 // headless Chromium (SwiftShader unless --gpu; each run followed by gl.finish()). Medians of 7
@@ -17,8 +17,8 @@ const outDir = outAt > 0 ? process.argv[outAt + 1] : path.join(root, 'bench-resu
 const common = { bundle: true, loader: { '.glsl': 'text', '.brook': 'text' }, ignoreAnnotations: true, logLevel: 'error' };
 const nodeFile = path.join(root, 'dist', 'bench', 'cpu-work.node.mjs');
 const pageFile = path.join(root, 'dist', 'bench', 'cpu-work.page.js');
-await esbuild.build({ ...common, platform: 'node', format: 'esm', outfile: nodeFile, stdin: { contents: "export * from './bench/cpu-work.ts'; export { createContext } from './src/index.ts';", resolveDir: root, loader: 'ts' } });
-await esbuild.build({ ...common, platform: 'browser', format: 'esm', outfile: pageFile, stdin: { contents: "export * from './bench/cpu-work.ts'; export { createContext } from './src/index.ts';", resolveDir: root, loader: 'ts' } });
+await esbuild.build({ ...common, platform: 'node', format: 'esm', outfile: nodeFile, stdin: { contents: "export * from './test/cpu/bench-work.ts'; export { createContext } from './src/index.ts';", resolveDir: root, loader: 'ts' } });
+await esbuild.build({ ...common, platform: 'browser', format: 'esm', outfile: pageFile, stdin: { contents: "export * from './test/cpu/bench-work.ts'; export { createContext } from './src/index.ts';", resolveDir: root, loader: 'ts' } });
 
 const lib = await import(pathToFileURL(nodeFile).href);
 const rows = [];

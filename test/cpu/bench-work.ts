@@ -1,8 +1,8 @@
-// The CPU backend's benchmark work (scripts/bench-cpu.mjs): saxpy, a 5-point stencil and a sum,
+// The CPU backend's benchmark work (scripts/bench-cpu.mjs, not a spec): saxpy, a 5-point stencil and a sum,
 // each as a Brook kernel on a context and as a hand-written JavaScript loop over typed arrays
 // (float32 rounding as the kernel does it). Runs in Node (the CPU backend) and in a page
 // (the CPU backend and the page's WebGL2 context).
-import { brook, iter, type BrookContext, type Stream } from '../src/index';
+import { brook, iter, type BrookContext, type Stream } from '../../src/index';
 
 export const N = 1 << 20;
 export const SIDE = 1024;
