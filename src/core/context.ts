@@ -73,7 +73,6 @@ export interface ContextOptions {
   backend?: 'webgl2' | 'cpu';
 }
 
-const CONTEXT_OPTIONS = ['canvas', 'debug', 'programCacheSize', 'backend'];
 let cpuBackend: (() => unknown) | null = null;
 
 /** @internal The CPU backend (src/cpu) installs its context maker when loaded. */
@@ -82,7 +81,16 @@ export function installCpuBackend(make: () => unknown): void {
 }
 
 /** The keys createContext() takes; any other is a BrookError (a misspelt option would otherwise be ignored). */
-const CONTEXT_OPTIONS = ['canvas', 'debug', 'programCacheSize'] as const satisfies ReadonlyArray<keyof ContextOptions>;
+const CONTEXT_OPTIONS = ['canvas', 'debug', 'programCacheSize', 'backend'] as const satisfies ReadonlyArray<keyof ContextOptions>;
+
+/** A BrookError for the first key of `o` createContext does not take. */
+function checkContextKeys(o: object): void {
+  for (const key of Object.keys(o)) {
+    if (!(CONTEXT_OPTIONS as readonly string[]).includes(key)) {
+      throw new BrookError(`createContext: unknown option '${key}' (options.${key}): the options are ${CONTEXT_OPTIONS.join(', ')}; leave it out`);
+    }
+  }
+}
 
 /** Live GL objects of a context: every one brookgl creates, with the bytes of the storage ones. */
 export interface Stats {
@@ -111,8 +119,7 @@ export interface Stats {
 export function createContext(options: ContextOptions = {}): BrookContext {
   const given = options as unknown;
   if (given !== null && typeof given === 'object') {
-    const unknown = Object.keys(given).filter((k) => !CONTEXT_OPTIONS.includes(k));
-    if (unknown.length) throw new BrookError(`createContext: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${CONTEXT_OPTIONS.join(', ')})`);
+    checkContextKeys(given);
     const backend = (given as ContextOptions).backend;
     if (backend !== undefined && backend !== 'webgl2' && backend !== 'cpu') throw new BrookError(`createContext: backend must be 'webgl2' (the default) or 'cpu', got ${describeValue(backend)}`);
     if (backend === 'cpu') {
@@ -192,14 +199,7 @@ export class BrookContext implements StreamHost {
       throw new BrookError(`createContext: options.programCacheSize must be a positive integer, got ${describeValue(o.programCacheSize)}`);
     }
     // Unknown keys after the known ones' values: a bad value of a known option is the more useful message.
-    for (const key of Object.keys(o)) {
-      if (!(CONTEXT_OPTIONS as readonly string[]).includes(key)) {
-        throw new BrookError(
-          `createContext: unknown option '${key}' (options.${key}): the options are ${CONTEXT_OPTIONS.join(', ')}; leave it out` +
-            (key === 'backend' ? " (brookgl runs on WebGL2 only: there is no 'backend' to choose)" : ''),
-        );
-      }
-    }
+    checkContextKeys(o);
     this.debug = o.debug ?? false;
     this.ownCanvas = o.canvas === undefined;
     const canvas =

@@ -16,7 +16,9 @@
  */
 import { BrookError, check } from '../core/errors';
 import type { BrookContext } from '../core/context';
-import { Iter, type Kernel, type KernelArgs, type KernelSpec } from '../core/kernel';
+import type { Kernel } from '../core/kernel';
+import { Iter, type KernelSpec } from '../core/kernelspec';
+import type { KernelArgs } from '../core/kernelargs';
 import { Stream } from '../core/stream';
 import { StreamDomain } from '../core/domain';
 import { StructDomain, StructStream, structStream } from '../core/struct';

@@ -26,7 +26,9 @@
  */
 import { BrookError, check } from '../core/errors';
 import type { Capabilities } from '../core/caps';
-import type { Kernel, KernelArgs, KernelSpec, RunOptions } from '../core/kernel';
+import type { Kernel } from '../core/kernel';
+import type { KernelSpec, RunOptions } from '../core/kernelspec';
+import type { KernelArgs } from '../core/kernelargs';
 import { Stream, layoutFor, type StreamShape } from '../core/stream';
 import type { StreamDomain } from '../core/domain';
 import type { ElementType } from '../core/types';

@@ -13,7 +13,8 @@
  * after the run, as a GPU pass writes a texture of its own.
  */
 import { BrookError, check } from '../core/errors';
-import { Iter, KernelArgs, KernelSpec, glslName } from '../core/kernel';
+import { Iter, KernelSpec, glslName } from '../core/kernelspec';
+import type { KernelArgs } from '../core/kernelargs';
 import { Stream } from '../core/stream';
 import { StreamDomain } from '../core/domain';
 import { StructDomain, StructStream, expandStructArgs, fieldParam } from '../core/struct';

@@ -5,7 +5,8 @@
  * context; its header gives the meaning and the GPU's way to the same answer.
  */
 import { BrookError, check } from '../core/errors';
-import type { KernelArgs, KernelSpec } from '../core/kernel';
+import type { KernelSpec } from '../core/kernelspec';
+import type { KernelArgs } from '../core/kernelargs';
 import type { Stream } from '../core/stream';
 import { bind, reduceStep } from './kernel';
 

@@ -33,7 +33,9 @@ kernel void Broken(float a<>, out float b<>) {
   });
 
   it('refuses an unknown createContext option by name (a misspelt or absent option is not ignored), and makes no context', () => {
-    expectBrookError(() => createContext({ backend: 'cpu' } as never), /unknown option 'backend' \(options\.backend\).*canvas, debug, programCacheSize/);
+    expectBrookError(() => createContext({ backnd: 'cpu' } as never), /unknown option 'backnd' \(options\.backnd\).*canvas, debug, programCacheSize, backend/);
+    expectBrookError(() => createContext({ backend: 'gpu' } as never), /backend must be 'webgl2' \(the default\) or 'cpu'/);
+    expectBrookError(() => createContext({ backend: 'cpu', debug: true } as never), /debug is a WebGL2 option; a CPU context takes none/);
     expectBrookError(() => createContext({ debgu: true } as never), /unknown option 'debgu'/);
     expectBrookError(() => createContext(null as never), /options must be an object/);
     const c = createContext({ debug: false, programCacheSize: 8 });
