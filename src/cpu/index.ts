@@ -9,6 +9,7 @@ import { CpuContext, CpuContextOptions } from './context';
 export { CpuContext, CPU_RENDERER, isCpuContext } from './context';
 export type { CpuContextOptions } from './context';
 export { CpuStream } from './stream';
+export type { CpuData } from './stream';
 export { kernelSource as cpuKernelSource } from './kernel';
 
 /**

@@ -9,6 +9,7 @@ import { Stream, type StreamOwner, type StreamShape } from '../core/stream';
 import type { ElementType, StreamData } from '../core/types';
 import { describeValue } from '../core/checks';
 
+/** The typed array of a CPU stream's records: by the type's host kind (float, int, uint, 8-bit char). */
 export type CpuData = Float32Array | Int32Array | Uint32Array | Uint8Array;
 
 const ARRAYS = { float: Float32Array, int: Int32Array, uint: Uint32Array, char: Uint8Array } as const;
