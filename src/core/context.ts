@@ -124,7 +124,7 @@ export function createContext(options: ContextOptions = {}): BrookContext {
     if (backend !== undefined && backend !== 'webgl2' && backend !== 'cpu') throw new BrookError(`createContext: backend must be 'webgl2' (the default) or 'cpu', got ${describeValue(backend)}`);
     if (backend === 'cpu') {
       const extra = Object.keys(given).filter((k) => k !== 'backend');
-      if (extra.length) throw new BrookError(`createContext({ backend: 'cpu' }): ${extra.join(', ')} ${extra.length > 1 ? 'are' : 'is'} WebGL2 options; a CPU context takes none`);
+      if (extra.length) throw new BrookError(`createContext({ backend: 'cpu' }): ${extra.join(', ')} ${extra.length > 1 ? 'are WebGL2 options' : 'is a WebGL2 option'}; a CPU context takes none`);
       if (!cpuBackend) throw new BrookError("createContext({ backend: 'cpu' }): the CPU backend is not loaded; import brookgl's index (it loads src/cpu)");
       // a CpuContext (src/cpu/context.ts): the same streams and verbs, no GL
       return cpuBackend() as BrookContext;

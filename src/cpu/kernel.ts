@@ -417,10 +417,12 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
     const c = type === 'float' ? 1 : Number(type[5]);
     for (let k = 0; k < c; k++) loop.push(`const it_${n}_s${k} = it_${n}.start[${k}], it_${n}_t${k} = it_${n}.step[${k}];`);
   }
+  for (const [n, type] of Object.entries(spec.iters ?? {})) if (type !== 'float') loop.push(`${jsVar(n)} = [${Array(Number(type[5])).fill('0').join(', ')}];`);
   loop.push('for (let r = 0; r < n; r++) {');
   const [ex, ey, ez] = o0.ext;
+  // the position steps with r, x the fastest (no division per record)
   if (o0.rank === 1 && !o0.view) loop.push('cx = r;');
-  else loop.push(`{ let i = r; cx = i % ${ex}; i = (i - cx) / ${ex}; cy = i % ${ey}; i = (i - cy) / ${ey}; cz = i % ${ez}; cw = (i - cz) / ${ez}; }`);
+  else loop.push(`if (r > 0 && ++cx === ${ex}) { cx = 0; if (++cy === ${ey}) { cy = 0; if (++cz === ${ez}) { cz = 0; cw++; } } }`);
   if (js.functions.includes('indexof()')) loop.push('brook_setpos(cx, cy, cz, cw);');
   // indexof of an input: its own record's position (resampled inputs differ from the output's); made per record where the body asks
   p.inNames.forEach((n, k) => {
@@ -463,7 +465,9 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
     const c = type === 'float' ? 1 : Number(type[5]);
     const coord = (k: number) => (c === 1 ? 'r' : o0.rank === c ? C[k]! : 'r');
     const comp = (k: number) => `f(it_${n}_s${k} + f(it_${n}_t${k} * ${coord(k)}))`;
-    loop.push(`${jsVar(n)} = ${c === 1 ? comp(0) : `[${Array.from({ length: c }, (_, k) => comp(k)).join(', ')}]`};`);
+    // a vector iterator's array is made once and filled per record: nothing the body makes
+    // outlives its record (vectors are never changed in place, values kept are copied out)
+    loop.push(c === 1 ? `${jsVar(n)} = ${comp(0)};` : Array.from({ length: c }, (_, k) => `${jsVar(n)}[${k}] = ${comp(k)};`).join(' '));
   }
   p.outNames.forEach((n) => {
     if (p.structOf(n)) return;
