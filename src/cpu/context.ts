@@ -38,6 +38,7 @@ import { CpuStream } from './stream';
 import { kernelSource, runCpuKernel, runCpuReduce } from './kernel';
 import { describeValue } from '../core/checks';
 import { cpuGatherOp, cpuScatterOp } from './ops';
+import { cpuFilter, cpuScan, cpuSort } from './idioms';
 
 /** `ctx.caps.renderer` of a CPU context. */
 export const CPU_RENDERER = 'brookgl CPU (JavaScript)';
@@ -138,6 +139,22 @@ export class CpuContext {
   scatterOp(spec: KernelSpec, a: Stream, b: Stream, c: Stream, args: KernelArgs): void {
     this.guard();
     cpuScatterOp(spec, a, b, c, args);
+  }
+
+  /** @internal filter, scan and sortStream on the CPU (src/idioms calls them for a CPU context; src/cpu/idioms.ts). */
+  filterRecords(stream: Stream, keep: string | undefined, indices: boolean): { stream: Stream | null; count: number; indices: Stream | null } {
+    this.guard();
+    return cpuFilter(this, stream, keep, indices);
+  }
+  /** @internal */
+  scanRecords(stream: Stream, exclusive: boolean): Stream {
+    this.guard();
+    return cpuScan(this, stream, exclusive);
+  }
+  /** @internal */
+  sortRecords(keys: Stream, payload?: Stream): { keys: Stream; payload?: Stream; order: Stream } {
+    this.guard();
+    return cpuSort(this, keys, payload);
   }
 
   /** Reduces a whole stream to one record with 'sum', 'min' or 'max' (src/reference's reduceReference, in record order). */

@@ -89,6 +89,8 @@ export function scan(ctx: BrookContext, stream: Stream, options: ScanOptions = {
   }
   const method = options.method ?? 'pyramid';
   if (!SCAN_METHODS.includes(method)) throw new BrookError(`scan: unknown scan method '${String(method)}' (options.method): use one of ${SCAN_METHODS.join(', ')}`);
+  // the CPU backend (src/cpu/idioms.ts) scans through src/reference
+  if ((ctx as unknown as { backend?: string }).backend === 'cpu') return (ctx as unknown as { scanRecords(s: Stream, e: boolean): Stream }).scanRecords(stream, !!options.exclusive);
   return method === 'pyramid' ? pyramidScan(ctx, stream, !!options.exclusive) : hillisSteele(ctx, stream, !!options.exclusive);
 }
 

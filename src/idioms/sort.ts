@@ -311,6 +311,8 @@ export function sortStream(ctx: BrookContext, keys: Stream, options: SortOptions
       throw new BrookError(`sortStream: options.payload must be a stream of ${keys.length} records like the keys, got a ${payload.describe()}`);
     }
   }
+  // the CPU backend (src/cpu/idioms.ts) sorts through src/reference
+  if ((ctx as unknown as { backend?: string }).backend === 'cpu') return (ctx as unknown as { sortRecords(k: Stream, p?: Stream): SortResult }).sortRecords(keys, payload);
   const perm = method === 'radix' ? radix16Order(ctx, keys) : method === 'radix-2bit' ? radixOrder(ctx, keys) : bitonicOrder(ctx, keys);
   const n = keys.length;
   const made: Stream[] = [];

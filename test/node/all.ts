@@ -6,3 +6,5 @@ import './gpuonly';
 import '../brook/brookgpu-tests.test';
 // the front end's fuzz on the CPU backend: every mutant compiles to JavaScript or throws a BrookError
 import '../brook/fuzz.test';
+// filter, scan, sort and reduce through src/reference; the GPU-only parts as BrookErrors
+import '../cpu/idioms.test';
