@@ -19,10 +19,10 @@
  *
  * What runs: write/read, domains, struct streams, iterators, indexof, gathers with the edge
  * clamp, reduce kernels (ctx.run into a stream, reduceValue), the host API (streamDecl,
- * streamRead/Write), and ctx.reduce / reduceSync through src/reference. What does not (a
- * BrookError names it): kernels written as GLSL descriptions rather than Brook, vout kernels,
- * write masks and queries, z-cull masks and regions, the idioms and apps built of GPU passes
- * (docs/brook.md, "CPU backend").
+ * streamRead/Write), streamGatherOp/ScatterOp, and ctx.reduce, filter, scan and sortStream
+ * through src/reference. What does not (a BrookError names it): kernels written as GLSL
+ * descriptions rather than Brook, vout kernels, write masks and queries, z-cull masks and
+ * regions, the GPU techniques (binning, routing) and the apps (docs/brook.md, "CPU backend").
  */
 import { BrookError, check } from '../core/errors';
 import type { Capabilities } from '../core/caps';
