@@ -1,7 +1,8 @@
 // The CPU backend's speed (test/cpu/bench-work.ts): saxpy over 2^20 records, a 5-point stencil over
 // 1024x1024 (edges clamped) and a sum reduce over 2^20, each as a Brook kernel on the CPU
 // backend in Node, as a hand-written JavaScript loop in Node, and on the WebGL2 context of a
-// headless Chromium (SwiftShader unless --gpu; each run followed by gl.finish()). Medians of 7
+// headless Chromium (SwiftShader unless --gpu; each run followed by the read of its result, the
+// time until the answer is on the CPU). Medians of 7
 // runs after a warm-up, with min and max; the table goes to stdout and the numbers to
 // bench-results/cpu-backend.json (or --out DIR). Options: --gpu, --no-browser, --out DIR.
 import fs from 'node:fs';
@@ -44,7 +45,8 @@ if (!process.argv.includes('--no-browser')) {
       const out = [];
       for (const w of lib.WORK) {
         const s = w.setup(ctx);
-        out.push(lib.time(() => { s.run(); ctx.gl.finish(); }));
+        // settled: the run and the read of its result (the sum reads its one record itself)
+        out.push(lib.time(() => { s.run(); s.read(); }));
         s.dispose();
       }
       const cpu = lib.createContext({ backend: 'cpu' });
@@ -69,7 +71,7 @@ if (!process.argv.includes('--no-browser')) {
 
 const fmt = (s) => (s ? `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})` : '—');
 console.log(`CPU backend speed, ms: median (min–max) of 7 runs; Node ${process.version} on ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores); WebGL2: ${renderer}`);
-console.log('| work | CPU backend (Node) | hand-written loop (Node) | ratio | CPU backend (page) | WebGL2 |');
+console.log('| work | CPU backend (Node) | hand-written loop (Node) | ratio | CPU backend (page) | WebGL2, run + read |');
 console.log('| --- | --- | --- | --- | --- | --- |');
 for (const r of rows) console.log(`| ${r.work} | ${fmt(r.cpuBackend)} | ${fmt(r.handLoop)} | ${r.ratio.toFixed(2)}x | ${fmt(r.cpuBackendInPage)} | ${fmt(r.webgl2)} |`);
 fs.mkdirSync(outDir, { recursive: true });

@@ -20,7 +20,7 @@ const data = (n: number, seed: number) => Float32Array.from({ length: n }, (_, i
 /** One workload: its setup on a context, one run (returns after the work is done: a sync read of one value), teardown. */
 export interface Work {
   name: string;
-  setup(ctx: BrookContext): { run(): void; dispose(): void };
+  setup(ctx: BrookContext): { run(): void; dispose(): void; read(): void };
   hand(): { run(): void };
 }
 
@@ -29,7 +29,7 @@ export const WORK: Work[] = [
     name: `saxpy (${N} records)`,
     setup(ctx) {
       const x = ctx.stream('float', N, data(N, 1)), y = ctx.stream('float', N, data(N, 2)), r = ctx.stream('float', N);
-      return { run: () => ctx.run(K.saxpy!, { a: 2.5, x, y, r }), dispose: () => [x, y, r].forEach((s: Stream) => s.dispose()) };
+      return { run: () => ctx.run(K.saxpy!, { a: 2.5, x, y, r }), read: () => r.readSync(), dispose: () => [x, y, r].forEach((s: Stream) => s.dispose()) };
     },
     hand() {
       const x = data(N, 1), y = data(N, 2), r = new Float32Array(N);
@@ -41,7 +41,7 @@ export const WORK: Work[] = [
     name: `5-point stencil (${SIDE}x${SIDE}, edges clamped)`,
     setup(ctx) {
       const u = ctx.stream('float', [SIDE, SIDE], data(SIDE * SIDE, 3)), o = ctx.stream('float', [SIDE, SIDE]);
-      return { run: () => ctx.run(K.stencil!, { u, p: iter([0, 0], [SIDE, SIDE]), o }), dispose: () => [u, o].forEach((s: Stream) => s.dispose()) };
+      return { run: () => ctx.run(K.stencil!, { u, p: iter([0, 0], [SIDE, SIDE]), o }), read: () => o.readSync(), dispose: () => [u, o].forEach((s: Stream) => s.dispose()) };
     },
     hand() {
       const u = data(SIDE * SIDE, 3), o = new Float32Array(SIDE * SIDE);
@@ -61,7 +61,7 @@ export const WORK: Work[] = [
     name: `sum reduce (${N} records)`,
     setup(ctx) {
       const a = ctx.stream('float', N, data(N, 4)), r = ctx.stream('float', 1);
-      return { run: () => { ctx.run(K.sum!, { a, r }); r.readSync(); }, dispose: () => [a, r].forEach((s: Stream) => s.dispose()) };
+      return { run: () => { ctx.run(K.sum!, { a, r }); r.readSync(); }, read: () => undefined, dispose: () => [a, r].forEach((s: Stream) => s.dispose()) };
     },
     hand() {
       const a = data(N, 4);
