@@ -202,6 +202,11 @@ export class JsEmitter {
           const call = `${jsGather(g.name)}(${[...v.items].reverse().join(', ')})`;
           return v.pre ? `(${v.pre}, ${call})` : call;
         }
+        // g[p] of a vector variable: its components, slowest first (every call of one form)
+        if (idx.length === 1 && isNumT(e.indices[0]!.ty) && (e.indices[0]!.ty as Num).n > 1 && simple(idx[0]!)) {
+          const n = (e.indices[0]!.ty as Num).n;
+          return `${jsGather(g.name)}(${Array.from({ length: n }, (_, k) => `${idx[0]}[${n - 1 - k}]`).join(', ')})`;
+        }
         return `${jsGather(g.name)}(${idx.join(', ')})`;
       }
       case 'indexof': {

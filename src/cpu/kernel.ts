@@ -135,13 +135,13 @@ export function gatherOf(b: Binding): (...idx: Array<number | number[]>) => unkn
   return function gather2(a: number | number[], b?: number, c?: number, d?: number) {
     let x: number;
     let y: number;
-    if (b === undefined) {
+    if (b !== undefined && c === undefined) {
+      x = b;
+      y = a as number;
+    } else if (b === undefined) {
       if (typeof a === 'number') return scalar(a);
       x = a[0]!;
       y = a.length > 1 ? a[1]! : 0;
-    } else if (c === undefined) {
-      x = b;
-      y = a as number;
     } else return general(a, b, c, d);
     x = x !== x ? 0 : Math.floor(x);
     y = y !== y ? 0 : Math.floor(y);
