@@ -119,10 +119,10 @@ export interface Stats {
 export function createContext(options: ContextOptions = {}): BrookContext {
   const given = options as unknown;
   if (given !== null && typeof given === 'object') {
-    checkContextKeys(given);
     const backend = (given as ContextOptions).backend;
     if (backend !== undefined && backend !== 'webgl2' && backend !== 'cpu') throw new BrookError(`createContext: backend must be 'webgl2' (the default) or 'cpu', got ${describeValue(backend)}`);
     if (backend === 'cpu') {
+      checkContextKeys(given);
       const extra = Object.keys(given).filter((k) => k !== 'backend');
       if (extra.length) throw new BrookError(`createContext({ backend: 'cpu' }): ${extra.join(', ')} ${extra.length > 1 ? 'are WebGL2 options' : 'is a WebGL2 option'}; a CPU context takes none`);
       if (!cpuBackend) throw new BrookError("createContext({ backend: 'cpu' }): the CPU backend is not loaded; import brookgl's index (it loads src/cpu)");
@@ -132,6 +132,7 @@ export function createContext(options: ContextOptions = {}): BrookContext {
   }
   // `options` may be anything a caller passes (null included): the context validates it.
   if (!(options as ContextOptions | null)?.canvas && typeof OffscreenCanvas === 'undefined' && typeof document === 'undefined') {
+    if (given !== null && typeof given === 'object') checkContextKeys(given); // a misspelt option first, in Node too
     throw new BrookError(
       'createContext() needs a browser with WebGL2 (or a worker with OffscreenCanvas); there is no canvas here ' +
         '(Node.js?). In Node, createContext({ backend: \'cpu\' }) runs Brook kernels with no GPU; for a GPU, drive a headless Chromium (docs/node.md, "A GPU from Node")',
