@@ -66,6 +66,7 @@ import './reliability/leaks.test';
 import './reliability/binning.test';
 import './reliability/fuzz.test';
 import './view/view.test';
+import './view/diff.test';
 import './view/plot.test';
 import './view/embed.test';
 import './view/puzzles.test';

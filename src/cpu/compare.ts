@@ -36,6 +36,8 @@ export interface CompareOptions {
   first?: number;
   /** The CPU context to run on (default: a new one, disposed after). */
   cpu?: CpuContext;
+  /** Also list every differing record's index (OutputComparison.indices), for a diff view. Default false. */
+  indices?: boolean;
 }
 
 /** A record that differs: where, both answers, and what the kernel read there. */
@@ -57,6 +59,8 @@ export interface OutputComparison {
   /** Records beyond the tolerance. */
   differing: number;
   first: RecordDifference[];
+  /** Every differing record's index, ascending (with options.indices). */
+  indices?: Uint32Array;
 }
 
 export interface Comparison {
@@ -156,6 +160,7 @@ export function compareBackends(gpu: BrookContext, kernel: Kernel | KernelSpec, 
       const shape = (g as Stream).shape;
       const ext = [...shape].reverse();
       const cmp: OutputComparison = { records, differing: 0, first: [] };
+      const marks: number[] | null = options.indices ? [] : null;
       for (let r = 0; r < records; r++) {
         let worst = 0;
         let bad = false;
@@ -172,6 +177,7 @@ export function compareBackends(gpu: BrookContext, kernel: Kernel | KernelSpec, 
         }
         if (!bad) continue;
         cmp.differing++;
+        marks?.push(r);
         if (cmp.first.length < (options.first ?? 5)) {
           const position: number[] = [];
           let rest = r;
@@ -181,6 +187,7 @@ export function compareBackends(gpu: BrookContext, kernel: Kernel | KernelSpec, 
           cmp.first.push({ record: r, position, gpu: Array.from(gd).slice(r * comps, (r + 1) * comps), cpu: Array.from(cd).slice(r * comps, (r + 1) * comps), ulps: worst, inputs: ins });
         }
       }
+      if (marks) cmp.indices = Uint32Array.from(marks);
       if (cmp.differing) ok = false;
       outputs[n] = cmp;
     }

@@ -12,7 +12,10 @@
  * components as red, green and blue, each normalised to its own range (`show: 'rgb'`, the
  * default for 2-4 components), or one component or the length through a colour map
  * (`show: 1`, `show: 'length'`). Non-finite values (Horn's +infinity null records, NaN) are drawn
- * magenta and counted; records past the stream's length are transparent.
+ * magenta and counted; records past the stream's length are transparent. `highlight` marks
+ * records (a diff view: those where two backends disagree, from compareBackends' `indices`):
+ * the rest are drawn grey, dimmed, and the marked ones orange (HIGHLIGHT), so a few wrong
+ * records stand out of any picture.
  */
 import { BrookError } from '../core/errors';
 import type { Stream } from '../core/stream';
@@ -29,6 +32,11 @@ export interface ImageOptions {
   pixelSize?: number;
   /** Caption line above the range in `streamFigure`. */
   title?: string;
+  /**
+   * Record indices to mark (a diff view): these records are drawn HIGHLIGHT (orange), every
+   * other one grey (its colour's brightness, dimmed; non-finite ones still magenta).
+   */
+  highlight?: ArrayLike<number>;
 }
 
 /** What an image shows: the pixels, and per shown channel the value range it was mapped from. */
@@ -41,10 +49,14 @@ export interface StreamPixels {
   ranges: { label: string; lo: number; hi: number }[];
   /** Records with a non-finite shown value (drawn magenta). */
   nonFinite: number;
+  /** Records drawn HIGHLIGHT (the distinct `highlight` indices within the image); 0 without it. */
+  highlighted: number;
 }
 
 const LABELS = ['x', 'y', 'z', 'w'];
 const NON_FINITE: readonly number[] = [255, 0, 255];
+/** The colour of `highlight`ed records (no grey and not the non-finite magenta). */
+export const HIGHLIGHT: readonly [number, number, number] = [255, 150, 0];
 
 /** The image's [height, width] for a stream shape: 2D as is, 1D wrapped into a near-square. */
 export function imageShape(shape: readonly number[]): [number, number] {
@@ -122,7 +134,29 @@ export function streamPixels(data: ArrayLike<number>, shape: readonly number[], 
       [rgba[px], rgba[px + 1], rgba[px + 2]] = NON_FINITE;
     }
   }
-  return { width, height, rgba, ranges, nonFinite };
+  const highlighted = options.highlight ? markRecords(rgba, n, options.highlight) : 0;
+  return { width, height, rgba, ranges, nonFinite, highlighted };
+}
+
+/** The diff view: every record grey at 60% of its brightness (magenta kept), then `marks` HIGHLIGHT. Returns the marked count. */
+function markRecords(rgba: Uint8ClampedArray, n: number, marks: ArrayLike<number>): number {
+  for (let i = 0; i < n; i++) {
+    const px = i * 4;
+    if (rgba[px] === NON_FINITE[0] && rgba[px + 1] === NON_FINITE[1] && rgba[px + 2] === NON_FINITE[2]) continue;
+    const grey = Math.round(0.6 * (0.299 * rgba[px]! + 0.587 * rgba[px + 1]! + 0.114 * rgba[px + 2]!));
+    rgba[px] = rgba[px + 1] = rgba[px + 2] = grey;
+  }
+  let count = 0;
+  for (let j = 0; j < marks.length; j++) {
+    const i = marks[j]!;
+    if (!(Number.isInteger(i) && i >= 0)) throw new BrookError(`drawStream: highlight must hold record indices (integers >= 0), got ${String(i)} at ${j}`);
+    if (i >= n) continue;
+    const px = i * 4;
+    if (rgba[px] === HIGHLIGHT[0] && rgba[px + 1] === HIGHLIGHT[1] && rgba[px + 2] === HIGHLIGHT[2]) continue; // marked twice
+    [rgba[px], rgba[px + 1], rgba[px + 2]] = HIGHLIGHT;
+    count++;
+  }
+  return count;
 }
 
 /**
@@ -176,7 +210,8 @@ export async function streamFigure(
   if (single) figure.append(colorBar(options.colormap ?? 'gray', pixels.width * size));
   const caption = document.createElement('figcaption');
   const what = isStream ? `${(source as Stream).type} × ${(source as Stream).length}` : `${components}-component × ${Math.floor(data.length / components)}`;
-  caption.textContent = [options.title, what, describeRange(pixels)].filter(Boolean).join(' · ');
+  const marked = options.highlight ? `${pixels.highlighted} record${pixels.highlighted === 1 ? '' : 's'} highlighted` : '';
+  caption.textContent = [options.title, what, describeRange(pixels), marked].filter(Boolean).join(' · ');
   caption.dataset.ranges = JSON.stringify(pixels.ranges);
   figure.append(caption);
   return figure;
