@@ -35,6 +35,48 @@ const MESH_VIEW_CHECKS = [
 const HAS_MAGENTA =
   "[...document.querySelectorAll('#streams canvas')].some((c) => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; for (let i = 0; i < d.length; i += 4) if (d[i] === 255 && d[i + 1] === 0 && d[i + 2] === 255) return true; return false; })";
 
+/**
+ * The playground on Backend "both, compared": for the kernel in the box, a compareBackends call
+ * of the test's own (a context of its own, the page's input for that type) against what the page
+ * shows. The diff view must highlight (HIGHLIGHT, orange) exactly as many records as that call
+ * finds differing, the page's count must say the same, and the listed first record must be that
+ * call's first, with both answers. `expected` is 'none' (the backends agree) or 'some'.
+ */
+const PLAYGROUND_DIFF = (kernel, output, expected) => `(async () => {
+  const m = await import('/dist/brookgl.js');
+  const problems = [];
+  const side = Number(document.getElementById('size').value);
+  const spec = m.parseBrook(document.getElementById('source').value)['${kernel}'];
+  const gpu = m.createContext();
+  try {
+    const args = {};
+    for (const [name, type] of Object.entries(spec.inputs ?? {})) args[name] = gpu.stream(type, [side, side], window.__playgroundInput(type, side, document.getElementById('input').value === 'nulls'));
+    for (const [name, type] of Object.entries(spec.outputs)) args[name] = gpu.stream(type, [side, side]);
+    const c = m.compareBackends(gpu, spec, args, { ulps: Number(document.getElementById('ulps').value) });
+    const differing = c.outputs['${output}'].differing;
+    const canvas = document.querySelector('#streams canvas.diff');
+    if (!canvas) return ['no diff view (#streams canvas.diff) on the page'];
+    const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let lit = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] === m.HIGHLIGHT[0] && d[i + 1] === m.HIGHLIGHT[1] && d[i + 2] === m.HIGHLIGHT[2]) lit++;
+    if (${expected === 'none' ? 'differing !== 0' : 'differing === 0'}) problems.push('compareBackends found ' + differing + ' differing records of ${output}: expected ${expected}');
+    if (lit !== differing) problems.push(lit + ' records highlighted, compareBackends finds ' + differing);
+    if (document.getElementById('compare').dataset.differing !== String(differing)) problems.push('the page counts ' + document.getElementById('compare').dataset.differing + ' differing records, compareBackends ' + differing);
+    const rows = [...document.querySelectorAll('#differences tbody tr')].map((r) => [...r.cells].map((td) => td.textContent));
+    if (differing === 0 && rows.length) problems.push('records listed although none differ');
+    if (differing > 0) {
+      const f = c.outputs['${output}'].first[0];
+      const row = rows[0] ?? [];
+      const want = [String(f.record), '(' + f.position.join(', ') + ')', f.gpu.join(', '), f.cpu.join(', ')];
+      if (want.some((w, i) => row[i] !== w)) problems.push('the first listed record reads ' + JSON.stringify(row.slice(0, 4)) + ', compareBackends says ' + JSON.stringify(want));
+      if (!row.slice(5).some((x) => x.length)) problems.push('the first listed record shows no input');
+    }
+    return problems;
+  } finally {
+    gpu.dispose();
+  }
+})()`;
+
 /** The fractal page's plot and table: labels and (colour, dash) pairs that repeat, and more than one "Runs" heading. */
 const FRACTAL_RUNS_APART = `(() => {
   const labels = [...document.querySelectorAll('#plot svg text.legend title')].map((t) => t.textContent);
@@ -142,6 +184,24 @@ const EXERCISE = {
     ['value', 'source', 'kernel void twice(float a<>, vout[2] float o<>) {\n  o = a; push(o);\n  if (a > 0.5) { o = -a; push(o); }\n}'],
     ['click', 'run'],
     ['expect', "document.getElementById('error').textContent === '' && /^twice pushed \\d+ records/.test(document.getElementById('result').textContent)", 'a vout kernel runs and says how many records it pushed'],
+    // the CPU backend, and both compared (issue 37)
+    ['select', 'example', 'Two outputs (input stream)'],
+    ['select', 'backend', 'cpu'],
+    ['expect', "/^Ran split on the CPU backend \\(JavaScript\\): [0-9.]+ ms\\.$/.test(document.getElementById('which').textContent) && document.getElementById('renderer').textContent.includes('brookgl CPU (JavaScript)')", 'Backend CPU: the kernel ran on the CPU backend, and the page says so'],
+    ['expect', "[...document.querySelectorAll('#streams figcaption')].filter((c) => c.textContent.includes('(output, CPU)')).length === 2 && !document.querySelector('#streams canvas.diff')", '... both outputs drawn from the CPU, no diff view'],
+    ['expect', "document.getElementById('js').textContent.includes('function brook_kernel') && document.getElementById('glsl').textContent.includes('void main')", 'the generated JavaScript is shown beside the GLSL'],
+    ['select', 'backend', 'both'],
+    ['problems', PLAYGROUND_DIFF('split', 'luma', 'none'), 'both compared: the backends agree on the split kernel, nothing highlighted'],
+    ['expect', "document.querySelectorAll('#streams canvas.diff').length === 2 && document.getElementById('verdict').textContent.startsWith('The GPU (') && document.getElementById('verdict').textContent.includes('agree on every record')", '... a diff view per output, and the verdict says they agree'],
+    ['select', 'example', '8-bit sum (GPU and CPU differ by design)'],
+    ['problems', PLAYGROUND_DIFF('twice', 'sum', 'some'), "the 8-bit sum differs by design (the GPU saturates, the CPU wraps): the diff view highlights compareBackends' records, the first listed with both answers and its input"],
+    ['expect', "document.querySelector('#differences tbody tr').cells[2].textContent.split(', ').includes('255')", '... where the GPU saturated at 255'],
+    ['select', 'example', 'Reduce (sum, to a value and to blocks)'],
+    ['expect', "/ on the GPU, \\(.*\\) on the CPU$/.test(document.getElementById('result').textContent) && document.querySelectorAll('#streams canvas.diff').length === 1", 'a reduce kernel on both: both values printed, its blocks compared'],
+    ['value', 'source', 'kernel void twice(float a<>, vout[2] float o<>) {\n  o = a; push(o);\n}'],
+    ['click', 'run'],
+    ['expectError', "document.getElementById('error').textContent.includes('vout kernels are not on the CPU backend')", 'a vout kernel on both: the page says the CPU backend has none yet'],
+    ['select', 'backend', 'gpu'],
     ['select', 'example', 'Blur (gathers)'],
   ],
   'puzzles/index.html': [

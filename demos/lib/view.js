@@ -1,2 +1,2 @@
 // Streams as images: the library's view module (src/view/image.ts), shared with the notebooks.
-export { drawStream, streamPixels, streamFigure, describeRange } from '../../dist/brookgl.js';
+export { drawStream, streamPixels, streamFigure, describeRange, HIGHLIGHT } from '../../dist/brookgl.js';

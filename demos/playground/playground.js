@@ -1,9 +1,12 @@
 // The playground: a Brook kernel parsed in the page, run on generated streams, its inputs and
-// outputs drawn, with the GLSL the runtime generated and the pass trace.
-import { createContext, parseBrook, iter, generateKernelSource, reduceValue, voutRun } from '../../dist/brookgl.js';
+// outputs drawn, with the GLSL the runtime generated, the JavaScript the CPU backend generated
+// and the pass trace. Backend: the GPU, the CPU backend, or both compared by compareBackends,
+// the records that differ highlighted on a diff view of each output and the first ones listed.
+import { createContext, parseBrook, iter, generateKernelSource, cpuKernelSource, compareBackends, COMPARE_ULPS, reduceValue, voutRun, typeInfo } from '../../dist/brookgl.js';
 import { testMode } from '../lib/demo.js';
 import { drawStream } from '../lib/view.js';
 import { traceTable } from '../lib/trace.js';
+import { htmlTable } from '../lib/table.js';
 
 const EXAMPLES = {
   'Mandelbrot (iterator, uniforms, loop)': `kernel void mandelbrot(iter float2 uv<>, float zoom, out float escape<>) {
@@ -52,6 +55,12 @@ kernel void rings(float4 pixel<>, out float r<>) {
   if (here >= 1)
     count += isinf(value[left_1].x) ? 1 : 0;
 }`,
+  '8-bit sum (GPU and CPU differ by design)': `kernel void twice(uchar4 pixel<>, out uchar sum<>) {
+  // uchar records are bytes (b / 255 in the kernel). Past 255 a GPU texture saturates, while
+  // BrookGPU's CPU backend wrapped modulo 256 (prog/tests sum_uchar's gold), as brookgl's CPU
+  // backend does: on "both, compared" the right half of the gradient (x > 127) differs.
+  sum = pixel.x + pixel.x;
+}`,
 };
 
 /** The input each example is meant for (the rest use the finite one): StartScan counts null records. */
@@ -59,8 +68,17 @@ const EXAMPLE_INPUT = { 'Horn StartScan (Listing 36-1)': 'nulls' };
 
 const $ = (id) => document.getElementById(id);
 const ctx = createContext();
+/** The CPU backend's context (BrookGPU's BRT_RUNTIME=cpu): for Backend "CPU" and "both". */
+const cpu = createContext({ backend: 'cpu' });
 if (testMode) $('size').value = '64';
-$('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}`;
+$('ulps').value = String(COMPARE_ULPS);
+/** The renderer line: the WebGL2 renderer, and the CPU backend's name when it runs. */
+function showRenderer() {
+  const backend = $('backend').value;
+  $('renderer').textContent = `WebGL2 renderer: ${ctx.caps.renderer}${backend === 'gpu' ? '' : `; CPU backend: ${cpu.caps.renderer}`}`;
+  $('tolerance').hidden = backend !== 'both';
+}
+showRenderer();
 /** The example menu's entry while the box holds code of no example (edited, or typed anew). */
 const EDITED = Object.assign(new Option('(your own code)', ''), { disabled: true, hidden: true });
 $('example').add(EDITED);
@@ -84,6 +102,8 @@ $('source').addEventListener('change', matchExample);
 $('size').onchange = () => run();
 $('input').onchange = () => run();
 $('kernel').onchange = () => run();
+$('backend').onchange = () => run();
+$('ulps').onchange = () => run();
 $('run').onclick = () => run();
 
 const uniformValues = new Map();
@@ -93,25 +113,37 @@ const REDUCE_INTERNALS = new Set(['reduce_src', 'reduce_n', 'reduce_span', 'redu
 /** The parameters the user wrote: a reduce kernel's description also lists those of its fold passes. */
 const own = (spec, group) => Object.entries(spec[group] ?? {}).filter(([name]) => !(spec.brook?.reduce && REDUCE_INTERNALS.has(name)));
 
-/** The input image: a colour gradient with rings; with `nulls`, every 23rd record's x is +infinity (Horn's null records). */
-function inputData(side, components, nulls) {
-  const data = new Float32Array(side * side * components);
+/**
+ * The input image of a stream type: a colour gradient with rings; with `nulls`, every 23rd
+ * record's x is +infinity (Horn's null records). Float types hold it as is; 8-bit types (char,
+ * uchar, fixed) as bytes (v · 255, rounded; the nulls as 255) and int types as 0..255 alike.
+ */
+function inputData(type, side, nulls) {
+  const { components, host } = typeInfo(type);
+  const Host = { float: Float32Array, char: Uint8Array, int: Int32Array, uint: Uint32Array }[host];
+  const data = new Host(side * side * components);
+  const scale = host === 'float' ? (v) => v : (v) => (Number.isFinite(v) ? Math.round(v * 255) : 255);
   for (let y = 0; y < side; y++)
     for (let x = 0; x < side; x++) {
       const i = y * side + x;
       const r = Math.hypot(x - side / 2, y - side / 2) / side;
       const v = [x / side, y / side, 0.5 + 0.5 * Math.sin(r * 40), 1];
-      for (let k = 0; k < components; k++) data[i * components + k] = v[k];
-      if (nulls && (x * 7 + y * 13) % 23 === 0) data[i * components] = Infinity;
+      for (let k = 0; k < components; k++) data[i * components + k] = scale(v[k]);
+      if (nulls && (x * 7 + y * 13) % 23 === 0) data[i * components] = scale(Infinity);
     }
   return data;
 }
+// the page's test compares the highlighted records with a compareBackends call of its own on the same input
+window.__playgroundInput = inputData;
 
 async function run() {
   window.__demoBusy++;
   $('error').textContent = '';
+  showRenderer();
   const side = Number($('size').value);
   const n = side * side;
+  const backend = $('backend').value; // 'gpu' | 'cpu' | 'both'
+  const on = backend === 'cpu' ? cpu : ctx; // where the streams live ('both': the GPU; compareBackends copies them to the CPU)
   const owned = [];
   const started = performance.now();
   try {
@@ -123,7 +155,7 @@ async function run() {
     const components = (t) => ({ 2: 2, 3: 3, 4: 4 })[t.at(-1)] ?? 1;
     const reduced = spec.brook?.reduce ? [[spec.brook?.reduce.input, spec.brook?.reduce.type]] : [];
     for (const [name, type] of [...reduced, ...own(spec, 'inputs'), ...own(spec, 'gathers')]) {
-      const s = ctx.stream(type, [side, side], inputData(side, components(type), $('input').value === 'nulls'));
+      const s = on.stream(type, [side, side], inputData(type, side, $('input').value === 'nulls'));
       owned.push(s);
       args[name] = s;
       shown.push([`${name} (input)`, s]);
@@ -131,62 +163,162 @@ async function run() {
     for (const [name, type] of Object.entries(spec.iters ?? {})) args[name] = type === 'float2' ? iter([0, 0], [1, 1]) : iter(0, n);
     for (const [name] of own(spec, 'uniforms')) args[name] = uniformValues.get(name) ?? 1;
     $('glsl').textContent = generateKernelSource(spec).source;
-    ctx.trace.start();
-    let result = '';
-    if (spec.brook?.reduce) {
-      // a reduce kernel: to one value (Brook's reduce to a float), then to 8x8 blocks (a smaller stream)
-      const value = await reduceValue(ctx, spec, args);
-      result = `${spec.name} over all ${n} records = (${value.map((v) => v.toPrecision(6)).join(', ')})`;
-      const blocks = ctx.stream(spec.brook?.reduce.type, [side / 8, side / 8]);
-      owned.push(blocks);
-      ctx.run(spec, { ...args, [spec.brook?.reduce.result]: blocks });
-      shown.push([`${spec.brook?.reduce.result} (each record reduces an 8×8 block)`, blocks]);
-    } else if (spec.brook?.vout) {
-      // a vout kernel: every record pushes 0..N values; the pushed records come back in order
-      const { stream, count } = await voutRun(ctx, spec, args);
-      if (stream) owned.push(stream);
-      const first = stream ? Array.from((await stream.read()).slice(0, 8 * components(spec.brook?.vout.type)), (v) => v.toPrecision(4)) : [];
-      result = `${spec.name} pushed ${count} records (at most ${spec.brook?.vout.most} per input record)${first.length ? `; the first: ${first.join(', ')}` : ''}`;
-    } else {
-      for (const [name, type] of Object.entries(spec.outputs)) {
-        const s = ctx.stream(type, [side, side]);
-        owned.push(s);
-        args[name] = s;
-        shown.push([`${name} (output)`, s]);
-      }
-      ctx.run(spec, args);
+    $('js').textContent = javascriptOf(spec);
+    if (backend !== 'gpu' && spec.brook?.vout) {
+      throw new Error(`kernel ${spec.name}: vout kernels are not on the CPU backend yet: choose Backend "GPU (WebGL2)"`);
     }
-    const passes = await ctx.trace.stop();
-    $('which').textContent = ranText(spec.name, Object.keys(kernels), passes.length, performance.now() - started);
+    const ulps = Number($('ulps').value);
+    if (!(Number.isFinite(ulps) && ulps >= 0)) throw new Error(`ulps must be a number >= 0 (got ${$('ulps').value}): floats this many units in the last place apart count as equal`);
+    const traced = on === ctx;
+    let passes = [];
+    if (traced) ctx.trace.start();
+    let result = '';
+    /** 'both': compareBackends' report of the run (for a reduce kernel, of its blocks). */
+    let comparison = null;
+    /** The run itself: on the chosen backend, or on both, compared. */
+    const runOnce = (kernelArgs) => {
+      if (backend === 'both') comparison = compareBackends(ctx, spec, kernelArgs, { ulps, first: 8, indices: true, cpu });
+      else on.run(spec, kernelArgs);
+    };
+    try {
+      if (spec.brook?.reduce) {
+        // a reduce kernel: to one value (Brook's reduce to a float), then to 8x8 blocks (a smaller stream)
+        const value = await reduceValue(on, spec, args);
+        const fmt = (v) => `(${v.map((x) => x.toPrecision(6)).join(', ')})`;
+        result = `${spec.name} over all ${n} records = ${fmt(value)}`;
+        if (backend === 'both') {
+          const copy = cpu.stream(spec.brook.reduce.type, [side, side], inputData(spec.brook.reduce.type, side, $('input').value === 'nulls'));
+          owned.push(copy);
+          result += ` on the GPU, ${fmt(await reduceValue(cpu, spec, { ...args, [spec.brook.reduce.input]: copy }))} on the CPU`;
+        }
+        const blocks = on.stream(spec.brook?.reduce.type, [side / 8, side / 8]);
+        owned.push(blocks);
+        runOnce({ ...args, [spec.brook?.reduce.result]: blocks });
+        shown.push([`${spec.brook?.reduce.result} (each record reduces an 8×8 block)`, blocks, spec.brook.reduce.result]);
+      } else if (spec.brook?.vout) {
+        // a vout kernel: every record pushes 0..N values; the pushed records come back in order
+        const { stream, count } = await voutRun(ctx, spec, args);
+        if (stream) owned.push(stream);
+        const first = stream ? Array.from((await stream.read()).slice(0, 8 * components(spec.brook?.vout.type)), (v) => v.toPrecision(4)) : [];
+        result = `${spec.name} pushed ${count} records (at most ${spec.brook?.vout.most} per input record)${first.length ? `; the first: ${first.join(', ')}` : ''}`;
+      } else {
+        for (const [name, type] of Object.entries(spec.outputs)) {
+          const s = on.stream(type, [side, side]);
+          owned.push(s);
+          args[name] = s;
+          shown.push([`${name} (output)`, s, name]);
+        }
+        runOnce(args);
+      }
+    } finally {
+      // stopped whether the run finished or threw (an error mid-run would leave every later pass traced)
+      if (traced) passes = await ctx.trace.stop();
+    }
+    const ms = performance.now() - started;
+    $('which').textContent = backend === 'cpu' ? ranOnCpuText(spec.name, Object.keys(kernels), ms) : ranText(spec.name, Object.keys(kernels), passes.length, ms, backend === 'both');
     $('result').textContent = result;
     $('streams').innerHTML = '';
-    for (const [label, s] of shown) {
-      const fig = document.createElement('figure');
-      const canvas = document.createElement('canvas');
-      canvas.className = 'stream';
+    for (const [label, s, output] of shown) {
       const data = await s.read();
-      const { lo, hi } = drawStream(canvas, data, s.shape, components(s.type));
-      fig.append(canvas);
-      const cap = document.createElement('figcaption');
-      let bad = 0;
-      for (const v of data) if (!Number.isFinite(v)) bad++;
-      const range = lo[0] === hi[0] ? `every x = ${lo[0]?.toPrecision(3)} (constant: drawn grey)` : `x in ${lo[0]?.toPrecision(3)}..${hi[0]?.toPrecision(3)}`;
-      cap.textContent = `${label}: ${s.type} [${s.shape.join('×')}], ${range}${bad ? `, ${bad} non-finite values (magenta)` : ''}`;
-      fig.append(cap);
-      $('streams').append(fig);
+      const where = output === undefined ? '' : backend === 'cpu' ? ', CPU' : backend === 'both' ? ', GPU' : '';
+      $('streams').append(streamFigureOf(`${label.replace(/\)$/, `${where})`)}`, s, data, components(s.type)));
+      const differs = output !== undefined && comparison ? comparisonOf(comparison, spec, output) : null;
+      if (differs) {
+        const fig = streamFigureOf(`${output} (GPU vs CPU)`, s, data, components(s.type), differs, comparison.tolerance);
+        fig.querySelector('canvas').classList.add('diff');
+        $('streams').append(fig);
+      }
     }
-    $('trace').innerHTML = traceTable(passes);
+    showComparison(comparison, spec);
+    $('trace').innerHTML = traced ? traceTable(passes) : '<p>No passes: the CPU backend runs the kernel as a JavaScript loop over the records.</p>';
   } catch (e) {
     // nothing of the previous run stays on the page next to the error
     $('streams').innerHTML = '';
     $('trace').innerHTML = '';
     $('which').textContent = '';
     $('result').textContent = '';
+    showComparison(null);
     $('error').textContent = e.message;
   } finally {
     owned.forEach((s) => s.dispose());
     window.__demoBusy--;
     window.__demoReady = true;
+  }
+}
+
+/** The JavaScript the CPU backend generates for `spec`, or why it has none. */
+function javascriptOf(spec) {
+  try {
+    return cpuKernelSource(spec);
+  } catch (e) {
+    return `// the CPU backend has no JavaScript for this kernel:\n// ${e.message}`;
+  }
+}
+
+/**
+ * A figure of one stream: its canvas and a caption with its type, shape and range; with
+ * `differs` (compareBackends' report for this output, within `tolerance`) the diff view: the records that differ
+ * highlighted, the caption counting them.
+ */
+function streamFigureOf(label, s, data, comps, differs = null, tolerance = null) {
+  const fig = document.createElement('figure');
+  const canvas = document.createElement('canvas');
+  canvas.className = 'stream';
+  const drawn = drawStream(canvas, data, s.shape, comps, differs ? { highlight: differs.indices } : {});
+  fig.append(canvas);
+  const cap = document.createElement('figcaption');
+  if (differs) {
+    const { ulps } = tolerance;
+    const float = isFloat(s.type);
+    cap.textContent = `${label}: ${drawn.highlighted === 0
+      ? `all ${differs.records} records agree${float ? ` within ${ulps} ulps` : ' exactly'}`
+      : `${drawn.highlighted} of ${differs.records} records differ${float ? ` by more than ${ulps} ulps` : ''} (orange)`}`;
+    canvas.dataset.highlighted = String(drawn.highlighted);
+  } else {
+    let bad = 0;
+    for (const v of data) if (!Number.isFinite(v)) bad++;
+    const { lo, hi } = drawn;
+    const range = lo[0] === hi[0] ? `every x = ${lo[0]?.toPrecision(3)} (constant: drawn grey)` : `x in ${lo[0]?.toPrecision(3)}..${hi[0]?.toPrecision(3)}`;
+    cap.textContent = `${label}: ${s.type} [${s.shape.join('×')}], ${range}${bad ? `, ${bad} non-finite values (magenta)` : ''}`;
+  }
+  fig.append(cap);
+  return fig;
+}
+
+const isFloat = (type) => typeInfo(type).host === 'float';
+
+/** compareBackends' report for the output `name`: its own, or its struct stream's (a struct output's fields share its records). */
+function comparisonOf(comparison, spec, name) {
+  if (comparison.outputs[name]) return comparison.outputs[name];
+  const owner = Object.entries(spec.structParams ?? {}).find(([p, sp]) => sp.struct.fields.some((f) => `${p}_${f.name}` === name));
+  return owner ? (comparison.outputs[owner[0]] ?? null) : null;
+}
+
+/** The verdict and the first differing records of each output (hidden unless both backends ran). */
+function showComparison(comparison) {
+  $('compare').hidden = !comparison;
+  $('differences').innerHTML = '';
+  if (!comparison) {
+    $('verdict').textContent = '';
+    return;
+  }
+  const outs = Object.entries(comparison.outputs);
+  const differing = outs.reduce((t, [, o]) => t + o.differing, 0);
+  $('compare').dataset.differing = String(differing);
+  const tol = `floats within ${comparison.tolerance.ulps} ulps, ints and 8-bit records exactly`;
+  $('verdict').textContent = comparison.ok
+    ? `The GPU (${comparison.renderer}) and the CPU backend agree on every record of ${outs.map(([k, o]) => `${k} (${o.records})`).join(', ')} (${tol}).`
+    : `The GPU (${comparison.renderer}) and the CPU backend differ on ${outs.filter(([, o]) => o.differing).map(([k, o]) => `${o.differing} of ${o.records} records of ${k}`).join(', ')} (${tol}); highlighted orange in the diff view, the first ones below.`;
+  const fmt = (v) => v.map((x) => (Number.isInteger(x) ? String(x) : x.toPrecision(7))).join(', ');
+  for (const [name, o] of outs) {
+    if (!o.differing) continue;
+    const inputs = [...new Set(o.first.flatMap((d) => Object.keys(d.inputs)))];
+    const rows = o.first.map((d) => [String(d.record), `(${d.position.join(', ')})`, fmt(d.gpu), fmt(d.cpu), Number.isFinite(d.ulps) ? String(d.ulps) : '∞', ...inputs.map((k) => (d.inputs[k] ? fmt(d.inputs[k]) : ''))]);
+    $('differences').insertAdjacentHTML('beforeend', htmlTable({
+      title: `${name}: the first ${o.first.length} of ${o.differing} differing records`,
+      columns: ['record', 'position (x, y)', 'GPU', 'CPU', 'ulps (floats) / difference', ...inputs.map((k) => `input ${k}`)],
+      rows,
+    }));
   }
 }
 
@@ -217,8 +349,13 @@ function alsoDefines(name, names) {
 }
 
 /** #which once a run has finished: which kernel ran, in how many passes and how long (wall clock, with the readback). */
-function ranText(name, names, passes, ms) {
-  return `Ran ${name}: ${passes} pass${passes === 1 ? '' : 'es'}, ${ms.toFixed(1)} ms${alsoDefines(name, names)}`;
+function ranText(name, names, passes, ms, both = false) {
+  return `Ran ${name}${both ? ' on the GPU and the CPU backend, compared' : ''}: ${passes} pass${passes === 1 ? '' : 'es'}, ${ms.toFixed(1)} ms${alsoDefines(name, names)}`;
+}
+
+/** #which after a run on the CPU backend (no passes: a JavaScript loop). */
+function ranOnCpuText(name, names, ms) {
+  return `Ran ${name} on the CPU backend (JavaScript): ${ms.toFixed(1)} ms${alsoDefines(name, names)}`;
 }
 
 function renderUniformFields(spec) {
