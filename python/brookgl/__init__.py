@@ -16,17 +16,19 @@ runs there, and the results come back through the model as numpy arrays::
 
 Arguments are checked against the kernel's parameter list when the widget is made; errors the
 browser finds (a compile error, with its line) are raised by ``result_async`` as ``BrookError``.
+``brookgl.compare(...)`` (or ``Run(..., compare=True)``) runs the kernel on the GPU and on the
+CPU backend and shows where they differ; ``await w.comparison_async()`` returns the report.
 """
 from ._assets import widget_esm
 from ._common import ArrayLike, Iter, iter, result_array
 from ._kernel import BrookError, parse_kernels
 from ._show import image, table
 from ._tables import bench_table
-from ._widget import App, Embed, PuzzleCheck, Run, check_puzzle, read_ply
+from ._widget import App, Embed, PuzzleCheck, Run, check_puzzle, compare, read_ply
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Run", "Embed", "App", "check_puzzle", "PuzzleCheck", "read_ply", "BrookError", "iter", "Iter", "result_array", "parse_kernels", "widget_esm",
+    "Run", "compare", "Embed", "App", "check_puzzle", "PuzzleCheck", "read_ply", "BrookError", "iter", "Iter", "result_array", "parse_kernels", "widget_esm",
     "ArrayLike", "bench_table", "image", "table",
 ]

@@ -19,7 +19,7 @@ works in "Run All". ``w.result('out')`` (no await) reads what has arrived alread
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Union
 
 import anywidget
 import numpy as np
@@ -147,14 +147,19 @@ class Run(_Base):
     request = traitlets.Int(0).tag(sync=True)
     answered = traitlets.Int(-1).tag(sync=True)
     results = traitlets.Dict().tag(sync=True)
+    #: ``{}`` (run on the GPU only) or the tolerance of a comparison with the CPU backend: ``{ulps, abs, first}``.
+    compare = traitlets.Dict().tag(sync=True)
+    #: compareBackends' report, once the browser has compared (see ``comparison_async``).
+    comparison = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, source: str, *, outputs: Dict[str, Any], kernel: Optional[str] = None, show: bool = True, **args):
+    def __init__(self, source: str, *, outputs: Dict[str, Any], kernel: Optional[str] = None, show: bool = True,
+                 compare: Union[bool, Dict[str, Any]] = False, **args):
         self._kernel = pick_kernel(parse_kernels(source), kernel)
         outs = self._outputs(outputs)
         arrays, uniforms, iters = self._convert(args, complete=True)
         super().__init__(
             kind="run", source=source, kernel=self._kernel.name, outputs=outs,
-            arrays=arrays, uniforms=uniforms, iters=iters, show=show,
+            arrays=arrays, uniforms=uniforms, iters=iters, show=show, compare=_compare_options(compare),
         )
 
     def _outputs(self, outputs: Dict[str, Any]) -> Dict[str, Any]:
@@ -257,6 +262,62 @@ class Run(_Base):
         ``result(name)``; raises ``BrookError`` with the browser's message if it failed."""
         await self._wait_until(lambda: self.done, ["status", "answered"], timeout, "result")
         return self.result(name)
+
+    async def comparison_async(self, timeout: float = DEFAULT_TIMEOUT) -> Dict[str, Any]:
+        """Waits (``await``) until the browser has run the latest request on the GPU and on the
+        CPU backend (a widget made with ``compare=``, or by ``brookgl.compare``), then returns
+        compareBackends' report: ``ok``, ``renderer`` (the GPU's), ``cpu`` (the CPU backend's
+        name), ``tolerance`` and per output ``{records, differing, first}``, ``first`` listing
+        the first differing records (``record``, ``position``, ``gpu``, ``cpu``, ``ulps``,
+        ``inputs``; a NaN or infinite number arrives as None)."""
+        if not self.compare:
+            raise BrookError(f"brookgl: this widget runs kernel {self.kernel} on the GPU only: make it with compare=True (or brookgl.compare(...)) to compare with the CPU backend")
+        await self._wait_until(lambda: self.done, ["status", "answered"], timeout, "comparison")
+        if self.status == "error":
+            raise BrookError(f"brookgl: the kernel failed in the browser: {self.error}")
+        return dict(self.comparison)
+
+
+def _number(value: Any, name: str, integer: bool = False) -> Union[int, float]:
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+    if ok and integer:
+        ok = float(value).is_integer()
+    if not ok or not np.isfinite(value) or value < (1 if integer else 0):
+        want = "a whole number >= 1" if integer else "a finite number >= 0"
+        raise BrookError(f"brookgl: compare's {name} must be {want}, got {value!r}")
+    return int(value) if integer else float(value)
+
+
+COMPARE_DEFAULTS = {"ulps": 4, "abs": 0.0, "first": 5}
+
+
+def _compare_options(compare: Union[bool, Dict[str, Any]]) -> Dict[str, Any]:
+    """``compare=`` as the widget's model holds it: {} (off) or {ulps, abs, first} (compareBackends' options)."""
+    if compare is False or compare is None:
+        return {}
+    if compare is True:
+        return dict(COMPARE_DEFAULTS)
+    if not isinstance(compare, dict):
+        raise BrookError(f"brookgl: compare must be True, False or a dict of ulps, abs and first, got {type(compare).__name__}")
+    unknown = [k for k in compare if k not in COMPARE_DEFAULTS]
+    if unknown:
+        raise BrookError(f"brookgl: compare has no option {unknown[0]!r} (its options: ulps, abs, first)")
+    out = {**COMPARE_DEFAULTS, **compare}
+    return {"ulps": _number(out["ulps"], "ulps"), "abs": _number(out["abs"], "abs"), "first": _number(out["first"], "first", integer=True)}
+
+
+def compare(source: str, *, outputs: Dict[str, Any], ulps: float = 4, abs: float = 0.0, first: int = 5,
+            kernel: Optional[str] = None, show: bool = True, **args) -> Run:
+    """A kernel run on the GPU and on the CPU backend in the notebook's browser, compared record
+    by record (the library's ``compareBackends``): ``brookgl.Run(source, outputs=..., compare={...},
+    **args)``. Floats agree within ``ulps`` units in the last place or ``abs`` absolutely, ints
+    and 8-bit records exactly. Shown, the widget draws each output as the GPU wrote it and a diff
+    view (the differing records orange) with the first ``first`` of them listed; ``await
+    w.comparison_async()`` returns the report, ``await w.result_async(name)`` the GPU's output.
+
+    ``w = brookgl.compare(src, outputs={'c': 100}, a=a, b=b); w`` then ``report = await w.comparison_async()``.
+    """
+    return Run(source, outputs=outputs, kernel=kernel, show=show, compare={"ulps": ulps, "abs": abs, "first": first}, **args)
 
 
 class Embed(_Base):

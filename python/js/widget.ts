@@ -8,7 +8,10 @@
  *   ({ name: shape }) and `request` (bumped to run again). The widget writes `results`
  *   ({ name: { dtype, shape, data } }, data binary), `trace` (one dict per pass), `renderer`,
  *   `error` and `status` ('running' | 'done' | 'error'), and shows the outputs as pictures
- *   with the pass trace.
+ *   with the pass trace. With `compare` ({ ulps, abs, first }; {} for none) the kernel runs on
+ *   the GPU and on the CPU backend through compareBackends: `comparison` gets its report (the
+ *   first differing records), each output is also drawn as a diff view (differing records
+ *   orange) and the first differing records are listed; `results` hold the GPU's outputs.
  * - 'embed': `embed(el, options)` (the model's `options`), its `state` synced back once a second.
  *
  * After each run the widget sets `answered` to the `request` it ran, so Python knows the results
@@ -16,7 +19,7 @@
  * model (`el.brookglModel`) and, once made, the widget's context (`el.brookglContext`), for tests
  * that read the model's state (and the context's trace and stats) from the page.
  */
-import { createContext, parseBrook, iter, embed, streamFigure, traceTable, typeInfo, type BrookContext, type KernelArgs, type Stream, type StreamData, type PassRecord } from '../../src/index';
+import { createContext, parseBrook, iter, embed, streamFigure, traceTable, typeInfo, compareBackends, htmlTable, CPU_RENDERER, type BrookContext, type Comparison, type KernelArgs, type Stream, type StreamData, type PassRecord } from '../../src/index';
 import { releaseContext } from '../../src/view/embedui';
 import { APPS } from './apps';
 
@@ -149,22 +152,73 @@ async function runKernel(model: WidgetModel, ctx: BrookContext, view: HTMLElemen
       outs.push([name, s]);
       args[name] = s;
     }
-    const { passes } = await traced(ctx, () => ctx.run(spec, args));
+    const compare = (model.get('compare') ?? {}) as { ulps?: number; abs?: number; first?: number };
+    const comparing = Object.keys(compare).length > 0;
+    const { value: comparison, passes } = await traced(ctx, () =>
+      comparing ? compareBackends(ctx, spec, args, { ulps: compare.ulps, abs: compare.abs, first: compare.first, indices: true }) : (ctx.run(spec, args), null),
+    );
     const results: Record<string, ArrayIn> = {};
     const figures: HTMLElement[] = [];
     for (const [name, s] of outs) {
       const data = await s.read();
       const k = s.info.components;
       results[name] = { dtype: HOST_DTYPE[s.info.host], shape: [...s.shape, ...(k > 1 ? [k] : [])], data: new DataView(data.buffer, data.byteOffset, data.byteLength) };
-      if (model.get('show') !== false) figures.push(await streamFigure(s, { title: name, colormap: k === 1 ? 'viridis' : undefined }));
+      if (model.get('show') === false) continue;
+      const colormap = k === 1 ? ('viridis' as const) : undefined;
+      figures.push(await streamFigure(s, { title: comparison ? `${name} (GPU)` : name, colormap }));
+      const o = comparison?.outputs[name];
+      if (o) figures.push(await streamFigure(s, { title: `${name}: GPU vs CPU, ${o.differing} of ${o.records} differ (orange)`, colormap, highlight: o.indices }));
     }
     view.replaceChildren(...figures);
+    if (comparison && model.get('show') !== false) view.insertAdjacentHTML('beforeend', comparisonHtml(comparison));
     if (model.get('show') !== false) view.insertAdjacentHTML('beforeend', `<details><summary>pass trace (${passes.length})</summary>${traceTable(passes)}</details>`);
     model.set('results', results);
+    model.set('comparison', comparison ? comparisonMessage(comparison) : {});
     model.set('trace', passes.map((p) => ({ ...p })));
   } finally {
     owned.forEach((s) => s.dispose());
   }
+}
+
+/** A number as JSON carries it: NaN and the infinities as null (Python's json would refuse them). */
+const finite = (x: number) => (Number.isFinite(x) ? x : null);
+
+/** compareBackends' report for the model (JSON: no typed arrays, no non-finite numbers), and the CPU backend's name. */
+function comparisonMessage(c: Comparison): Record<string, unknown> {
+  const outputs: Record<string, unknown> = {};
+  for (const [name, o] of Object.entries(c.outputs)) {
+    outputs[name] = {
+      records: o.records,
+      differing: o.differing,
+      first: o.first.map((d) => ({
+        record: d.record, position: d.position, gpu: d.gpu.map(finite), cpu: d.cpu.map(finite), ulps: finite(d.ulps),
+        inputs: Object.fromEntries(Object.entries(d.inputs).map(([k, v]) => [k, v.map(finite)])),
+      })),
+    };
+  }
+  return { ok: c.ok, renderer: c.renderer, cpu: CPU_RENDERER, tolerance: c.tolerance, outputs };
+}
+
+/** The comparison in words and the first differing records of each output, as HTML. */
+function comparisonHtml(c: Comparison): string {
+  const tol = `floats within ${c.tolerance.ulps} ulps${c.tolerance.abs ? ` or ${c.tolerance.abs} absolutely` : ''}, ints and 8-bit records exactly`;
+  const outs = Object.entries(c.outputs);
+  const verdict = c.ok
+    ? `GPU (${c.renderer}) and CPU backend agree on every record (${tol}).`
+    : `GPU (${c.renderer}) and CPU backend differ on ${outs.filter(([, o]) => o.differing).map(([k, o]) => `${o.differing} of ${o.records} records of ${k}`).join(', ')} (${tol}).`;
+  const fmt = (v: number[]) => v.map((x) => (Number.isInteger(x) ? String(x) : x.toPrecision(7))).join(', ');
+  const tables = outs.filter(([, o]) => o.differing).map(([name, o]) => {
+    const inputs = [...new Set(o.first.flatMap((d) => Object.keys(d.inputs)))];
+    return htmlTable({
+      title: `${name}: the first ${o.first.length} of ${o.differing} differing records`,
+      columns: ['record', 'position', 'GPU', 'CPU', 'ulps / difference', ...inputs.map((k) => `input ${k}`)],
+      rows: o.first.map((d) => [String(d.record), `(${d.position.join(', ')})`, fmt(d.gpu), fmt(d.cpu), Number.isFinite(d.ulps) ? String(d.ulps) : '∞', ...inputs.map((k) => (d.inputs[k] ? fmt(d.inputs[k]!) : ''))]),
+    });
+  });
+  const p = document.createElement('p');
+  p.className = 'brookgl-comparison';
+  p.textContent = verdict;
+  return p.outerHTML + tables.join('');
 }
 
 /**
@@ -210,10 +264,11 @@ function renderRun(model: WidgetModel, el: HTMLElement): () => void {
         showError(status, message);
         model.set('error', message);
         model.set('status', 'error');
+        model.set('comparison', {});
       }
       model.set('answered', request);
       root.dataset.status = String(model.get('status'));
-      publish(model, ['status', 'error', 'renderer', 'trace', 'results', 'answered']);
+      publish(model, ['status', 'error', 'renderer', 'trace', 'results', 'comparison', 'answered']);
     }));
   model.on('change:request', run);
   run();

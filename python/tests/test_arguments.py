@@ -276,3 +276,61 @@ def test_check_puzzle_arguments():
             brookgl.check_puzzle(n, "kernel void k(out float o<>) { o = 1; }")
     with pytest.raises(BrookError, match="Brook text"):
         brookgl.check_puzzle(1, None)
+
+
+ADD8 = "kernel void add8(uchar a<>, uchar b<>, out uchar c<>) { c = a + b; }"
+
+
+def test_compare_options_checked():
+    """compare= and brookgl.compare: the tolerance sent to the browser's compareBackends, bad values refused here."""
+    a, b = np.arange(8, dtype=np.uint8), np.full(8, 250, np.uint8)
+    assert run(x=np.arange(8.0), y=np.ones(8), alpha=1.0).compare == {}  # GPU only by default
+    assert run(x=np.arange(8.0), y=np.ones(8), alpha=1.0, compare=True).compare == {"ulps": 4.0, "abs": 0.0, "first": 5}
+    w = brookgl.compare(ADD8, outputs={"c": 8}, a=a, b=b, ulps=2, abs=1e-6, first=3)
+    assert isinstance(w, brookgl.Run) and w.kernel == "add8"
+    assert w.compare == {"ulps": 2.0, "abs": 1e-6, "first": 3}
+    assert w.arrays["a"]["dtype"] == "uint8"  # the arguments are Run's, checked the same way
+    assert run(x=np.arange(8.0), y=np.ones(8), alpha=1.0, compare={"first": np.int64(10)}).compare["first"] == 10
+    for bad, words in [
+        ({"ulps": -1}, "compare's ulps must be a finite number >= 0"),
+        ({"ulps": float("nan")}, "compare's ulps"),
+        ({"abs": True}, "compare's abs"),
+        ({"first": 0}, "compare's first must be a whole number >= 1"),
+        ({"first": 2.5}, "compare's first"),
+        ({"tolerance": 3}, "compare has no option 'tolerance'"),
+        ("yes", "compare must be True, False or a dict"),
+    ]:
+        with pytest.raises(BrookError, match=words.replace("(", r"\(").replace(")", r"\)")):
+            run(x=np.arange(8.0), y=np.ones(8), alpha=1.0, compare=bad)
+    with pytest.raises(BrookError, match="has no parameter 'z'"):
+        brookgl.compare(ADD8, outputs={"c": 8}, a=a, b=b, z=1)
+
+
+def test_comparison_comes_back_and_waits():
+    """The browser's report arrives with the answer; comparison_async returns it, raises the
+    browser's error, and refuses a widget made without compare=."""
+    import asyncio
+
+    a, b = np.arange(8, dtype=np.uint8), np.full(8, 250, np.uint8)
+    w = brookgl.compare(ADD8, outputs={"c": 8}, a=a, b=b)
+    report = {"ok": False, "renderer": "test", "cpu": "brookgl CPU (JavaScript)", "tolerance": {"ulps": 4, "abs": 0},
+              "outputs": {"c": {"records": 8, "differing": 2, "first": [{"record": 6, "position": [6], "gpu": [255], "cpu": [0], "ulps": 255, "inputs": {"a": [6], "b": [250]}}]}}}
+
+    def answer(widget, status="done", error="", comparison=None):
+        state = {"status": status, "error": error, "renderer": "test", "trace": [], "answered": widget.request,
+                 "results": {}, "comparison": comparison or {}}
+        widget._from_front_end(widget, {"brookgl": "state", "state": state}, [])
+
+    async def go():
+        asyncio.get_running_loop().call_later(0.05, lambda: answer(w, comparison=report))
+        got = await w.comparison_async(timeout=5)
+        assert got == report and got["outputs"]["c"]["first"][0]["cpu"] == [0]
+        bad = brookgl.compare(ADD8, outputs={"c": 8}, a=a, b=b)
+        asyncio.get_running_loop().call_later(0.05, lambda: answer(bad, status="error", error="kernel add8: oops"))
+        with pytest.raises(BrookError, match="oops"):
+            await bad.comparison_async(timeout=5)
+        plain = run(x=np.arange(8.0), y=np.ones(8), alpha=1.0)
+        with pytest.raises(BrookError, match="make it with compare=True"):
+            await plain.comparison_async(timeout=1)
+
+    asyncio.run(go())

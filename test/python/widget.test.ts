@@ -4,6 +4,7 @@
 // buffers, the trace, errors, cleanup; scripts/jupyter.mjs runs it in real anywidget front ends.
 import { expect } from 'chai';
 import widget, { WidgetModel } from '../../python/js/widget';
+import { HIGHLIGHT } from '../../src/index';
 
 class LocalModel implements WidgetModel {
   saved = 0;
@@ -140,6 +141,56 @@ describe('python/js/widget (anywidget protocol, local model)', () => {
     const answer = model.sent.at(-1)!;
     expect(answer.content.state.results.o).to.deep.equal({ dtype: 'uint8', shape: [h, w, 4], buffer: answer.content.state.results.o.buffer });
     expect(answer.buffers[answer.content.state.results.o.buffer]!.byteLength).to.equal(h * w * 4);
+    cleanup();
+  });
+
+  it("compares the GPU with the CPU backend (compare: brookgl.compare): compareBackends' report to Python, a diff view highlighting exactly the differing records", async () => {
+    // 8-bit sums: the GPU saturates at 255, the CPU backend wraps (BrookGPU's CPU backend)
+    const n = 40;
+    const a = Uint8Array.from({ length: n }, (_, i) => i * 6);
+    const b = Uint8Array.from({ length: n }, () => 100);
+    const over = Array.from(a).flatMap((x, i) => (x + b[i]! > 255 ? [i] : []));
+    const model = new LocalModel({
+      kind: 'run',
+      source: 'kernel void add8(uchar a<>, uchar b<>, out uchar c<>) { c = a + b; }',
+      arrays: { a: message(a, [n]), b: message(b, [n]) },
+      outputs: { c: n },
+      compare: { ulps: 4, abs: 0, first: 3 },
+      request: 0,
+    });
+    const cleanup = widget.render({ model, el });
+    await model.until('done', 'error');
+    expect(model.values.error).to.equal('');
+    const report = model.sent.at(-1)!.content.state.comparison;
+    expect(report.ok).to.equal(false);
+    expect(report.cpu).to.equal('brookgl CPU (JavaScript)');
+    expect(report.tolerance).to.deep.equal({ ulps: 4, abs: 0 });
+    expect(report.outputs.c.records).to.equal(n);
+    expect(report.outputs.c.differing).to.equal(over.length);
+    expect(report.outputs.c.first.map((d: { record: number }) => d.record)).to.deep.equal(over.slice(0, 3));
+    const d = report.outputs.c.first[0];
+    expect([d.gpu, d.cpu, d.inputs]).to.deep.equal([[255], [(a[over[0]!]! + 100) & 255], { a: [a[over[0]!]], b: [100] }]);
+    expect(JSON.parse(JSON.stringify(report))).to.deep.equal(report); // plain JSON for Python
+    // the results are the GPU's (saturated)
+    const c = model.values.results as Record<string, { data: DataView }>;
+    expect(new Uint8Array(c.c!.data.buffer, c.c!.data.byteOffset, n)[over[0]!]).to.equal(255);
+    // shown: the output, its diff view with exactly the differing records orange, the first ones listed
+    const figures = el.querySelectorAll('figure');
+    expect(figures.length).to.equal(2);
+    const diff = figures[1]!.querySelector('canvas')!; // the picture (a colour bar follows it)
+    const px = diff.getContext('2d')!.getImageData(0, 0, diff.width, diff.height).data;
+    let lit = 0;
+    for (let i = 0; i < px.length; i += 4) if (px[i] === HIGHLIGHT[0] && px[i + 1] === HIGHLIGHT[1] && px[i + 2] === HIGHLIGHT[2]) lit++;
+    expect(lit).to.equal(over.length);
+    expect(el.querySelector('.brookgl-comparison')!.textContent).to.include(`differ on ${over.length} of ${n} records of c`);
+    expect(el.querySelectorAll('table.bench tbody tr').length).to.equal(3);
+    // compare off again: GPU only, the report emptied
+    model.values.compare = {};
+    model.values.status = '';
+    model.set('request', 1);
+    await model.until('done', 'error');
+    expect(model.sent.at(-1)!.content.state.comparison).to.deep.equal({});
+    expect(el.querySelectorAll('figure').length).to.equal(1);
     cleanup();
   });
 
