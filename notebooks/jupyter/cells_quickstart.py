@@ -59,6 +59,24 @@ invert"""),
     code("""inverted = await invert.result_async('o')
 print('inverted:', inverted.dtype, inverted.shape, inverted[0, 0], 'from', photo[0, 0])
 brookgl.image(inverted[..., :3] / 255, '255 - photo (rgb)')"""),
+    md("""## The GPU against the CPU backend
+
+`brookgl.compare(...)` runs a kernel on the GPU and on brookgl's CPU backend (the same kernel as
+JavaScript) and compares them record by record: floats within `ulps` units in the last place, ints
+and 8-bit records exactly. The widget draws the output and a diff view (differing records orange)
+and lists the first differing records. 8-bit sums differ by design: past 255 a GPU texture
+saturates, BrookGPU's CPU backend wrapped modulo 256, as brookgl's does."""),
+    code("""a8 = np.arange(0, 256, 8, dtype=np.uint8)
+b8 = np.full(32, 100, np.uint8)
+add8 = brookgl.compare('''
+kernel void add8(uchar a<>, uchar b<>, out uchar c<>) {
+  c = a + b;
+}''', outputs={'c': 32}, a=a8, b=b8)
+add8"""),
+    code("""report = await add8.comparison_async()
+c8 = report['outputs']['c']
+print('GPU:', report['renderer'], '· CPU:', report['cpu'])
+print(c8['differing'], 'of', c8['records'], 'records differ; the first:', c8['first'][0])"""),
     md("""## Bad input is an exception, not an empty widget
 
 Arguments are checked against the kernel's parameter list when the widget is made (the message
@@ -104,7 +122,9 @@ ok_bytes = inverted.dtype == np.uint8 and np.array_equal(inverted, 255 - photo)
 ok_error = broken.status == 'error' and 'line' in broken.error
 ok_demo = state['matches'] is True and state['count'] == state['expected']
 ok_exercise = np.allclose(square, np.float32(ALPHA) * x * x + y, rtol=1e-6)
+over = np.flatnonzero(a8.astype(int) + b8 > 255)
+ok_compare = c8['differing'] == len(over) and [d['record'] for d in c8['first']] == over[:5].tolist() and c8['first'][0]['gpu'] == [255] and c8['first'][0]['cpu'] == [(int(a8[over[0]]) + 100) % 256]
 print('saxpy equal to numpy:', ok_saxpy, '· swizzle:', ok_swizzle, '· 8-bit invert:', ok_bytes, '· compile error reported:', ok_error)
-print('filter embed agrees with the CPU:', ok_demo, '· exercise:', ok_exercise)
-print('brookgl check:', 'ok' if ok_saxpy and ok_swizzle and ok_bytes and ok_error and ok_demo and ok_exercise else 'FAILED')"""),
+print('filter embed agrees with the CPU:', ok_demo, '· exercise:', ok_exercise, '· GPU against CPU (8-bit sums saturate against wrap):', ok_compare)
+print('brookgl check:', 'ok' if ok_saxpy and ok_swizzle and ok_bytes and ok_error and ok_demo and ok_exercise and ok_compare else 'FAILED')"""),
 ]
