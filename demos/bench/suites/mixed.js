@@ -22,19 +22,11 @@
 // sampled beside them, mixed-h200-clocks.csv).
 import { createContext, filter, scan, sortStream, warmup } from '../../../dist/brookgl.js';
 import { fmt, stats } from '../timing.js';
+import { uniform } from './peers.js'; // the same seeded data as the peers suite
 
 const K = 1024;
 const CALLS = 8;
 
-function uniform(n, seed) {
-  const v = new Float32Array(n);
-  let s = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    v[i] = s / 4294967296;
-  }
-  return v;
-}
 
 /** The brookgl ops on one context's data: each returns when its answer is on the CPU. */
 function brookOps(ctx, data) {

@@ -19,7 +19,8 @@ const K = 1024;
 const pickLast = { name: 'PickLast', gathers: { src: 'float' }, uniforms: { at: 'int' }, outputs: { v: 'float' }, body: 'v = src(at);' };
 const saxpy = { name: 'Saxpy', inputs: { x: 'float', y: 'float' }, uniforms: { a: 'float' }, outputs: { z: 'float' }, body: 'z = a * x + y;' };
 
-function uniform(n, seed) {
+/** n uniform floats in [0, 1) from a seeded LCG: the data every peer library times (also the mixed suite's). */
+export function uniform(n, seed) {
   const v = new Float32Array(n);
   let s = seed >>> 0;
   for (let i = 0; i < n; i++) {
