@@ -80,6 +80,20 @@ async function scenes(soft, { quick, test, maxK, only }) {
  * never otherwise, so a page with DevTools open does not profile, and slow, every frame. */
 const profiling = new URLSearchParams(globalThis.location?.search ?? '').has('cpuProfile');
 
+/** Counts the GL objects a frame makes (renderer-independent: a texture made inside a timed frame
+ * is an allocation the pool could not answer): gl.createTexture, createFramebuffer, createProgram
+ * wrapped until end(); texImage2D/texStorage2D bytes are the textures' records x 16 at most. */
+let glOf = null;
+function countMade(gl) {
+  const n = { textures: 0, textureBytes: 0, framebuffers: 0, programs: 0 };
+  const saved = { createTexture: gl.createTexture, createFramebuffer: gl.createFramebuffer, createProgram: gl.createProgram, texStorage2D: gl.texStorage2D };
+  gl.createTexture = function () { n.textures++; return saved.createTexture.call(this); };
+  gl.createFramebuffer = function () { n.framebuffers++; return saved.createFramebuffer.call(this); };
+  gl.createProgram = function () { n.programs++; return saved.createProgram.call(this); };
+  gl.texStorage2D = function (t, l, f, w, h) { n.textureBytes += w * h * 16; return saved.texStorage2D.call(this, t, l, f, w, h); };
+  return { end: () => (Object.assign(gl, saved), n) };
+}
+
 /** Steps the scene's frames with one balancing method: frame 0 from the root, the last profiled;
  * with four frames or more, frame 1 (the first from the front) is not timed either. */
 async function animate(ccd, scene, balance, lws, frames = scene.frames.length, log) {
@@ -95,10 +109,13 @@ async function animate(ccd, scene, balance, lws, frames = scene.frames.length, l
     const span = `ccd ${scene.name} ${balance}${lws ? ` ${lws.blocks}x${lws.threads}` : ''} frame ${f}${profile ? ' profiled' : ''}`;
     performance.mark('ccd frame');
     if (profiling && balance === 'static') console.profile(span);
+    const made = countMade(glOf);
     const r = await ccd.step({ balance, lws, profile });
+    const m = made.end();
+    r.stats.made = m;
     if (profiling && balance === 'static') console.profileEnd(span);
     performance.measure(span, 'ccd frame');
-    log?.(`  frame ${f}: ${r.stats.totalMs.toFixed(0)} ms${profile ? ' (profiled)' : ''}`);
+    log?.(`  frame ${f}: ${r.stats.totalMs.toFixed(0)} ms${profile ? ' (profiled)' : ''}, ${m.textures} textures (${(m.textureBytes / 2 ** 20).toFixed(1)} MiB), ${m.framebuffers} framebuffers, ${m.programs} programs made`);
     if (profile) profiled = r.stats;
     // frame 0 compiles and builds the front from the root; frame 1 is the first from the front
     else if (f >= (frames >= 4 ? 2 : 1) || frames === 1) per.push(r.stats);
@@ -153,6 +170,7 @@ async function wholeFrame(ctx, log) {
 
 export async function run(ctx, { log = () => {}, plan = () => {}, quick = false, test = false, maxK, scenes: only } = {}) {
   const soft = ctx.caps.software;
+  glOf = ctx.gl;
   if (soft && !quick && !test && maxK === 92) return wholeFrame(ctx, log);
   // threads per block: 256 on a GPU; on a software renderer 32 for small scenes (its cost is per
   // pass, and small fronts leave wide blocks idle), 256 from 2K triangles (fewer iterations)

@@ -264,6 +264,11 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
       },
       terminate: () => run(LWS_LIVE, { bstate, claims, plan, ...u, alive }),
     });
+    // the iterations issued past the end (up to inFlight - 1) found every block empty and wrote
+    // no front slot: their chunks go now, unjoined, so the front's join, pyramids and gathers
+    // cover the iterations that worked (a frame's join size then follows its iteration count,
+    // not the occlusion queries' timing, and repeats frame to frame: the pool has it)
+    chunks.splice(4 * loop.iterations).forEach((s) => s.dispose());
     // counters and flags: one readback; then the front
     return await finish(host, bstate, counters, chunks, { B, T, P, K, iterations: loop.iterations, issued: loop.issued });
   } finally {
