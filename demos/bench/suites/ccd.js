@@ -52,8 +52,10 @@ async function funnelScene() {
 async function scenes(soft, { quick, test, maxK, only }) {
   const out = [];
   const bart = test ? [64] : quick ? [64, 256] : [64, 256, 1024, 4096];
-  // frame 0 from the root, frame 1 the first from the front, timed frames, then one profiled frame
-  const frames = test || quick ? 4 : 6;
+  // frame 0 from the root, frame 1 the first from the front, timed frames, then one profiled frame;
+  // on a GPU nine timed frames: each BART frame is a new scene, and with three an H100 median fell on
+  // whichever frame refitted its front worst (BART4096 LWS 36.2-65.8 ms over three)
+  const frames = test || quick ? 4 : soft ? 6 : 12;
   for (const n of bart) out.push({ name: `BART${n}`, paper: `BART${n}`, frames: Array.from({ length: frames }, (_, f) => () => reference.bartScene(n, 40 + f)) });
   if (!quick && !test && !soft) {
     const funnel = await funnelScene();
