@@ -30,6 +30,7 @@ import type { Kernel } from '../core/kernel';
 import type { KernelSpec, RunOptions } from '../core/kernelspec';
 import type { KernelArgs } from '../core/kernelargs';
 import { Stream, layoutFor, type StreamShape } from '../core/stream';
+import type { Layout } from '../core/layout';
 import type { StreamDomain } from '../core/domain';
 import type { ElementType } from '../core/types';
 import { typeInfo } from '../core/types';
@@ -91,7 +92,7 @@ export class CpuContext {
     return this.stream(type, shape);
   }
 
-  layout(shape: StreamShape) {
+  layout(shape: StreamShape): Layout {
     return layoutFor(shape, MAX_SIDE);
   }
 
