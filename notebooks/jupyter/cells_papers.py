@@ -426,7 +426,7 @@ a local stack, before it hands what is left back to its block (src/apps/ccd/lws.
 
 A BART-like scene of 256 triangles (frame 40), traversed from the root by both policies; the
 colliding features of each compared with the double-precision CPU traversal."""),
-    code("""ccd = brookgl.App('ccd', options={'triangles': 256, 'frame': 40, 'blocks': 8, 'threads': 4, 'stack': 16})
+    code("""ccd = brookgl.App('ccd', options={'triangles': 256, 'frame': 40, 'blocks': 8, 'threads': 4, 'stack': 40})
 ccd"""),
     code("""frame = await ccd.state_async()
 print('renderer:', ccd.renderer)
@@ -440,7 +440,7 @@ GeForce GTS 450 (4 SMs, 192 cores) and GT 520 (1 SM, 48 cores), CUDA, ms per fra
 update, traversal, balancing, triangle tests); Table 3 the front size; Tables 4-6 gProximity's
 static balancing. Then brookgl's recording of the same scenes' stages on SwiftShader and an H100.
 
-The H100 record (`ccd-h100.json`, 2026-11-28, after issue 38: each fragment steps up to 32 BVTT nodes on its own local stack) gives static / LWS 32×1024 ms per frame of 24.7 / 51.6 on BART4096 (ratio 2.09; the paper's GTS 450: 1.08), 25.6 / 27.2 on the Funnel (1.06; 1.07) and 79.1 / 84.8 on Cloth/Ball (1.07; 1.13): the paper's conclusion that the two perform alike holds here on the funnel and the cloth, not in BART4096's timed medians (one of its three timed LWS frames rebuilds the front from the root; the profiled frames agree, 26.5 / 23.9 ms)."""),
+The H100 record (`ccd-h100.json`, 2026-11-28, after issue 38: each fragment steps up to 32 BVTT nodes on its own local stack) gives static / LWS 32×1024 ms per frame of 24.7 / 51.6 on BART4096 (ratio 2.09; the paper's GTS 450: 1.08), 25.6 / 27.2 on the Funnel (1.06; 1.07) and 79.1 / 84.8 on Cloth/Ball (1.07; 1.13): the paper's conclusion that the two perform alike holds here on the funnel and the cloth, not in BART4096's timed medians (one of its three timed LWS frames rebuilds the front from the root; the profiled frames agree, 26.5 / 23.9 ms); two later runs timing nine BART frames, `ccd-h100-nine-1/2.json`, gave 1.24 and 1.31 on BART4096, 1.54 and 1.27 on the funnel, 1.09 and 1.06 on the cloth: the cloth holds in every run, BART4096 and the funnel sit around the paper's ratios but not reliably within 1.25)."""),
     code("""paper = {
     'BART64': (64, 2.6, 1.6, 0.61, 0.807, 1.6, 3.1, 0.51),
     'BART256': (256, 3.4, 3.5, 1.03, 9.159, 3.1, 3.6, 1.16),
