@@ -35,6 +35,7 @@ import './brook/golden.test';
 import './cpu/compare.test';
 import './cpu/differential.test';
 import './brook/fuzz.test';
+import './brook/both.test';
 import './core/reduce.test';
 import './core/queries.test';
 import './core/errors.test';

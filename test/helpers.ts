@@ -2,6 +2,7 @@
 // constants, and the end-of-test checks (no GL error).
 import { expect } from 'chai';
 import { BrookContext, createContext, seededRandom } from '../src/index';
+import { bothBackends } from './both';
 
 /** Float32 results computed in the same order as the reference are compared exactly; float
  * sums in a different order (tree vs sequential) within this relative tolerance. */
@@ -11,11 +12,13 @@ export const SUM_RELATIVE_TOLERANCE = 1e-5;
  * The context a spec runs on: WebGL2 in the browser; the CPU backend where the Node runner
  * (scripts/test-node.mjs) set `globalThis.__brookBackend = 'cpu'` (typed as a BrookContext, as
  * the specs take one: a CPU context has the verbs they call, and refuses GPU-only ones with a BrookError).
+ * A WebGL2 context compares each plain run with the CPU backend while a brook spec runs (test/both.ts).
  */
 export function newContext(): BrookContext {
   if ((globalThis as { __brookBackend?: string }).__brookBackend === 'cpu') return createContext({ backend: 'cpu' }) as unknown as BrookContext;
   const ctx = createContext();
   (window as unknown as { __brookRenderer: string }).__brookRenderer = ctx.caps.renderer;
+  bothBackends(ctx); // in the brook specs, each plain run is compared with the CPU backend (test/both.ts)
   return ctx;
 }
 

@@ -222,6 +222,8 @@ export class JsEmitter {
 
   name(sym: Sym | undefined, name: string): string {
     if (sym && (sym.role === 'gather')) return jsGather((this.gathers.get(sym) ?? sym).name);
+    // core's texel positions, readable as the earlier front end's globals: a texture's, so GPU-only
+    if (sym?.role === 'global' && (name === 'brook_index' || name === 'brook_pos')) throw new BrookError(`brook (JavaScript): ${name} (the texel position of core's GLSL, as brookgl's earlier front end read it) has no CPU meaning; this kernel needs a GPU context (createContext()), or use indexof`);
     return jsVar(name);
   }
 

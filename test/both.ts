@@ -1,0 +1,153 @@
+// Both backends under the brook specs: while a spec of a suite titled "brook/..." runs, each plain
+// `ctx.run` of a GPU context made by newContext() is also run on the CPU backend through
+// compareBackends (the same arguments, copied before either run writes) and the records compared
+// (floats within COMPARE_ULPS, ints and 8-bit records exactly). The spec fails on a difference
+// unless its kernel is listed in BY_RULE with the documented rule (docs/brook.md, "CPU backend")
+// that explains it. A kernel the CPU backend refuses with a BrookError (GPU-only: hand-written
+// GLSL KernelSpecs, vout, write queries and masks, ...) is counted as skipped under that error's
+// message. Runs with options (z masks, regions, the library's own passes through runInternal) are
+// left to the GPU and counted. The last brook spec (test/brook/both.test.ts) prints the tally.
+import type { BrookContext, Kernel, KernelArgs, KernelSpec, RunOptions } from '../src/index';
+import { COMPARE_ULPS, compareBackends, createContext } from '../src/index';
+import type { CpuContext } from '../src/cpu/context';
+import { boundMaskOn } from '../src/brt/lower';
+
+const EIGHT_BIT = '8-bit stores saturate at 0 and 255 on the GPU (UNORM textures) and wrap modulo 256 on the CPU, as BrookGPU\'s CPU backend (docs/brook.md, CPU backend)';
+
+/**
+ * Kernels (by name) whose GPU and CPU answers may differ, each with the documented rule that
+ * explains it (docs/brook.md, "CPU backend"). A difference of any other kernel fails its spec.
+ */
+export const BY_RULE: Record<string, string> = {
+  // BrookGPU's prog/tests sum_uchar, sum_uchar3, sum_uchar4 (test/brook/brookgpu-tests.test.ts) and chars.test.ts' narrow
+  sum: EIGHT_BIT,
+  narrow: EIGHT_BIT,
+  // reduce.test.ts: 2x2 matrix products folded to a value (11 ulps on SwiftShader)
+  foo: 'reduce kernels fold in passes over groups on the GPU, in one fold in record order on the CPU: float rounding differs (docs/brook.md, CPU backend)',
+};
+
+/** A rule's own check, where one exists: 8-bit records differ only where the GPU saturated (0 or 255). */
+function ruleHolds(rule: string, c: ReturnType<typeof compareBackends>): boolean {
+  if (rule !== EIGHT_BIT) return true;
+  return Object.values(c.outputs).every((o) => o.first.every((r) => r.gpu.every((g, k) => g === r.cpu[k] || g === 0 || g === 255)));
+}
+
+/** Specs (by title) left to the GPU, each with the reason. */
+export const LEFT_ALONE: Record<string, string> = {
+  'owns nothing; refuses bad bounds, empty domains, mismatched dimensions and disposed streams, naming the argument':
+    'asserts ctx.stats() unchanged across runs the GPU refuses: the comparison reads the arguments before the GPU refuses (its reads make GL objects the spec would count)',
+};
+
+export interface BothTally {
+  /** Plain runs of Brook kernels seen in the brook specs. */
+  runs: number;
+  /** Runs compared record by record. */
+  compared: number;
+  /** Distinct kernels compared. */
+  kernels: Set<string>;
+  /** Output records compared. */
+  records: number;
+  /** Runs whose outputs differed, explained by BY_RULE: kernel -> differing records. */
+  byRule: Map<string, number>;
+  /** Runs the CPU backend refused with a BrookError: message -> kernels. */
+  skipped: Map<string, Set<string>>;
+  skippedRuns: number;
+  /** Runs with run options (z mask, region) or under a bound write mask: GPU only. */
+  withOptions: number;
+  /** Runs the GPU refused (the spec expected a BrookError), so nothing to compare. */
+  gpuRefused: number;
+  /** Runs in the specs of LEFT_ALONE. */
+  leftAlone: number;
+}
+
+export const tally: BothTally = { runs: 0, compared: 0, kernels: new Set(), records: 0, byRule: new Map(), skipped: new Map(), skippedRuns: 0, withOptions: 0, gpuRefused: 0, leftAlone: 0 };
+
+let active = false;
+let leftAlone = false;
+let cpu: CpuContext | null = null;
+
+beforeEach(function () {
+  active = (this.currentTest?.titlePath()[0] ?? '').startsWith('brook/');
+  leftAlone = active && LEFT_ALONE[this.currentTest?.title ?? ''] !== undefined;
+});
+afterEach(() => {
+  active = false;
+  leftAlone = false;
+});
+
+function skip(reason: string, name: string): void {
+  tally.skippedRuns++;
+  const short = reason.length > 140 ? `${reason.slice(0, 140)}…` : reason;
+  let s = tally.skipped.get(short);
+  if (!s) tally.skipped.set(short, (s = new Set()));
+  s.add(name);
+}
+
+/** Makes `ctx.run` also compare with the CPU backend while a brook spec runs (see the header). */
+export function bothBackends(ctx: BrookContext): void {
+  const run = ctx.run.bind(ctx);
+  let inner = false;
+  let gpuRan = false;
+  let gpuError: unknown = null;
+  ctx.run = (kernel: Kernel | KernelSpec, args: KernelArgs, options?: RunOptions): void => {
+    if (inner) {
+      gpuRan = true;
+      try {
+        return run(kernel, args, options);
+      } catch (e) {
+        gpuError = e;
+        throw e;
+      }
+    }
+    if (!active || options?.internal) return run(kernel, args, options); // the library's own passes (runInternal) are not the spec's runs
+    const spec = kernel && typeof kernel === 'object' ? ('spec' in kernel ? kernel.spec : kernel) : null;
+    const name = spec?.name ?? '?';
+    tally.runs++;
+    if (leftAlone) {
+      tally.leftAlone++;
+      return run(kernel, args, options);
+    }
+    if ((options !== undefined && Object.keys(options).length > 0) || boundMaskOn(ctx)) {
+      tally.withOptions++;
+      return run(kernel, args, options);
+    }
+    cpu ??= createContext({ backend: 'cpu' }) as unknown as CpuContext;
+    inner = true;
+    gpuRan = false;
+    gpuError = null;
+    let c;
+    try {
+      c = compareBackends(ctx, kernel, args, { cpu, first: 3 });
+    } catch (e) {
+      inner = false;
+      if (!gpuRan) {
+        // refused before the GPU ran (bad arguments, or arguments compareBackends does not copy): the GPU run as the spec made it
+        run(kernel, args, options);
+        skip(e instanceof Error ? e.message : String(e), name);
+        return;
+      }
+      if (e !== gpuError && e instanceof Error && e.name === 'BrookError') {
+        skip(e.message, name);
+        return;
+      }
+      if (e === gpuError) tally.gpuRefused++;
+      throw e;
+    } finally {
+      inner = false;
+    }
+    tally.compared++;
+    tally.kernels.add(name);
+    for (const o of Object.values(c.outputs)) tally.records += o.records;
+    if (c.ok) return;
+    const differing = Object.values(c.outputs).reduce((s, o) => s + o.differing, 0);
+    if (BY_RULE[name] && ruleHolds(BY_RULE[name], c)) {
+      tally.byRule.set(name, (tally.byRule.get(name) ?? 0) + differing);
+      return;
+    }
+    const what = Object.entries(c.outputs)
+      .filter(([, o]) => o.differing)
+      .map(([n, o]) => `${n}: ${o.differing} of ${o.records} records, first ${JSON.stringify(o.first)}`)
+      .join('; ');
+    throw new Error(`kernel ${name} differs between ${c.renderer} and the CPU backend beyond ${COMPARE_ULPS} ulps (ints exactly), with no documented rule listed in test/both.ts BY_RULE: ${what}`);
+  };
+}
