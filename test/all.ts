@@ -35,7 +35,6 @@ import './brook/golden.test';
 import './cpu/compare.test';
 import './cpu/differential.test';
 import './brook/fuzz.test';
-import './brook/both.test';
 import './core/reduce.test';
 import './core/queries.test';
 import './core/errors.test';
@@ -74,3 +73,5 @@ import './view/puzzles.test';
 import './python/widget.test';
 import './core/pass.test';
 import './readme.test';
+// last: the tally of every brook-tag run compared with the CPU backend (test/both.ts)
+import './brook/both.test';
