@@ -27,6 +27,21 @@ export interface CompiledPredicate {
 export function brookPredicate(text: string, type: ElementType, option: string): CompiledPredicate {
   if (typeof text !== 'string' || text.trim() === '') throw new BrookError(`${option} must be one Brook expression of x and i, e.g. 'x > 0.5', got ${JSON.stringify(text)}`);
   if (text.length > 100_000) throw new BrookError(`${option}: the expression is longer than 100,000 characters`);
+  // a filter called in a loop passes the same text each time: parse and check it once
+  const key = `${type}\u0000${text}`;
+  const cached = COMPILED.get(key);
+  if (cached) return cached;
+  const compiled = compilePredicate(text, type, option);
+  if (COMPILED.size >= COMPILED_MOST) COMPILED.clear();
+  COMPILED.set(key, compiled);
+  return compiled;
+}
+
+/** Predicates compiled (the GLSL depends on the text and the record type only; errors are not kept). */
+const COMPILED = new Map<string, CompiledPredicate>();
+const COMPILED_MOST = 256;
+
+function compilePredicate(text: string, type: ElementType, option: string): CompiledPredicate {
   const where = option;
   try {
     const e = parseExpression(text, where);
