@@ -6,12 +6,12 @@
 // unless its kernel is listed in BY_RULE with the documented rule (docs/brook.md, "CPU backend")
 // that explains it. A kernel the CPU backend refuses with a BrookError (GPU-only: hand-written
 // GLSL KernelSpecs, vout, write queries and masks, ...) is counted as skipped under that error's
-// message. Runs with options (z masks, regions, the library's own passes through runInternal) are
-// left to the GPU and counted. The last spec of the run (test/brook/both.test.ts) prints the tally.
+// message. Runs with z masks, regions or under a bound write mask are compared too (compareBackends
+// copies the GPU's depth buffers to the CPU run); the library's own passes (runInternal) are left
+// to the GPU. The last spec of the run (test/brook/both.test.ts) prints the tally.
 import type { BrookContext, Kernel, KernelArgs, KernelSpec, RunOptions } from '../src/index';
 import { COMPARE_ULPS, compareBackends, createContext } from '../src/index';
 import type { CpuContext } from '../src/cpu/context';
-import { boundMaskOn } from '../src/brt/lower';
 
 const EIGHT_BIT = '8-bit stores saturate at 0 and 255 on the GPU (UNORM textures) and wrap modulo 256 on the CPU, as BrookGPU\'s CPU backend (docs/brook.md, CPU backend)';
 
@@ -60,7 +60,7 @@ export interface BothTally {
   /** Runs the CPU backend refused with a BrookError: message -> kernels. */
   skipped: Map<string, Set<string>>;
   skippedRuns: number;
-  /** Runs with run options (z mask, region) or under a bound write mask: GPU only. */
+  /** Runs with run options compareBackends does not take (other than mask, invert, region): GPU only. */
   withOptions: number;
   /** Runs the GPU refused (the spec expected a BrookError), so nothing to compare. */
   gpuRefused: number;
@@ -106,7 +106,7 @@ export function bothBackends(ctx: BrookContext): void {
   let gpuError: unknown = null;
   ctx.run = (kernel: Kernel | KernelSpec, args: KernelArgs, options?: RunOptions): void => {
     if (inner) {
-      gpuRan = true;
+      if (!options?.internal) gpuRan = true; // (compareBackends' own passes, which read a GPU depth buffer, are not the run)
       try {
         return run(kernel, args, options);
       } catch (e) {
@@ -121,7 +121,7 @@ export function bothBackends(ctx: BrookContext): void {
       tally.leftAlone++;
       return run(kernel, args, options);
     }
-    if ((options !== undefined && Object.keys(options).length > 0) || boundMaskOn(ctx)) {
+    if (options !== undefined && Object.keys(options).some((k) => !['mask', 'invert', 'region'].includes(k))) {
       tally.withOptions++;
       return run(kernel, args, options);
     }
@@ -131,7 +131,7 @@ export function bothBackends(ctx: BrookContext): void {
     gpuError = null;
     let c;
     try {
-      c = compareBackends(ctx, kernel, args, { cpu, first: 3 });
+      c = compareBackends(ctx, kernel, args, { cpu, first: 3, run: options });
     } catch (e) {
       inner = false;
       if (!gpuRan) {

@@ -35,6 +35,8 @@ import { StructDomain, StructStream } from '../core/struct';
 /** What lowering needs of an open write query: a run with the counting output added. */
 export interface OpenQuery {
   run(given: Kernel | KernelSpec, args: KernelArgs, options: RunOptions): void;
+  /** On a CPU context (src/cpu/context.ts), which counts the records itself: adds `n` records written by one run. */
+  written?(n: number, runs?: number): void;
 }
 
 const openQueries = new WeakMap<BrookContext, OpenQuery>();
@@ -116,7 +118,7 @@ function iteratorInputs(spec: KernelSpec, names: string[]): KernelSpec {
  * stream (a domain's stream), or, when that is a struct parameter's field (spec.outputs holds the
  * flattened fields, the argument is the struct stream), the struct output's first field stream.
  */
-function maskedOutput(spec: KernelSpec, args: KernelArgs): { name: string; stream: Stream } | undefined {
+export function maskedOutput(spec: KernelSpec, args: KernelArgs): { name: string; stream: Stream } | undefined {
   const asStream = (v: unknown): Stream | undefined => {
     if (v instanceof Stream) return v;
     if (v instanceof StreamDomain) return v.stream;

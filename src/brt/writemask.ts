@@ -21,6 +21,10 @@
  * must have the mask's size (another size is a BrookError); not to a reduce kernel's fold passes,
  * nor to the passes of library calls (sortStream, filters, streamGatherOp, scatterReduce, reads,
  * ...: `ctx.runInternal`), as BrookGPU's runtime calls were not masked.
+ *
+ * On a CPU context (createContext({ backend: 'cpu' })) the depth buffer is an array of the same
+ * values (src/cpu/masks.ts) and the CPU context applies the bound mask to its runs the same way:
+ * the same records skipped, set and counted.
  */
 import type { BrookContext } from '../core/context';
 import { check } from '../core/errors';
@@ -43,7 +47,8 @@ export class WriteMask {
     readonly columns: number,
   ) {
     useBrookKinds(); // the lowering applies a bound mask to ctx.run (lower.ts)
-    this.depth = new ZMask(ctx, columns, rows); // disposed by dispose() (its renderbuffer is the context's, counted in ctx.stats())
+    // disposed by dispose() (its renderbuffer is the context's, counted in ctx.stats()); a CPU context's: an array of depths (src/cpu/masks.ts)
+    this.depth = onCpu(ctx) ? ctx.depthBuffer(columns, rows) : new ZMask(ctx, columns, rows);
     try {
       this.clear();
     } catch (e) {
@@ -86,6 +91,7 @@ export class WriteMask {
   clear(): void {
     this.live('clear');
     this.ctx.guard();
+    if (onCpu(this.ctx)) return (this.depth as unknown as { clear(d: number): void }).clear(1);
     runPass(this.ctx, { name: 'write_mask clear', kind: 'clear', targets: [], depth: this.depth, clear: { depth: 1 }, count: 0, colorWrite: false, records: this.rows * this.columns });
   }
 
@@ -100,13 +106,17 @@ export class WriteMask {
   }
 }
 
+/** A CPU context (src/cpu/context.ts), whose depth buffers are arrays: `depthBuffer(width, height)`. */
+function onCpu(ctx: BrookContext): ctx is BrookContext & { depthBuffer(width: number, height: number): ZMask } {
+  return (ctx as { backend?: string }).backend === 'cpu';
+}
+
 /**
  * BrookGPU's `write_mask::create(rows, columns)`: a write mask for streams of that shape (for a
  * 1D stream, its texture's rows and columns). Cleared; not bound.
  */
 export function writeMask(ctx: BrookContext, rows: number, columns: number): WriteMask {
   ctx.guard();
-  check((ctx as { backend?: string }).backend !== 'cpu', 'writeMask(ctx, rows, columns): write masks are depth buffers of a GPU pass and are not on the CPU backend yet: use a GPU context (createContext())');
   check([rows, columns].every((x) => Number.isInteger(x) && x >= 1), () => `writeMask(ctx, rows, columns): positive integers, got ${rows}, ${columns}`);
   return new WriteMask(ctx, rows, columns);
 }

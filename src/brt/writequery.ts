@@ -21,6 +21,11 @@
  * as exact integers (below 2^53). Costs: the extra target (a pass more when the kernel already
  * uses every draw buffer), a clear and log16(n) reduction passes per run. Z-mask builds
  * (`{ build }`, depth only) are not counted.
+ *
+ * On a CPU context (createContext({ backend: 'cpu' })) the context counts the records each of
+ * the user's runs wrote as it runs them (src/cpu/masks.ts) and adds them here (`written`): the
+ * same records, the same counts (a reduce kernel's as its GPU fold passes write them), and the
+ * same API; count() is settled at once.
  */
 import type { BrookContext } from '../core/context';
 import { BrookError, check } from '../core/errors';
@@ -42,7 +47,6 @@ export const WRITE_QUERY_OUTPUT = 'writequery_count';
 /** A write query on `ctx` (see the module comment). */
 export function writeQuery(ctx: BrookContext): WriteQuery {
   check(ctx && typeof ctx === 'object' && typeof (ctx as BrookContext).scratch === 'function', 'writeQuery(ctx): ctx must be a BrookContext (createContext())');
-  check((ctx as { backend?: string }).backend !== 'cpu', 'writeQuery(ctx): write queries count a GPU pass\'s fragments (occlusion queries) and are not on the CPU backend yet: use a GPU context (createContext())');
   return new WriteQuery(ctx);
 }
 
@@ -67,6 +71,8 @@ export class WriteQuery {
   private partials: Stream[] = [];
   /** Kernel runs counted since begin(). */
   runs = 0;
+  /** On a CPU context: the records counted since begin() (the context counts them as it runs; src/cpu/context.ts). */
+  private cpuRecords = 0;
 
   constructor(readonly ctx: BrookContext) {
     useBrookKinds();
@@ -80,6 +86,7 @@ export class WriteQuery {
     check(this.state !== 'open', 'write query: begin() twice without end()');
     this.release();
     this.runs = 0;
+    this.cpuRecords = 0;
     this.state = 'open';
     setOpenQuery(this.ctx, this);
   }
@@ -94,7 +101,7 @@ export class WriteQuery {
   /** The records written between begin() and end(), read without blocking. */
   async count(): Promise<number> {
     this.checkEnded('count()');
-    let total = 0;
+    let total = this.cpuRecords;
     for (const s of this.partials) total += (await s.read())[0]!;
     return total;
   }
@@ -102,7 +109,7 @@ export class WriteQuery {
   /** The same, blocking until the GPU is done (Brook's `q.count()`). */
   countSync(): number {
     this.checkEnded('countSync()');
-    let total = 0;
+    let total = this.cpuRecords;
     for (const s of this.partials) total += s.readSync()[0]!;
     return total;
   }
@@ -112,6 +119,12 @@ export class WriteQuery {
     if (this.state === 'open') setOpenQuery(this.ctx, undefined);
     this.release();
     this.state = 'disposed';
+  }
+
+  /** @internal A CPU context's run wrote `n` records (not discarded, not masked off) while this query was open. */
+  written(n: number, runs = 1): void {
+    this.cpuRecords += n;
+    this.runs += runs;
   }
 
   /** Runs `given` with the counting target added, on core's plain run (lower.ts, while the query is open). */

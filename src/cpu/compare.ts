@@ -13,6 +13,13 @@
  * place or `abs` absolutely (NaN equals NaN, infinities equal themselves); ints, uints and 8-bit
  * records exactly. GLSL ES 3.00 bounds most built-ins at a few ulps (sin and cos absolutely, to
  * 2^-11), so a kernel that calls them may need a wider tolerance than the default.
+ *
+ * Masked runs compare too: `options.run` holds the run options both runs take (a z mask of the
+ * GPU context, invert, region), and a write mask bound to the GPU context with its test or set
+ * enabled (src/brt/writemask.ts) applies to the GPU run as usual. Each GPU depth buffer is read
+ * first, exactly, by a pass under its own depth test (a uint target cleared to 0, then 1 where
+ * a record drawn at 0.5 passes LESS), and the CPU run gets a depth buffer of the same values, so
+ * both runs skip the same records and a skipped record keeps its old value on both.
  */
 import { BrookError, check } from '../core/errors';
 import type { BrookContext } from '../core/context';
@@ -23,6 +30,10 @@ import { Stream } from '../core/stream';
 import { StreamDomain } from '../core/domain';
 import { StructDomain, StructStream, structStream } from '../core/struct';
 import { CpuContext } from './context';
+import type { RunOptions } from '../core/kernelspec';
+import type { ZMask } from '../core/zmask';
+import { boundMaskOn } from '../brt/lower';
+import { CpuDepth } from './masks';
 
 /** Float results within this many units in the last place count as equal (compareBackends' default). */
 export const COMPARE_ULPS = 4;
@@ -38,6 +49,8 @@ export interface CompareOptions {
   cpu?: CpuContext;
   /** Also list every differing record's index (OutputComparison.indices), for a diff view. Default false. */
   indices?: boolean;
+  /** The run options of both runs: `mask` (a z mask of the GPU context, ctx.zmask; copied to the CPU), `invert`, `region`. Default none. */
+  run?: RunOptions;
 }
 
 /** A record that differs: where, both answers, and what the kernel read there. */
@@ -116,6 +129,57 @@ function domainLike(s: Stream, d: StreamDomain): StreamDomain {
 }
 
 /**
+ * Which texels of the GPU depth buffer `depth` let a pass drawn at 0.5 with the test LESS through
+ * (1) or not (0): a z mask's 1.0 (run) against 0.0, a write mask's 1.0 (clear) against 0.5 (set).
+ */
+function depthPasses(gpu: BrookContext, depth: ZMask): Uint32Array {
+  const flag = gpu.scratch('uint', [depth.height, depth.width]);
+  try {
+    gpu.runInternal({ name: 'compareBackends: depth read (clear)', outputs: { flag: 'uint' }, body: 'flag = 0u;' }, { flag });
+    gpu.runInternal({ name: 'compareBackends: depth read', outputs: { flag: 'uint' }, body: 'flag = 1u;' }, { flag }, { writeMask: { mask: depth, test: true, set: false } });
+    return flag.readSync() as Uint32Array;
+  } finally {
+    flag.dispose();
+  }
+}
+
+/** A CPU depth buffer for the CPU run's first output holding `value(passes)` per record of the GPU's. */
+function cpuDepth(cpu: CpuContext, spec: KernelSpec, cpuArgs: KernelArgs, passes: () => Uint32Array, value: (pass: boolean) => number): CpuDepth | null {
+  let out: unknown;
+  for (const name of Object.keys(spec.outputs)) {
+    out = cpuArgs[name];
+    break;
+  }
+  if (out === undefined) for (const [name, p] of Object.entries(spec.structParams ?? {})) if (p.role === 'outputs' && out === undefined) out = cpuArgs[name];
+  const s = out instanceof StreamDomain ? out.stream : out instanceof StructStream ? Object.values(out.fields)[0] : out;
+  if (!(s instanceof Stream)) return null; // (no output: the runs refuse the arguments)
+  const p = passes();
+  const d = cpu.depthBuffer(s.layout.width, s.layout.height) as unknown as CpuDepth;
+  const v = d.values();
+  for (let i = 0; i < Math.min(v.length, p.length); i++) v[i] = value(p[i] !== 0);
+  return d;
+}
+
+/** The CPU run's options for a GPU run with `run` and the GPU's bound write mask: its depth buffers copied (disposed with the CPU context's copies). */
+function masked(gpu: BrookContext, cpu: CpuContext, spec: KernelSpec, cpuArgs: KernelArgs, run: RunOptions | undefined, depths: CpuDepth[]): RunOptions {
+  const o: RunOptions = { ...(run ?? {}) };
+  if (run?.mask) {
+    // (a z mask of another context, disposed or never built: the GPU run refuses it, with its own message)
+    const m = run.mask as ZMask;
+    if (m && typeof m === 'object' && !m.disposed && m.ctx === (gpu as never) && m.builds > 0) {
+      const d = cpuDepth(cpu, spec, cpuArgs, () => depthPasses(gpu, m), (pass) => (pass ? 1 : 0));
+      if (d) (d.builds = m.builds), depths.push(d), (o.mask = d as unknown as ZMask);
+    }
+  }
+  const bound = run?.mask || run?.build || run?.internal || spec.brook?.reduce ? undefined : boundMaskOn(gpu);
+  if (bound && !bound.disposed && (bound.testing || bound.setting)) {
+    const d = cpuDepth(cpu, spec, cpuArgs, () => depthPasses(gpu, bound.depth), (pass) => (pass ? 1 : 0.5));
+    if (d) depths.push(d), (o.writeMask = { mask: d as unknown as ZMask, test: bound.testing, set: bound.setting });
+  }
+  return o;
+}
+
+/**
  * Runs `kernel` on the GPU context `gpu` and on the CPU backend and compares every output record
  * by record (see the module's header). Returns the comparison; throws only for bad arguments.
  * @example const { ok, outputs } = compareBackends(ctx, kernels.saxpy, { a: 2, x, y, r }, { ulps: 2 });
@@ -130,6 +194,7 @@ export function compareBackends(gpu: BrookContext, kernel: Kernel | KernelSpec, 
   const spec = 'spec' in kernel ? kernel.spec : kernel;
   const cpu = options.cpu ?? new CpuContext();
   const copies = new Map<object, Stream | StructStream>();
+  const depths: CpuDepth[] = [];
   try {
     const cpuArgs: KernelArgs = {};
     for (const [k, v] of Object.entries(args)) cpuArgs[k] = toCpu(cpu, v, copies);
@@ -139,8 +204,9 @@ export function compareBackends(gpu: BrookContext, kernel: Kernel | KernelSpec, 
       const v = cpuArgs[n];
       if (v instanceof Stream && !(v instanceof Iter)) inputs[n] = { data: v.readSync(), comps: v.info.components, length: v.length };
     }
-    gpu.run(kernel, args);
-    cpu.run(kernel, cpuArgs);
+    const cpuOptions = masked(gpu, cpu, spec, cpuArgs, options.run, depths);
+    gpu.run(kernel, args, options.run);
+    cpu.run(kernel, cpuArgs, cpuOptions);
     // struct outputs compare as their struct streams (interleaved records)
     const structOut = Object.entries(spec.structParams ?? {}).filter(([, p]) => p.role === 'outputs');
     const fieldOf = new Set(structOut.flatMap(([n, p]) => p.struct.fields.map((f) => `${n}_${f.name}`)));
@@ -194,6 +260,7 @@ export function compareBackends(gpu: BrookContext, kernel: Kernel | KernelSpec, 
     return { ok, renderer: gpu.caps.renderer, tolerance: { ulps, abs }, outputs };
   } finally {
     for (const m of copies.values()) m.dispose();
+    for (const d of depths) d.dispose();
     if (!options.cpu) cpu.dispose();
   }
 }

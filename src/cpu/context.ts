@@ -20,9 +20,11 @@
  * What runs: write/read, domains, struct streams, iterators, indexof, gathers with the edge
  * clamp, reduce kernels (ctx.run into a stream, reduceValue), the host API (streamDecl,
  * streamRead/Write), streamGatherOp/ScatterOp, and ctx.reduce, filter, scan and sortStream
- * through src/reference. What does not (a BrookError names it): kernels written as GLSL
- * descriptions rather than Brook, vout kernels, write masks and queries, z-cull masks and
- * regions, the GPU techniques (binning, routing) and the apps (docs/brook.md, "CPU backend").
+ * through src/reference; z-cull masks (ctx.zmask, buildMask, run's mask and invert), regions,
+ * Brook's write masks and write queries, and ctx.queries' occlusion queries, as the depth test,
+ * scissor and fragment count of a GPU pass played record by record (masks.ts). What does not
+ * (a BrookError names it): kernels written as GLSL descriptions rather than Brook, vout kernels,
+ * the GPU techniques (binning, routing) and the apps (docs/brook.md, "CPU backend").
  */
 import { BrookError, check } from '../core/errors';
 import type { Capabilities } from '../core/caps';
@@ -31,15 +33,19 @@ import type { KernelSpec, RunOptions } from '../core/kernelspec';
 import type { KernelArgs } from '../core/kernelargs';
 import { Stream, layoutFor, type StreamShape } from '../core/stream';
 import type { Layout } from '../core/layout';
-import type { StreamDomain } from '../core/domain';
+import { StreamDomain } from '../core/domain';
 import type { ElementType } from '../core/types';
 import { typeInfo } from '../core/types';
 import { reduceReference } from '../reference/reduce';
 import { CpuStream } from './stream';
 import { kernelSource, runCpuKernel, runCpuReduce } from './kernel';
-import { describeValue } from '../core/checks';
+import { checkFunction, checkOptions, describeValue } from '../core/checks';
 import { cpuGatherOp, cpuScatterOp } from './ops';
 import { cpuFilter, cpuScan, cpuSort } from './idioms';
+import { CpuDepth, planRun, type RunGate, type RunTarget } from './masks';
+import type { ZMask } from '../core/zmask';
+import { REDUCE_FACTOR } from '../core/reduce';
+import { boundMaskOn, maskedOutput, openQueryOn } from '../brt/lower';
 
 /** `ctx.caps.renderer` of a CPU context. */
 export const CPU_RENDERER = 'brookgl CPU (JavaScript)';
@@ -61,7 +67,44 @@ export class CpuContext {
   };
   readonly debug = false;
   private readonly streams = new Set<Stream>();
+  private readonly masks = new Set<CpuDepth>();
+  /** Occlusion queries open now (queries.occlusion): each adds the records every run writes. */
+  private readonly occlusions: Array<{ written: number }> = [];
   private disposed = false;
+
+  /**
+   * Occlusion queries, timer queries and fences as a GPU context's `ctx.queries` offers them
+   * (core/queries.ts), with the same Promise shape: on the CPU every answer is known when the
+   * call returns, so each Promise is already settled. `occlusion(draw)` resolves true when a run
+   * inside `draw` wrote a record (not discarded, not masked off), as ANY_SAMPLES_PASSED; `time`
+   * resolves null, as on a GPU without EXT_disjoint_timer_query (caps.timerQuery is false).
+   */
+  readonly queries = {
+    fence: (): Promise<void> => {
+      this.guard();
+      return Promise.resolve();
+    },
+    occlusion: (draw: () => void): Promise<boolean> => {
+      this.guard();
+      checkFunction(draw, 'queries.occlusion: draw', '() => ctx.run(kernel, args)');
+      const counter = { written: 0 };
+      this.occlusions.push(counter);
+      try {
+        draw();
+      } finally {
+        this.occlusions.splice(this.occlusions.indexOf(counter), 1);
+      }
+      return Promise.resolve(counter.written > 0);
+    },
+    time: (draw: () => void): Promise<number | null> => {
+      this.guard();
+      checkFunction(draw, 'queries.time: draw', '() => ctx.run(kernel, args)');
+      draw();
+      return Promise.resolve(null);
+    },
+    /** @internal */
+    turn: (): Promise<void> => Promise.resolve(),
+  };
 
   get isLost(): boolean {
     return this.disposed;
@@ -119,15 +162,82 @@ export class CpuContext {
   run(kernel: Kernel | KernelSpec, args: KernelArgs, options: RunOptions = {}): void {
     this.guard();
     const spec = kernelSpec(kernel);
-    const opts = Object.keys(options ?? {}).filter((k) => (options as Record<string, unknown>)[k] !== undefined && k !== 'internal');
-    if (opts.length) throw new BrookError(`kernel ${spec.name}: run option${opts.length > 1 ? 's' : ''} ${opts.join(', ')} (z-cull masks, regions, write masks) are GPU passes; the CPU backend runs every record: run it on a GPU context (createContext())`);
-    if (spec.brook?.reduce) runCpuReduce(spec, args);
-    else runCpuKernel(spec, args);
+    const o = checkOptions(options, `kernel ${spec.name}: run options`) as RunOptions;
+    // what counts this run's records: an open write query (the user's runs, not mask builds), open occlusion queries (every run)
+    const query = o.build || o.internal ? undefined : openQueryOn(this as never);
+    const counters = this.occlusions.length > 0 || query?.written !== undefined;
+    const add = (n: number, runs = 1) => {
+      if (n < 0) return;
+      for (const c of this.occlusions) c.written += n;
+      query?.written?.(n, runs);
+    };
+    if (spec.brook?.reduce) {
+      check(!o.mask && !o.region, () => `reduce kernel ${spec.name}: masks and regions do not apply to reductions`);
+      runCpuReduce(spec, args);
+      if (counters) add(...reducePassRecords(spec, args));
+      return;
+    }
+    // Brook's bound write mask (src/brt/writemask.ts) applies to the user's runs, as src/brt/lower.ts applies it on a GPU context
+    let opts = o;
+    const bound = o.internal || o.build || o.mask || o.writeMask ? undefined : boundMaskOn(this as never);
+    if (bound && !bound.disposed && (bound.testing || bound.setting) && args !== null && typeof args === 'object' && spec.outputs) {
+      const found = maskedOutput(spec, args);
+      const out = found?.stream;
+      const depth = bound.depth as unknown as CpuDepth;
+      if (out && !out.disposed) {
+        const { width, height } = out.layout;
+        if (width !== depth.width || height !== depth.height) {
+          throw new BrookError(
+            `kernel ${spec.name}: a write mask of ${depth.height}x${depth.width} (rows x columns) is bound with its ${[bound.testing && 'test', bound.setting && 'set'].filter(Boolean).join(' and ')} enabled, but output '${found.name}' (${out.describe()}) has a ${height}x${width} texture; ` +
+              'create the mask with the output\'s size, or unbind it (or disable its test and set) around this run',
+          );
+        }
+        opts = { ...o, writeMask: { mask: bound.depth, test: bound.testing, set: bound.setting } };
+      }
+    }
+    const plain = !opts.mask && !opts.build && !opts.writeMask && (opts.region ?? 'all') === 'all' && opts.invert === undefined;
+    const gateFor = plain && !counters ? undefined : (t: RunTarget): RunGate => planRun(spec.name, t, opts, counters);
+    add(runCpuKernel(spec, args, gateFor));
   }
 
-  /** @internal A library pass (domain copies): as run. */
-  runInternal(kernel: Kernel | KernelSpec, args: Readonly<Record<string, Stream | StreamDomain>>): void {
-    this.run(kernel, args as KernelArgs);
+  /** @internal A library call's own pass (domain copies, idioms): as run, marked internal (a bound write mask and a write query leave it alone). */
+  runInternal(kernel: Kernel | KernelSpec, args: KernelArgs, options: RunOptions = {}): void {
+    this.run(kernel, args, { ...options, internal: true });
+  }
+
+  /** A z mask (core/zmask.ts, masks.ts) for streams laid out like `like` (the same texture size). */
+  zmask(like: Stream): ZMask {
+    this.guard();
+    check(like instanceof CpuStream, () => `zmask: like: expected a stream of this CPU context, got ${describeValue(like)}`);
+    check(!like.disposed, () => `zmask: like: the ${like.describe()} was disposed: pass a live stream`);
+    check(like.ctx === (this as never), () => `zmask: like: the ${like.describe()} belongs to another context`);
+    return this.depthBuffer(like.layout.width, like.layout.height);
+  }
+
+  /**
+   * Builds `mask` with `builder`, a kernel that `discard`s the records that should run (Listing
+   * 34-1): every record it keeps is skipped by later runs with `{ mask }`. Its outputs are bound
+   * as usual but not written.
+   */
+  buildMask(mask: ZMask, builder: Kernel | KernelSpec, args: KernelArgs): void {
+    this.guard();
+    check(mask instanceof CpuDepth, () => `buildMask: mask must be a z mask of this CPU context (ctx.zmask(stream)), got ${describeValue(mask)}`);
+    check((mask.ctx as unknown) === this, 'buildMask: mask: the z mask belongs to another context');
+    this.run(builder, args, { build: mask });
+    mask.builds++;
+  }
+
+  /** @internal A depth buffer of width x height texels, cleared to 1.0 (a z mask's, a write mask's). */
+  depthBuffer(width: number, height: number): ZMask {
+    this.guard();
+    const d = new CpuDepth(this, width, height);
+    this.masks.add(d);
+    return d as unknown as ZMask;
+  }
+
+  /** @internal */
+  forgetDepth(d: CpuDepth): void {
+    this.masks.delete(d);
   }
 
   /** @internal streamGatherOp on the CPU (src/idioms/gatherop.ts calls it for a CPU context). */
@@ -171,16 +281,18 @@ export class CpuContext {
   }
 
   /** Live streams and their bytes (no GL objects on the CPU: those counts stay 0). */
-  stats(): { streams: number; bytes: number; textures: number; textureBytes: number; framebuffers: number; programs: number } {
+  stats(): { streams: number; bytes: number; masks: number; textures: number; textureBytes: number; framebuffers: number; programs: number } {
     let bytes = 0;
     for (const s of this.streams) bytes += (s as CpuStream).data.byteLength;
-    return { streams: this.streams.size, bytes, textures: 0, textureBytes: 0, framebuffers: 0, programs: 0 };
+    for (const m of this.masks) bytes += m.depth!.byteLength;
+    return { streams: this.streams.size, bytes, masks: this.masks.size, textures: 0, textureBytes: 0, framebuffers: 0, programs: 0 };
   }
 
   /** Releases every stream. Idempotent. */
   dispose(): void {
     if (this.disposed) return;
     for (const s of [...this.streams]) s.dispose();
+    for (const m of [...this.masks]) m.dispose();
     this.disposed = true;
   }
 
@@ -209,6 +321,24 @@ export class CpuContext {
 function kernelSpec(kernel: Kernel | KernelSpec): KernelSpec {
   check(kernel !== null && typeof kernel === 'object', () => `run: expected a kernel (from the brook tag), got ${describeValue(kernel)}`);
   return 'spec' in kernel ? kernel.spec : kernel;
+}
+
+/**
+ * The records a reduce kernel's passes write on a GPU context (src/brt/reducekernel.ts), which
+ * an open write query counts there, and the passes: to one record, ceil(n / REDUCE_FACTOR) per
+ * pass while more than REDUCE_FACTOR remain, then 1; to m records (1D or 2D), m in one pass.
+ */
+function reducePassRecords(spec: KernelSpec, args: KernelArgs): [records: number, passes: number] {
+  const red = spec.brook!.reduce!;
+  const src = args[red.input];
+  const out = args[red.result];
+  const length = (x: unknown) => (x instanceof Stream || x instanceof StreamDomain ? x.length : 0);
+  if (length(out) !== 1) return [length(out), 1];
+  let n = length(src);
+  let total = 0;
+  let passes = 1;
+  while (n > REDUCE_FACTOR) (total += n = Math.ceil(n / REDUCE_FACTOR)), passes++;
+  return [total + 1, passes];
 }
 
 /** Whether `ctx` is a CPU context. */

@@ -24,6 +24,7 @@ import { KernelJs, kernelJs, jsGather, jsVar } from '../brook/js';
 import { REDUCE_SOURCE } from '../brook/compile';
 import { CpuData, CpuStream } from './stream';
 import { DISCARD, R } from './runtime';
+import type { RunGate, RunTarget } from './masks';
 
 /** A stream or domain as a run sees it: its array, its extents (x first) and where it sits in its stream. */
 export interface Binding {
@@ -181,6 +182,10 @@ interface Compiled {
 
 interface Env {
   n: number;
+  /** A masked run's gate (masks.ts): records that may run, and the records written. */
+  gateRun?: Uint8Array | null;
+  gateWrote?: Uint8Array | null;
+  gateStore?: boolean;
   data: Record<string, CpuData>;
   gathers: Record<string, unknown>;
   uniforms: Record<string, unknown>;
@@ -208,9 +213,11 @@ function jsOf(spec: KernelSpec): KernelJs {
 
 /**
  * Runs `spec` over `args` on the CPU. Reduce kernels go to runReduce; `vout` kernels are not
- * run here yet.
+ * run here yet. `gateFor`, given the output the run covers, plans a masked run (masks.ts: z
+ * masks, regions, write masks, counting); the result is what its finish() returns (the records
+ * written, or -1 when nobody counts them).
  */
-export function runCpuKernel(spec: KernelSpec, args0: KernelArgs): void {
+export function runCpuKernel(spec: KernelSpec, args0: KernelArgs, gateFor?: (target: RunTarget) => RunGate): number {
   const where = (n: string) => `kernel ${spec.name}, argument '${n}'`;
   check(args0 !== null && typeof args0 === 'object', () => `kernel ${spec.name}: the arguments must be an object of streams and values by parameter name, got ${describeValue(args0)}`);
   if (spec.brook?.vout) throw new BrookError(`kernel ${spec.name}: vout kernels are not on the CPU backend yet; run it on a GPU context (createContext())`);
@@ -262,6 +269,8 @@ export function runCpuKernel(spec: KernelSpec, args0: KernelArgs): void {
     check(v !== undefined, () => `${where(n)} is missing: pass a ${type} value`);
     uniforms[n] = uniformValue(where(n), type, v);
   }
+  const lay = o0.stream.layout;
+  const gate = gateFor?.({ width: lay.width, height: lay.height, dims: lay.dims, length: o0.stream.length, view: o0.view });
   // outputs that are also read go to a copy
   const readStreams = new Set<CpuStream>([...ins, ...gBinds].map((b) => b.stream));
   const targets = outs.map((o) => (readStreams.has(o.stream) || outs.filter((p) => p.stream === o.stream).length > 1 ? o.data.slice() : o.data));
@@ -269,7 +278,7 @@ export function runCpuKernel(spec: KernelSpec, args0: KernelArgs): void {
   inNames.forEach((n, k) => (data[`in_${n}`] = ins[k]!.data));
   outNames.forEach((n, k) => (data[`out_${n}`] = targets[k]!));
 
-  const plan = { o0, outs, ins, inNames, outNames, structOf };
+  const plan = { o0, outs, ins, inNames, outNames, structOf, gated: gate !== undefined && (gate.run !== null || gate.wrote !== null) };
   const key = planKey(plan);
   let byKey = cache.get(spec);
   if (!byKey) cache.set(spec, (byKey = new Map()));
@@ -278,10 +287,11 @@ export function runCpuKernel(spec: KernelSpec, args0: KernelArgs): void {
     compiled = compile(spec, plan);
     byKey.set(key, compiled);
   }
-  compiled.run({ n: o0.length, data, gathers, uniforms, iters });
+  compiled.run({ n: o0.length, data, gathers, uniforms, iters, gateRun: gate?.run ?? null, gateWrote: gate?.wrote ?? null, gateStore: gate?.store ?? true });
   outs.forEach((o, k) => {
     if (targets[k] !== o.data) o.stream.data = targets[k]!;
   });
+  return gate ? gate.finish() : -1;
 }
 
 interface Plan {
@@ -291,11 +301,13 @@ interface Plan {
   inNames: string[];
   outNames: string[];
   structOf: (n: string) => string | undefined;
+  /** Whether the run is gated (masks.ts): the loop skips records its gate holds off and marks those written. */
+  gated?: boolean;
 }
 
 function planKey(p: Plan): string {
   const b = (x: Binding) => `${x.view ? `v${x.origin}/${x.full}` : ''}${x.ext}`;
-  return [b(p.o0), ...p.outs.map(b), ...p.ins.map(b)].join('|');
+  return [b(p.o0), ...p.outs.map(b), ...p.ins.map(b)].join('|') + (p.gated ? '|gated' : '');
 }
 
 function uniformValue(what: string, type: string, v: unknown): unknown {
@@ -412,6 +424,7 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
   const recordVars = new Set<string>([...decl].filter((v) => !v.startsWith('v_') || true));
   loop.push(`let cx = 0, cy = 0, cz = 0, cw = 0, discarded = false${recordVars.size ? `, ${[...recordVars].join(', ')}` : ''};`);
   loop.push('const n = env.n;');
+  if (p.gated) loop.push('const gate_run = env.gateRun, gate_wrote = env.gateWrote, gate_store = env.gateStore;');
   // iterators: start and step as locals
   for (const [n, type] of Object.entries(spec.iters ?? {})) {
     const c = type === 'float' ? 1 : Number(type[5]);
@@ -424,6 +437,9 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
   if (o0.rank === 1 && !o0.view) loop.push('cx = r;');
   else loop.push(`if (r > 0 && ++cx === ${ex}) { cx = 0; if (++cy === ${ey}) { cy = 0; if (++cz === ${ez}) { cz = 0; cw++; } } }`);
   if (js.functions.includes('indexof()')) loop.push('brook_setpos(cx, cy, cz, cw);');
+  // a gated run: the record's index in the output's stream, as masks.ts indexes its gate
+  const gateIndex = o0.view ? flatExpr(o0, ['cx', 'cy', 'cz', 'cw']) : 'r';
+  if (p.gated) loop.push(`if (gate_run !== null && gate_run[${gateIndex}] === 0) continue;`);
   // indexof of an input: its own record's position (resampled inputs differ from the output's); made per record where the body asks
   p.inNames.forEach((n, k) => {
     if (!uses(`indexof_${n}(`)) return;
@@ -482,6 +498,7 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
   const block = `brook_body: {\n${inlineBody}\n}`;
   loop.push(throwsDiscard ? `try { ${block} } catch (e) { if (e !== DISCARD) throw e; discarded = true; }` : block);
   loop.push('if (discarded) continue;');
+  if (p.gated) loop.push(`if (gate_wrote !== null) gate_wrote[${gateIndex}] = 1;`, 'if (!gate_store) continue;');
   const outIndex = o0.view ? flatExpr(o0, C) : 'r';
   p.outNames.forEach((n, k) => {
     const b = p.outs[k]!;

@@ -11,7 +11,7 @@ describe('brook/both backends: the brook specs\' runs compared with the CPU back
     const lines = [
       `      · both backends: ${runs} runs of the brook-tag specs (suites ${SUITES.join(', ')}), ${tally.compared} compared (${tally.kernels.size} kernels, ${tally.records} records), ` +
         `${[...tally.byRule.values()].reduce((a, b) => a + b, 0)} records differing by a documented rule (${[...tally.byRule.keys()].map((k) => `${k}: ${BY_RULE[k]}`).join('; ') || 'none'}), ` +
-        `${tally.skippedRuns} runs skipped (${skippedKernels.size} kernels), ${tally.withOptions} runs with run options or a bound write mask (GPU only), ${tally.gpuRefused} runs the GPU refused (expected BrookErrors), ${tally.leftAlone} runs in specs left alone (${Object.keys(LEFT_ALONE).length}: ${Object.values(LEFT_ALONE).join('; ')})`,
+        `${tally.skippedRuns} runs skipped (${skippedKernels.size} kernels), ${tally.withOptions} runs with run options other than mask, invert and region (GPU only), ${tally.gpuRefused} runs the GPU refused (expected BrookErrors), ${tally.leftAlone} runs in specs left alone (${Object.keys(LEFT_ALONE).length}: ${Object.values(LEFT_ALONE).join('; ')})`,
       ...[...tally.unexplainedKernels].map(([k, m]) => `      · UNEXPLAINED ${k}: ${m}`),
       ...[...tally.skipped].map(([why, ks]) => `      · skipped: ${why} (${[...ks].slice(0, 8).join(', ')}${ks.size > 8 ? `, … ${ks.size} kernels` : ''})`),
     ];
