@@ -33,6 +33,7 @@ import './brook/chars.test';
 import './brook/frontend.test';
 import './brook/golden.test';
 import './cpu/compare.test';
+import './cpu/masks.test';
 import './cpu/differential.test';
 import './brook/fuzz.test';
 import './core/reduce.test';

@@ -8,3 +8,5 @@ import '../brook/brookgpu-tests.test';
 import '../brook/fuzz.test';
 // filter, scan, sort and reduce through src/reference; the GPU-only parts as BrookErrors
 import '../cpu/idioms.test';
+// z masks, regions, write masks, write queries and occlusion queries against plain loops (a CPU context on both sides here)
+import '../cpu/masks.test';
