@@ -31,6 +31,10 @@
  *
  * `occlusionLoop` is the chapter's CPU loop over a GPU computation with an occlusion query per
  * iteration, kept from stalling (see its comment); `liveCount` counts records exactly.
+ *
+ * On a CPU context (createContext({ backend: 'cpu' })): occlusionLoop runs (its queries are the
+ * CPU context's, settled at once) and so does liveCount (the predicate as a CPU filter); runBranch
+ * and branchMask take GLSL (cond, then, else), which the CPU backend does not run, and say so.
  */
 import type { BrookContext } from '../core/context';
 import { BrookError, check } from '../core/errors';
@@ -131,6 +135,10 @@ function shapeOf(s: Stream): StreamShape {
 /** A branch description with its strings and roles checked (before any GL call). */
 function checkBranch(ctx: BrookContext, d: BranchDesc, args: KernelArgs, where: string): void {
   checkContext(ctx, where);
+  check(
+    (ctx as unknown as { backend?: string }).backend !== 'cpu',
+    () => `${where}: a branch's cond, then and else are GLSL, which the CPU backend does not run: run it on a GPU context (createContext()), or write the branch as Brook kernels (an if/else; or ctx.zmask, ctx.buildMask and runs with { mask } and { mask, invert: true }, which a CPU context runs)`,
+  );
   d = checkRequired(d, `${where}: branch`, "{ name, inputs, outputs, cond, then, else }");
   checkString(d.name, `${where}: branch.name`, "a name such as 'Step'");
   check(
@@ -247,6 +255,13 @@ export async function liveCount(ctx: BrookContext, s: Stream, keep: string): Pro
   checkContext(ctx, 'liveCount');
   checkStream(ctx, s, 'liveCount: stream');
   checkString(keep, 'liveCount: keep', "a Brook expression of x and i, e.g. 'x.w > 0.0'");
+  const cpu = (ctx as unknown as { backend?: string }).backend === 'cpu' ? (ctx as unknown as { filterRecords(s: Stream, k: string, i: boolean): { stream: Stream | null; count: number } }) : undefined;
+  if (cpu) {
+    // the CPU backend's filter (src/cpu/idioms.ts) compiles the same predicate and counts exactly
+    const kept = cpu.filterRecords(s, keep, false);
+    kept.stream?.dispose();
+    return kept.count;
+  }
   const glsl = brookPredicate(keep, s.type, 'liveCount: keep').glsl; // one expression, typed by the front end
   const flags = ctx.scratch('uint', shapeOf(s));
   try {

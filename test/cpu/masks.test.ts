@@ -4,7 +4,7 @@
 // plain loop here or src/reference; the two backends must then agree exactly, and refuse the same
 // misuse with the same BrookError. compareBackends compares masked runs (GPU depth buffers copied).
 import { expect } from 'chai';
-import { BrookContext, CPU_RENDERER, brook, compareBackends, createContext, occlusionLoop, reference, streamBeginWriteQuery, streamEndWriteQuery, writeMask, writeQuery } from '../../src/index';
+import { BrookContext, CPU_RENDERER, branchMask, brook, compareBackends, createContext, liveCount, occlusionLoop, reference, runBranch, streamBeginWriteQuery, streamEndWriteQuery, writeMask, writeQuery } from '../../src/index';
 import type { ZMask } from '../../src/index';
 import { expectArrayEqual, newContext, randomFloats } from '../helpers';
 
@@ -254,6 +254,22 @@ describe('cpu/masks: z masks, regions, write masks and queries on both backends'
       expect(got.iterations, `${what}: iterations`).to.equal(Math.max(...start));
       expectArrayEqual(got.left, new Float32Array(n), `${what}: every record finished`);
     }
+  });
+
+  it("the flow idioms on a CPU context: liveCount counts exactly; runBranch and branchMask (GLSL sides) say what runs instead", async () => {
+    const n = 500;
+    const x = randomFloats(n * 4, 12, -1, 1);
+    const s = cpu.stream('float4', n, x);
+    const want = Array.from({ length: n }, (_, i) => i).filter((i) => x[i * 4 + 3]! > 0 && i % 3 !== 0).length;
+    const streams = () => (cpu as unknown as { stats(): { streams: number } }).stats().streams;
+    const before = streams();
+    expect(await liveCount(cpu, s, 'x.w > 0.0 && i % 3 != 0')).to.equal(want);
+    expect(streams(), 'streams left by liveCount').to.equal(before);
+    const d = { name: 'Step', inputs: { x: 'float4' as const }, outputs: { y: 'float' as const }, cond: 'x.z > 0.5', then: 'y = x.x;', else: 'y = x.y;' };
+    const y = cpu.stream('float', n);
+    expect(refusal(() => runBranch(cpu, d, { x: s, y }, { method: 'zcull' }))).to.match(/runBranch: a branch's cond, then and else are GLSL, which the CPU backend does not run: run it on a GPU context/);
+    expect(refusal(() => branchMask(cpu, d, { x: s, y }))).to.match(/branchMask: a branch's cond, then and else are GLSL/);
+    [s, y].forEach((t) => t.dispose());
   });
 
   it('refuses the same misuse with the same BrookError on both', async () => {
