@@ -235,9 +235,9 @@ export class CpuContext {
     return d as unknown as ZMask;
   }
 
-  /** @internal */
-  forgetDepth(d: CpuDepth): void {
-    this.masks.delete(d);
+  /** @internal A depth buffer's dispose() tells its context (src/cpu/masks.ts). */
+  forgetDepth(d: object): void {
+    this.masks.delete(d as CpuDepth);
   }
 
   /** @internal streamGatherOp on the CPU (src/idioms/gatherop.ts calls it for a CPU context). */
