@@ -15,9 +15,12 @@
  * - 'embed': `embed(el, options)` (the model's `options`), its `state` synced back once a second.
  *
  * After each run the widget sets `answered` to the `request` it ran, so Python knows the results
- * (or the error) belong to the latest arguments. The root element carries `data-status` and the
- * model (`el.brookglModel`) and, once made, the widget's context (`el.brookglContext`), for tests
- * that read the model's state (and the context's trace and stats) from the page.
+ * (or the error) belong to the latest arguments: the answer's fields, `answered`, the root's
+ * status and the message to Python in one step (finishRun). A view rendered once the model holds
+ * the answer to its request runs it only to draw it (startRun). The root element carries
+ * `data-status` (and, for runs and apps, `data-request`: the request its last finished run drew),
+ * the model (`el.brookglModel`) and, once made, the widget's context (`el.brookglContext`), for
+ * tests that read the model's state (and the context's trace and stats) from the page.
  */
 import { createContext, parseBrook, iter, embed, streamFigure, traceTable, typeInfo, compareBackends, htmlTable, CPU_RENDERER, type BrookContext, type Comparison, type KernelArgs, type Stream, type StreamData, type PassRecord } from '../../src/index';
 import { releaseContext } from '../../src/view/embedui';
@@ -123,7 +126,11 @@ async function traced<T>(ctx: BrookContext, work: () => T | Promise<T>): Promise
   return { value, passes: await ctx.trace.stop() };
 }
 
-async function runKernel(model: WidgetModel, ctx: BrookContext, view: HTMLElement): Promise<void> {
+/** The model's fields a run's answer sets, beside `status`, `error`, `renderer` and `answered`. */
+type RunAnswer = { results: Record<string, ArrayIn>; comparison: Record<string, unknown>; trace: Record<string, unknown>[] };
+
+/** Runs the model's kernel on its arrays and draws the outputs in `view`; the answer for the model. */
+async function runKernel(model: WidgetModel, ctx: BrookContext, view: HTMLElement): Promise<RunAnswer> {
   const kernels = parseBrook(String(model.get('source') ?? ''));
   const wanted = String(model.get('kernel') ?? '');
   const names = Object.keys(kernels);
@@ -172,9 +179,7 @@ async function runKernel(model: WidgetModel, ctx: BrookContext, view: HTMLElemen
     view.replaceChildren(...figures);
     if (comparison && model.get('show') !== false) view.insertAdjacentHTML('beforeend', comparisonHtml(comparison));
     if (model.get('show') !== false) view.insertAdjacentHTML('beforeend', `<details><summary>pass trace (${passes.length})</summary>${traceTable(passes)}</details>`);
-    model.set('results', results);
-    model.set('comparison', comparison ? comparisonMessage(comparison) : {});
-    model.set('trace', passes.map((p) => ({ ...p })));
+    return { results, comparison: comparison ? comparisonMessage(comparison) : {}, trace: passes.map((p) => ({ ...p })) };
   } finally {
     owned.forEach((s) => s.dispose());
   }
@@ -238,6 +243,49 @@ function showStatus(el: HTMLElement, text: string): void {
   el.style.color = el.style.whiteSpace = el.style.fontFamily = '';
 }
 
+/** Sets each of `values` on the model, with no await between them. */
+function setAll(model: WidgetModel, values: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(values)) model.set(name, value);
+}
+
+/** One run of a view: the request it runs, and whether it answers it or only draws it. */
+interface ViewRun {
+  request: number;
+  answers: boolean;
+}
+
+/**
+ * A run's start. The root says running, and the model too unless it holds the answer to this
+ * request already: a view rendered after the model was answered (a second view of the widget, or
+ * an output the front end rendered again) runs the request only to draw it, and leaves the model,
+ * and what Python was sent, as answered (it set the model's status back to running once the
+ * answer was in: a page whose first view said done while its model read running, seen in
+ * horn-36 in JupyterLab).
+ */
+function startRun(model: WidgetModel, root: HTMLElement): ViewRun {
+  const request = Number(model.get('request') ?? 0);
+  const answers = model.get('answered') !== request;
+  root.dataset.status = 'running';
+  if (answers) setAll(model, { status: 'running', error: '' });
+  return { request, answers };
+}
+
+/**
+ * A run's end, in one step with no await: the answer's fields, `answered` and the root's status
+ * set together, then sent to Python (publish), so the model, the root and Python agree as soon as
+ * any of them says the request is answered. A view that only drew the request (startRun), or
+ * whose request another view of the model answered first, sets its root alone.
+ */
+function finishRun(model: WidgetModel, root: HTMLElement, run: ViewRun, answer: Record<string, unknown>): void {
+  if (run.answers && model.get('answered') !== run.request) {
+    const { status, ...rest } = answer;
+    setAll(model, { ...rest, answered: run.request, status }); // status last: a listener that sees done sees the rest
+    publish(model, [...Object.keys(answer), 'answered']);
+  }
+  root.dataset.status = String(answer.status);
+  root.dataset.request = String(run.request);
+}
+
 function renderRun(model: WidgetModel, el: HTMLElement): () => void {
   const root = widgetRoot(model, 'run');
   root.style.cssText = 'font:12px system-ui,sans-serif';
@@ -249,26 +297,18 @@ function renderRun(model: WidgetModel, el: HTMLElement): () => void {
   let queue = Promise.resolve();
   const run = () =>
     (queue = queue.then(async () => {
-      const request = Number(model.get('request') ?? 0);
-      root.dataset.status = 'running';
-      model.set('status', 'running');
-      model.set('error', '');
+      const job = startRun(model, root);
+      let answer: Record<string, unknown>;
       try {
         ctx ??= root.brookglContext = createContext();
-        model.set('renderer', ctx.caps.renderer);
         showStatus(status, `brookgl · ${ctx.caps.renderer}`);
-        await runKernel(model, ctx, view);
-        model.set('status', 'done');
+        answer = { status: 'done', error: '', renderer: ctx.caps.renderer, ...(await runKernel(model, ctx, view)) };
       } catch (e) {
         const message = String((e as Error)?.message ?? e);
         showError(status, message);
-        model.set('error', message);
-        model.set('status', 'error');
-        model.set('comparison', {});
+        answer = { status: 'error', error: message, comparison: {}, ...(ctx ? { renderer: ctx.caps.renderer } : {}) };
       }
-      model.set('answered', request);
-      root.dataset.status = String(model.get('status'));
-      publish(model, ['status', 'error', 'renderer', 'trace', 'results', 'comparison', 'answered']);
+      finishRun(model, root, job, answer);
     }));
   model.on('change:request', run);
   run();
@@ -336,17 +376,14 @@ function renderApp(model: WidgetModel, el: HTMLElement): () => void {
   };
   const run = () =>
     enqueue(async () => {
-      const request = Number(model.get('request') ?? 0);
       const name = String(model.get('app'));
-      root.dataset.status = 'running';
+      const job = startRun(model, root);
       showStatus(root, `brookgl · ${name}: running`);
-      model.set('status', 'running');
-      model.set('error', '');
+      let answer: Record<string, unknown>;
       try {
         const app = APPS[name];
         if (!app) throw new Error(`(brookgl) no app ${name} (apps: ${Object.keys(APPS).join(', ')})`);
         const ctx = (root.brookglContext = context());
-        model.set('renderer', ctx.caps.renderer);
         const arrays: Record<string, Float32Array | Int32Array | Uint32Array> = {};
         for (const [k, a] of Object.entries((model.get('arrays') ?? {}) as Record<string, ArrayIn>)) {
           const t = typed(a);
@@ -358,22 +395,16 @@ function renderApp(model: WidgetModel, el: HTMLElement): () => void {
         for (const [k, r] of Object.entries(out.results)) {
           results[k] = { dtype: dtypeOf(r.data), shape: r.shape, data: new DataView(r.data.buffer, r.data.byteOffset, r.data.byteLength) };
         }
-        model.set('state', out.state);
-        model.set('results', results);
-        model.set('trace', passes.map((p) => ({ ...p })));
-        model.set('status', 'done');
+        answer = { status: 'done', error: '', renderer: ctx.caps.renderer, state: out.state, results, trace: passes.map((p) => ({ ...p })) };
         root.textContent = `brookgl · ${name} · ${ctx.caps.renderer} · ${passes.length} passes`;
         if (out.html !== undefined) root.insertAdjacentHTML('beforeend', out.html);
         else root.insertAdjacentHTML('beforeend', `<details><summary>pass trace (${passes.length})</summary>${traceTable(passes)}</details>`);
       } catch (e) {
         const message = String((e as Error)?.message ?? e);
         showError(root, message);
-        model.set('error', message);
-        model.set('status', 'error');
+        answer = { status: 'error', error: message, ...(root.brookglContext ? { renderer: root.brookglContext.caps.renderer } : {}) };
       }
-      model.set('answered', request);
-      root.dataset.status = String(model.get('status'));
-      publish(model, ['status', 'error', 'renderer', 'trace', 'results', 'state', 'answered']);
+      finishRun(model, root, job, answer);
     });
   model.on('change:request', run);
   run();

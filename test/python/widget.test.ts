@@ -15,6 +15,7 @@ class LocalModel implements WidgetModel {
     return this.values[name];
   }
   set(name: string, value: unknown) {
+    if (this.values[name] === value) return; // as Backbone: no change, no event
     this.values[name] = value;
     this.listeners.get(`change:${name}`)?.forEach((f) => f());
   }
@@ -54,6 +55,14 @@ const message = (a: Float32Array | Int32Array | Uint8Array, shape: number[]) => 
   shape,
   data: new DataView(a.buffer),
 });
+
+/** Resolves once `ready()` holds (checked every 20 ms), or fails after 20 s. */
+async function waitFor(ready: () => boolean): Promise<void> {
+  for (const until = performance.now() + 20_000; !ready(); ) {
+    if (performance.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 describe('python/js/widget (anywidget protocol, local model)', () => {
   let el: HTMLElement;
@@ -108,6 +117,45 @@ describe('python/js/widget (anywidget protocol, local model)', () => {
     for (let i = 0; i < 120; i++) expect(flipped[i], `o[${i}]`).to.equal(2 * v[(i & ~3) + 3 - (i & 3)]!);
     cleanup();
     expect(el.children.length).to.equal(0);
+  });
+
+  it("sets a run's answer in one step (done only with answered and results), and a view rendered after the answer only draws it", async () => {
+    const n = 64;
+    const x = Float32Array.from({ length: n }, (_, i) => i);
+    const model = new LocalModel({
+      kind: 'run',
+      source: 'kernel void k(float x<>, out float y<>) { y = x + 0.5; }',
+      arrays: { x: message(x, [n]) },
+      outputs: { y: n },
+      request: 0,
+      answered: -1,
+    });
+    // every status the model takes, with what the model and the first view's root say at that moment
+    const seen: Array<{ status: unknown; answered: unknown; results: number; dom: string | undefined }> = [];
+    const rootOf = (i: number) => el.querySelectorAll<HTMLElement>('.brookgl-widget')[i];
+    model.on('change:status', () => seen.push({ status: model.values.status, answered: model.values.answered, results: Object.keys((model.values.results ?? {}) as object).length, dom: rootOf(0)?.dataset.status }));
+    const first = widget.render({ model, el });
+    await model.until('done', 'error');
+    expect(seen.map((s) => s.status)).to.deep.equal(['running', 'done']);
+    expect(seen[1], 'when the model says done').to.deep.equal({ status: 'done', answered: 0, results: 1, dom: 'running' });
+    expect(rootOf(0)!.dataset.status, 'the root says done in the same step').to.equal('done');
+    expect(model.sent.length).to.equal(1);
+    // a second view of the answered model (a front end rendering the output again): it draws the
+    // answer and leaves the model, and Python, as they were
+    const second = widget.render({ model, el });
+    await waitFor(() => rootOf(1)!.dataset.status === 'done');
+    expect(rootOf(1)!.querySelectorAll('figure').length, 'the second view drew the output').to.equal(1);
+    expect(seen.length, 'the model stayed done').to.equal(2);
+    expect(model.values.status).to.equal('done');
+    expect(model.sent.length, 'nothing sent again').to.equal(1);
+    // a new request: both views run it, the model is answered (and Python told) once
+    model.set('request', 1);
+    await waitFor(() => seen.length === 4 && [0, 1].every((k) => rootOf(k)!.dataset.status === 'done'));
+    expect(seen.slice(2).map((s) => [s.status, s.answered])).to.deep.equal([['running', 0], ['done', 1]]);
+    expect(model.sent.length).to.equal(2);
+    expect(model.sent[1]!.content.state).to.include({ status: 'done', answered: 1 });
+    second();
+    first();
   });
 
   it('takes 8-bit (char, uchar, fixed) streams as uint8 bytes and returns char outputs as uint8', async () => {
