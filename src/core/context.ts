@@ -34,7 +34,7 @@ import { Resources } from './resources';
 import { PROGRAM_CACHE_SIZE, ProgramCache } from './programs';
 import { Capabilities, readCapabilities } from './caps';
 import { PoolFit, PoolFormat, TexturePool, heightClass } from './pool';
-import { dropSpare } from './streamread';
+import { dropSpare, spareStats } from './streamread';
 
 export type { Capabilities } from './caps';
 export { POOL_PER_SHAPE, POOL_IDLE_TEXTURES, POOL_IDLE_BYTES } from './pool';
@@ -92,7 +92,7 @@ function checkContextKeys(o: object): void {
   }
 }
 
-/** Live GL objects of a context: every one brookgl creates, with the bytes of the storage ones. */
+/** Live GL objects of a context: every one brookgl creates, with the bytes of the storage ones; and the spare read arrays it keeps. */
 export interface Stats {
   /** 2D textures and 2D texture arrays (streams, pooled textures, bin slices). */
   textures: number;
@@ -110,6 +110,13 @@ export interface Stats {
   syncs: number;
   /** Textures idle in the pool (counted in `textures` too). */
   pooledTextures: number;
+  /**
+   * Host arrays (no GL object) kept for the next reads of 1 MiB or more (SPARE_RESULT_BYTES):
+   * at most SPARE_DEPTH of the last such read's size, held or being prepared; dispose() drops them.
+   */
+  readSpares: number;
+  /** Bytes of those arrays. */
+  readSpareBytes: number;
 }
 
 /**
@@ -394,7 +401,7 @@ export class BrookContext implements StreamHost {
 
   /** Live GL object counts; flat across a long run when nothing leaks. */
   stats(): Stats {
-    return { ...this.resources.snapshot(), pooledTextures: this.pool.count };
+    return { ...this.resources.snapshot(), pooledTextures: this.pool.count, ...spareStats(this) };
   }
 
   /**

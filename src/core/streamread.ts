@@ -79,7 +79,9 @@ export const READ_BANDS = 4;
  * without blob: workers, no Worker), on a later event-loop turn of the main thread. The next
  * read of that size fills a spare instead of a new array. Up to SPARE_DEPTH spares per context
  * (one without a worker), the size of its last large read; a read of another size drops them;
- * dispose() drops them and ends the worker.
+ * dispose() drops them and ends the worker. `ctx.stats()` counts them (`readSpares`,
+ * `readSpareBytes`: those held and those asked for, so the count changes only when a read or
+ * dispose() does).
  */
 export const SPARE_RESULT_BYTES = 2 ** 20;
 
@@ -91,9 +93,10 @@ export const SPARE_DEPTH = 2;
 
 interface Spare {
   bytes: number;
-  /** Prepared buffers of `bytes`, and how many are on their way (worker) or due (main thread). */
+  /** Prepared buffers of `bytes`. */
   ready: ArrayBuffer[];
-  pending: number;
+  /** The sizes asked for and not yet come (worker) or due (main thread), in the order they come: those of an earlier size are dropped when they come. */
+  asked: number[];
   /** The preparing worker; null before the first large read, false where none could start. */
   worker: Worker | null | false;
   url: string | null;
@@ -108,7 +111,7 @@ function spareWorker(spare: Spare): Worker | false {
     spare.url = URL.createObjectURL(new Blob([SPARE_WORKER], { type: 'text/javascript' }));
     const worker = new Worker(spare.url);
     worker.onmessage = (e: MessageEvent<ArrayBuffer>) => {
-      spare.pending = Math.max(0, spare.pending - 1);
+      spare.asked.shift(); // (one worker answers in the order it was asked)
       if (e.data.byteLength === spare.bytes && spare.ready.length < SPARE_DEPTH) spare.ready.push(e.data);
     };
     worker.onerror = (e) => {
@@ -116,7 +119,7 @@ function spareWorker(spare: Spare): Worker | false {
       e.preventDefault?.();
       worker.terminate();
       spare.worker = false;
-      spare.pending = 0;
+      spare.asked = [];
     };
     spare.worker = worker;
   } catch {
@@ -138,7 +141,7 @@ function resultOf(ctx: Device, kind: HostKind, count: number): StreamData {
   const bytes = count * (kind === 'char' ? 1 : 4);
   if (bytes < SPARE_RESULT_BYTES) return allocate(kind, count);
   let spare = spares.get(ctx);
-  if (!spare) spares.set(ctx, (spare = { bytes, ready: [], pending: 0, worker: null, url: null }));
+  if (!spare) spares.set(ctx, (spare = { bytes, ready: [], asked: [], worker: null, url: null }));
   if (spare.bytes !== bytes) {
     spare.bytes = bytes;
     spare.ready = [];
@@ -149,17 +152,27 @@ function resultOf(ctx: Device, kind: HostKind, count: number): StreamData {
     : kind === 'float' ? new Float32Array(b) : kind === 'int' ? new Int32Array(b) : kind === 'char' ? new Uint8Array(b) : new Uint32Array(b);
   const worker = spareWorker(spare);
   if (worker) {
-    for (; spare.ready.length + spare.pending < SPARE_DEPTH; spare.pending++) worker.postMessage(bytes);
-  } else if (spare.ready.length + spare.pending < 1) {
+    for (; spare.ready.length + coming(spare) < SPARE_DEPTH; spare.asked.push(bytes)) worker.postMessage(bytes);
+  } else if (spare.ready.length + coming(spare) < 1) {
     // no worker: one spare, made on a later turn of the main thread
     const s = spare;
-    s.pending = 1;
+    s.asked.push(bytes);
     setTimeout(() => {
-      s.pending = 0;
-      if (!ctx.isLost && s.ready.length === 0) s.ready.push(touched(s.bytes));
+      s.asked.shift();
+      if (!ctx.isLost && s.bytes === bytes && s.ready.length === 0) s.ready.push(touched(bytes));
     }, 0);
   }
   return out;
+}
+
+/** Spares of the current size asked for and not come yet. */
+const coming = (spare: Spare) => spare.asked.filter((b) => b === spare.bytes).length;
+
+/** The spare result arrays a context holds or has asked for, and their bytes (ctx.stats()). */
+export function spareStats(ctx: Device): { readSpares: number; readSpareBytes: number } {
+  const spare = spares.get(ctx);
+  const n = spare ? spare.ready.length + coming(spare) : 0;
+  return { readSpares: n, readSpareBytes: n * (spare?.bytes ?? 0) };
 }
 
 /** Drops the context's spare result array and ends its worker (dispose). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, SPARE_RESULT_BYTES } from '../../src/index';
+import { BrookContext, SPARE_DEPTH, SPARE_RESULT_BYTES } from '../../src/index';
 import { expectArrayEqual, newContext } from '../helpers';
 
 describe('core/read: the spare result array of large reads', () => {
@@ -47,6 +47,35 @@ describe('core/read: the spare result array of large reads', () => {
     expect([a[5], b[5], a[n - 1], b[n - 1]]).to.deep.equal([5, -5, n - 1, -(n - 1)]);
     c.dispose();
     expect(a[7]).to.equal(7); // (the caller's arrays outlive the context)
+  });
+
+  it('ctx.stats() counts the spares and their bytes: none for small reads, those of the last large read\'s size, none after dispose', async () => {
+    const c = newContext();
+    const spares = () => ({ n: c.stats().readSpares, bytes: c.stats().readSpareBytes });
+    expect(spares()).to.deep.equal({ n: 0, bytes: 0 });
+    const small = c.stream('float', SPARE_RESULT_BYTES / 4 - 1);
+    await small.read();
+    expect(spares(), 'a read under SPARE_RESULT_BYTES keeps none').to.deep.equal({ n: 0, bytes: 0 });
+    const n = SPARE_RESULT_BYTES / 4;
+    const big = c.stream('float', n, Float32Array.from({ length: n }, (_, i) => i));
+    await big.read();
+    // this page starts the spare worker: SPARE_DEPTH arrays of the read's size, asked for at the read
+    expect(spares(), 'after a 1 MiB read').to.deep.equal({ n: SPARE_DEPTH, bytes: SPARE_DEPTH * SPARE_RESULT_BYTES });
+    await new Promise((r) => setTimeout(r, 200)); // they come: the count is the same, held now
+    expect(spares()).to.deep.equal({ n: SPARE_DEPTH, bytes: SPARE_DEPTH * SPARE_RESULT_BYTES });
+    const b = await big.read(); // takes one, asks for one
+    expect(b[n - 1]).to.equal(n - 1);
+    expect(spares()).to.deep.equal({ n: SPARE_DEPTH, bytes: SPARE_DEPTH * SPARE_RESULT_BYTES });
+    const bigger = c.stream('float', 2 * n);
+    await bigger.read(); // another size: those of the old one dropped, as many of the new
+    expect(spares(), 'after a 2 MiB read').to.deep.equal({ n: SPARE_DEPTH, bytes: SPARE_DEPTH * 2 * SPARE_RESULT_BYTES });
+    await new Promise((r) => setTimeout(r, 200)); // the old size's late arrivals are dropped, not counted
+    expect(spares()).to.deep.equal({ n: SPARE_DEPTH, bytes: SPARE_DEPTH * 2 * SPARE_RESULT_BYTES });
+    const before = c.stats();
+    await small.read();
+    expect(c.stats(), 'a small read leaves them').to.deep.equal(before);
+    c.dispose();
+    expect(spares(), 'dispose drops them').to.deep.equal({ n: 0, bytes: 0 });
   });
 
   it('into: the caller\'s array, no spare involved', async () => {

@@ -137,7 +137,7 @@ describe('core/resources: the registry', () => {
     c.dispose();
     expect(c.stats()).to.deep.equal({
       textures: 0, textureBytes: 0, renderbuffers: 0, renderbufferBytes: 0, framebuffers: 0, programs: 0,
-      vertexArrays: 0, buffers: 0, queries: 0, syncs: 0, pooledTextures: 0,
+      vertexArrays: 0, buffers: 0, queries: 0, syncs: 0, pooledTextures: 0, readSpares: 0, readSpareBytes: 0,
     });
   });
 
