@@ -1,5 +1,5 @@
 """Build hook: the wheel must carry brookgl/static/widget.js (the widget's ES module, brookgl
-inlined). In the repository it is built by `node scripts/build.mjs` (what `npm run build` runs);
+inlined) and brookgl/static/puzzles.json (the puzzle book's list, which check_puzzle reads). In the repository it is built by `node scripts/build.mjs` (what `npm run build` runs);
 this hook runs that when the file is missing and Node is there, and stops with what to do
 otherwise. An sdist already carries the file, so building from one needs no Node."""
 import shutil
@@ -15,7 +15,8 @@ class WidgetBuildHook(BuildHookInterface):
     def initialize(self, version, build_data):
         here = Path(self.root)
         widget = here / "brookgl" / "static" / "widget.js"
-        if widget.exists():
+        built = [widget, here / "brookgl" / "static" / "puzzles.json"]
+        if all(f.exists() for f in built):
             return
         repo = here.parent
         script = repo / "scripts" / "build.mjs"
@@ -23,8 +24,9 @@ class WidgetBuildHook(BuildHookInterface):
         if script.exists() and node and (repo / "node_modules").exists():
             self.app.display_info("brookgl: building the widget's JavaScript (node scripts/build.mjs --no-types)")
             subprocess.run([node, str(script), "--no-types"], cwd=repo, check=True)
-        if not widget.exists():
+        missing = [f for f in built if not f.exists()]
+        if missing:
             raise RuntimeError(
-                f"{widget} is missing: in the brookgl repository run `npm install && npm run build` "
-                "(it writes python/brookgl/static/widget.js), then build the wheel again"
+                f"{missing[0]} is missing: in the brookgl repository run `npm install && npm run build` "
+                "(it writes python/brookgl/static/widget.js and puzzles.json), then build the wheel again"
             )

@@ -1,11 +1,11 @@
 // Builds dist/brookgl.js (ESM), dist/brookgl.iife.js (global `brookgl`), its minified twin
 // dist/brookgl.iife.min.js (what CDNs serve), dist/cli/brookgl.mjs (`npx brookgl`, for Node),
-// dist/types and the Jupyter widget's ES module
+// dist/types and the Jupyter widget's ES module and the puzzle book's list
 // (python/brookgl/static/); with --tests also the browser test bundle dist/test/specs.js. GLSL
 // files load as text.
 import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import fs from 'node:fs';
 
@@ -43,6 +43,11 @@ await Promise.all([
       esbuild.build({ ...common, entryPoints: ['test/all.ts'], format: 'iife', outfile: 'dist/test/specs.js', ignoreAnnotations: true })
     : null,
 ]);
+// beside the widget, the puzzle book's numbers and titles as the library holds them
+// (src/view/puzzles/book.ts): brookgl.check_puzzle takes its range from this file, so Python
+// keeps no count of its own
+const { PUZZLES } = await import(pathToFileURL(path.join(root, 'dist/brookgl.js')).href);
+fs.writeFileSync(path.join(root, 'python/brookgl/static/puzzles.json'), `${JSON.stringify({ puzzles: PUZZLES.map((p) => ({ n: p.n, title: p.title })) }, null, 1)}\n`);
 if (fs.existsSync(path.join(root, 'node_modules/@tensorflow/tfjs-backend-webgl'))) {
   // TensorFlow.js (devDependencies) for the `peers` benchmark page only: never part of brookgl.
   await esbuild.build({ ...common, sourcemap: false, minify: true, entryPoints: ['demos/bench/tfjs-entry.js'], format: 'esm', outfile: 'dist/vendor/tfjs.js' });

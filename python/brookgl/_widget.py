@@ -25,7 +25,7 @@ import anywidget
 import numpy as np
 import traitlets
 
-from ._assets import widget_esm
+from ._assets import puzzle_numbers, widget_esm
 from ._common import Iter, result_array
 from ._kernel import BrookError, convert_array, convert_output, parse_kernels, pick_kernel, record_shape
 
@@ -402,9 +402,6 @@ class App(_Base):
         return dict(self.state)
 
 
-PUZZLE_COUNT = 16  # the puzzles of src/view/puzzles/book.ts
-
-
 class PuzzleCheck(App):
     """The puzzle book's checker (``demos/puzzles/``) on a student's Brook source, run in the
     notebook's browser: puzzle ``n``'s fixed host script runs the kernel on seeded inputs of
@@ -418,8 +415,9 @@ class PuzzleCheck(App):
     APPS = ("puzzle",)
 
     def __init__(self, n: int, source: str):
-        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= PUZZLE_COUNT:
-            raise BrookError(f"brookgl.check_puzzle: n must be a puzzle number from 1 to {PUZZLE_COUNT}, got {n!r}")
+        numbers = puzzle_numbers()  # the book's, as the build wrote them beside the widget
+        if not isinstance(n, int) or isinstance(n, bool) or n not in numbers:
+            raise BrookError(f"brookgl.check_puzzle: n must be a puzzle number from {min(numbers)} to {max(numbers)}, got {n!r}")
         if not isinstance(source, str):
             raise BrookError(f"brookgl.check_puzzle: source must be the kernel's Brook text (a str), got {type(source).__name__}")
         super().__init__("puzzle", options={"n": n, "source": source})

@@ -5,6 +5,7 @@ import pytest
 
 import brookgl
 from brookgl import BrookError
+from brookgl._assets import puzzle_numbers
 from brookgl._common import result_array
 
 SAXPY = """
@@ -271,11 +272,31 @@ def test_check_puzzle_arguments():
     c = brookgl.check_puzzle(3, "kernel void leftDifference(float a[], iter float i<>, out float o<>) { o = a[i]; }")
     assert c.kind == "app" and c.app == "puzzle" and c.options == {"n": 3, "source": c.options["source"]}
     assert "check_puzzle 3" in repr(c)
-    for n in (0, 17, 2.0, True, "3"):
-        with pytest.raises(BrookError, match="puzzle number from 1 to 16"):
+    count = len(puzzle_numbers())
+    assert puzzle_numbers() == tuple(range(1, count + 1))
+    brookgl.check_puzzle(count, "kernel void k(out float o<>) { o = 1; }")
+    for n in (0, count + 1, 2.0, True, "3"):
+        with pytest.raises(BrookError, match=f"puzzle number from 1 to {count}, got"):
             brookgl.check_puzzle(n, "kernel void k(out float o<>) { o = 1; }")
     with pytest.raises(BrookError, match="Brook text"):
         brookgl.check_puzzle(1, None)
+
+
+def test_puzzle_list_is_the_librarys():
+    """check_puzzle's range comes from static/puzzles.json, which the build writes from the
+    library's PUZZLES: the list here is the built library's (a build that forgot it, or a stale
+    one, fails)."""
+    import json
+    import shutil
+    import subprocess
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    node = shutil.which("node")
+    if not node or not (root / "dist" / "brookgl.js").exists():
+        pytest.skip("needs node and the built library (dist/brookgl.js: npm run build)")
+    read = "import('./dist/brookgl.js').then((m) => console.log(JSON.stringify(m.PUZZLES.map((p) => p.n))))"
+    out = subprocess.run([node, "--input-type=module", "-e", read], cwd=root, check=True, capture_output=True, text=True)
+    assert puzzle_numbers() == tuple(json.loads(out.stdout))
 
 
 ADD8 = "kernel void add8(uchar a<>, uchar b<>, out uchar c<>) { c = a + b; }"

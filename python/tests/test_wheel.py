@@ -18,7 +18,7 @@ def test_wheel_installs_without_node():
     wheel = next((tmp / "dist").glob("brookgl-*.whl"))
     import zipfile
     names = zipfile.ZipFile(wheel).namelist()
-    assert "brookgl/static/widget.js" in names and "brookgl/__init__.py" in names
+    assert "brookgl/static/widget.js" in names and "brookgl/static/puzzles.json" in names and "brookgl/__init__.py" in names
     assert not any(n.startswith("tests/") for n in names)
     base = getattr(sys, "_base_executable", sys.executable)
     subprocess.run([base, "-m", "venv", str(tmp / "venv")], check=True)
@@ -32,6 +32,7 @@ def test_wheel_installs_without_node():
     assert r.returncode == 0, r.stderr[-2000:]
     check = ("import numpy as np, brookgl; "
              "w = brookgl.Run('kernel void k(float x<>, out float r<>) { r = x; }', x=np.ones(3), outputs={'r': 3}); "
-             "assert 'export' in w._esm and len(w._esm) > 100000; print('ok', brookgl.__version__)")
+             "assert 'export' in w._esm and len(w._esm) > 100000; brookgl.check_puzzle(1, 'kernel void k(out float o<>) { o = 1.0; }'); "
+             "print('ok', brookgl.__version__)")
     r = subprocess.run([str(py), "-c", check], env=env, capture_output=True, text=True, cwd=str(tmp))
     assert r.returncode == 0 and r.stdout.startswith("ok"), r.stderr[-2000:]
