@@ -50,7 +50,7 @@ kernel void rings(float4 pixel<>, out float r<>) {
   // folds records in index order: r holds the records before, a is the next
   r += a;
 }`,
-  'Horn StartScan (Listing 36-1)': `kernel void StartScan(float4 value[], out float count<>, iter float here<>, iter float left_1<>) {
+  'Horn StartScan (section 36.1.1)': `kernel void StartScan(float4 value[], out float count<>, iter float here<>, iter float left_1<>) {
   count = isinf(value[here].x) ? 1 : 0;
   if (here >= 1)
     count += isinf(value[left_1].x) ? 1 : 0;
@@ -64,7 +64,7 @@ kernel void rings(float4 pixel<>, out float r<>) {
 };
 
 /** The input each example is meant for (the rest use the finite one): StartScan counts null records. */
-const EXAMPLE_INPUT = { 'Horn StartScan (Listing 36-1)': 'nulls' };
+const EXAMPLE_INPUT = { 'Horn StartScan (section 36.1.1)': 'nulls' };
 
 const $ = (id) => document.getElementById(id);
 const ctx = createContext();

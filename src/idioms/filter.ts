@@ -21,9 +21,9 @@
  * - `'scatter'`: an exclusive scan of the kept flags, then one POINTS draw in which each kept
  *   record's vertex shader scatters it to its rank (scatter.ts). O(n log n) scan work, exact
  *   uint counts.
- * - `'scan-multipass'`: the book's method with the multipass search of Listing 36-1 (StartScan,
- *   log2 n Scan passes, k + 1 GatherSearch passes, RelGather), run from the listing's Brook text
- *   (glsl/idioms/horn-36-1.brook). O(n log n).
+ * - `'scan-multipass'`: the book's method: the scan of section 36.1.1 (StartScan, log2 n Scan
+ *   passes), then the multipass search of Listing 36-1 (k + 1 GatherSearch passes, RelGather), run
+ *   from the chapter's Brook text (glsl/idioms/horn-36-1.brook). O(n log n).
  * - `'scan-loop'`: the same scan, then the single-pass looping search of Listing 36-2.
  * - `'bitonic'`: sort the records by (null flag, index) with a bitonic network and keep the
  *   first `count`: the compaction the book measures its method against. O(n log^2 n).

@@ -1,5 +1,6 @@
 /**
- * CPU mirrors of Horn's Listing 36-1 kernels (GPU Gems 2, section 36.1), record by record in
+ * CPU mirrors of Horn's section 36.1 kernels (GPU Gems 2: StartScan and Scan of 36.1.1, printed
+ * without a listing number; GatherSearch and RelGather of Listing 36-1), record by record in
  * float32, with Brook's gather rules (a float index is floored; outside the stream it reads the
  * nearest record, clamped to the edge as BrookGPU's gathers and brookgl's `brook` kernels do).
  * They answer "what should the GPU have written for the listing as printed", so tests compare

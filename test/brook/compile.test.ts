@@ -2,9 +2,10 @@ import { expect } from 'chai';
 import { BrookContext, brook, iter, parseBrook, reference } from '../../src/index';
 import { expectArrayEqual, expectBrookError, expectNoGLError, newContext, rng } from '../helpers';
 
-// Listing 36-1 of Horn, "Stream Reduction Operations for GPGPU Applications" (GPU Gems 2,
-// ch. 36), as printed apart from whitespace: StartScan and Scan from section 36.1.1,
-// GatherSearch and RelGather from Example 36-1.
+// Section 36.1 of Horn, "Stream Reduction Operations for GPGPU Applications" (GPU Gems 2,
+// ch. 36), as printed apart from whitespace: StartScan and Scan from section 36.1.1 (printed in
+// the text, without a listing number), GatherSearch and RelGather from Listing 36-1 (headed
+// "Example 36-1").
 const listing = brook`
 kernel void StartScan(float4 value[],
   out float count<>,
@@ -67,7 +68,7 @@ function records(n: number, density: number, seed: number): Float32Array {
 }
 const xs = (v: Float32Array) => v.filter((_, i) => i % 4 === 0);
 
-describe('brook/compile front end: Listing 36-1 as printed', () => {
+describe('brook/compile front end: section 36.1 (StartScan, Scan, Listing 36-1) as printed', () => {
   let ctx: BrookContext;
   before(() => (ctx = newContext()));
   after(() => ctx.dispose());
