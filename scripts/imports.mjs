@@ -11,7 +11,9 @@
 //  - src/brook imports nothing from src/brt (the compiler is a pure function from text to
 //    kernels; Brook's runtime installs its lowering itself);
 //  - nothing outside src/cli imports src/cli (the command line, for Node, is no part of the library);
-//  - src/apps imports nothing from src/reference (what an app runs lives in src/geometry; the
+//  - src/apps and src/view import nothing from src/reference (what an app or a view runs lives in
+//    src/geometry, src/idioms or beside the view: the filter embed's host filter in
+//    src/idioms/hostfilter.ts, the puzzle book's answers in src/view/puzzles/answers.ts; the
 //    references are for tests, benchmarks and reading);
 //  - src/geometry reaches (imports, and what they import) only src/geometry and GEOMETRY_MAY_USE:
 //    CPU geometry, nothing GPU;
@@ -99,6 +101,7 @@ for (const [from, deps] of graph) {
     if (wing(from) !== 'cli' && wing(to) === 'cli') problems.push(`${from} imports ${to}: src/cli (npx brookgl) is no part of the library; nothing outside it imports it`);
     if (wing(from) === 'brook' && wing(to) === 'brt') problems.push(`${from} imports ${to}: the compiler (src/brook) imports nothing from Brook's runtime (src/brt)`);
     if (wing(from) === 'apps' && wing(to) === 'reference') problems.push(`${from} imports ${to}: apps import nothing from src/reference (move what they run to src/geometry)`);
+    if (wing(from) === 'view' && wing(to) === 'reference') problems.push(`${from} imports ${to}: views import nothing from src/reference (move what they run beside them or to src/idioms or src/geometry)`);
   }
 }
 for (const from of graph.keys()) {

@@ -1,22 +1,11 @@
 /** CPU references for filtering and sorting (Array.prototype.filter and a stable sort). */
 
-/** Keeps the records (of `components` numbers) for which `keep(record, index)` holds, in order. */
-export function filterReference(
-  data: ArrayLike<number>,
-  components: number,
-  keep: (record: number[], index: number) => boolean,
-): { values: number[]; indices: number[] } {
-  const values: number[] = [];
-  const indices: number[] = [];
-  for (let i = 0; i < data.length / components; i++) {
-    const record = Array.from({ length: components }, (_, k) => data[i * components + k]!);
-    if (keep(record, i)) {
-      values.push(...record);
-      indices.push(i);
-    }
-  }
-  return { values, indices };
-}
+/**
+ * Keeps the records (of `components` numbers) for which `keep(record, index)` holds, in order:
+ * src/idioms/hostfilter.ts's filterOnHost, which the filter embed runs (a view imports nothing
+ * from src/reference).
+ */
+export { filterOnHost as filterReference } from '../idioms/hostfilter';
 
 const view = new DataView(new ArrayBuffer(4));
 

@@ -22,7 +22,7 @@ import { createFluid, type Fluid } from '../apps/fluid/index';
 import { createFieldRenderer } from './field';
 import { createNBody, nbodyPreset, NBODY_FLOPS, type NBodySystem } from '../apps/nbody/index';
 import { createDem, type Dem } from '../apps/dem/index';
-import { filterReference } from '../reference/filter';
+import { filterOnHost } from '../idioms/hostfilter';
 import { drawStream, describeRange } from './image';
 import { embedFrame, frames, type EmbedHandle } from './embedui';
 import { animated, contextFor, handle, pointView, viewContext } from './embedloop';
@@ -152,7 +152,7 @@ function embedFilter(element: HTMLElement, o: FilterEmbedOptions): EmbedHandle {
     r.indices?.dispose();
     if (frame.disposed) return;
     const d = Math.fround(state.density);
-    const want = filterReference(input.data, 4, (rec) => rec[0]! < d);
+    const want = filterOnHost(input.data, 4, (rec) => rec[0]! < d);
     Object.assign(state, {
       count: r.count,
       expected: want.indices.length,

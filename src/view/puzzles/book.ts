@@ -23,7 +23,7 @@ import { reduceValue } from '../../brt/index'; // loading brt installs the lower
 import { scan } from '../../idioms/scan';
 import { occlusionLoop } from '../../idioms/flow';
 import { binPoints } from '../../idioms/binning/build';
-import * as ref from '../../reference/puzzles';
+import * as ref from './answers';
 
 /** Numbers of one stream: its element type, shape and records (interleaved components). */
 export interface PuzzleData {

@@ -1,7 +1,7 @@
 /**
  * The puzzle book's checker: a student's Brook source, compiled and run through the puzzle's
  * fixed host script on the GPU on several seeded inputs (edge sizes among them), compared
- * record by record with the CPU answer in src/reference/puzzles.ts.
+ * record by record with the CPU answer in src/view/puzzles/answers.ts.
  *
  * ```ts
  * const result = await checkPuzzle(ctx, 3, source);      // puzzle 3, the student's kernel
