@@ -258,9 +258,9 @@ interface ViewRun {
  * A run's start. The root says running, and the model too unless it holds the answer to this
  * request already: a view rendered after the model was answered (a second view of the widget, or
  * an output the front end rendered again) runs the request only to draw it, and leaves the model,
- * and what Python was sent, as answered (it set the model's status back to running once the
- * answer was in: a page whose first view said done while its model read running, seen in
- * horn-36 in JupyterLab).
+ * and what Python was sent, as answered. (It used to set the model back to running: the one path
+ * by which a root could say done while its model read running with its request answered, as a
+ * fresh clone's notebook check once saw in horn-36.)
  */
 function startRun(model: WidgetModel, root: HTMLElement): ViewRun {
   const request = Number(model.get('request') ?? 0);
