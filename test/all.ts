@@ -35,6 +35,7 @@ import './brook/golden.test';
 import './cpu/compare.test';
 import './cpu/masks.test';
 import './cpu/differential.test';
+import './cpu/vout.test';
 import './brook/fuzz.test';
 import './core/reduce.test';
 import './core/queries.test';

@@ -40,6 +40,8 @@ export interface JsContext {
    * return and discard leave the block (`break brook_body`), indexof is the loop's position.
    */
   inline?: boolean;
+  /** A vout kernel: indexof is the input record's position (`brook_vindexof()`, src/cpu/vout.ts). */
+  vout?: boolean;
 }
 
 type Num = Type & { k: 'num' };
@@ -211,6 +213,7 @@ export class JsEmitter {
       }
       case 'indexof': {
         const s = e.sym!;
+        if (this.ctx.vout) return 'brook_vindexof()';
         if (this.main && s.role === 'input' && !s.struct) return `indexof_${s.name}()`;
         return this.main && this.ctx.inline ? '[cx, cy, cz, cw]' : 'indexof()';
       }
@@ -503,7 +506,7 @@ export interface KernelJs {
 export function kernelJs(spec: object, inline = false): KernelJs | undefined {
   const tree = trees.get(spec);
   if (!tree) return undefined;
-  const ctx: JsContext = { typed: tree.typed, bounded: tree.bounded, functions: new Map(), active: [], inline };
+  const ctx: JsContext = { typed: tree.typed, bounded: tree.bounded, functions: new Map(), active: [], inline, vout: !!(spec as { brook?: { vout?: unknown } }).brook?.vout };
   const em = new JsEmitter(ctx);
   const body = em.kernelBody(tree.kernel);
   const globals = tree.checker.unit.globals

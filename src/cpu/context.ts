@@ -18,12 +18,12 @@
  * char arithmetic did (sum_uchar's gold), where a GPU texture saturates at 255.
  *
  * What runs: write/read, domains, struct streams, iterators, indexof, gathers with the edge
- * clamp, reduce kernels (ctx.run into a stream, reduceValue), the host API (streamDecl,
+ * clamp, reduce kernels (ctx.run into a stream, reduceValue), vout kernels (voutRun), the host API (streamDecl,
  * streamRead/Write), streamGatherOp/ScatterOp, and ctx.reduce, filter, scan and sortStream
  * through src/reference; z-cull masks (ctx.zmask, buildMask, run's mask and invert), regions,
  * Brook's write masks and write queries, and ctx.queries' occlusion queries, as the depth test,
  * scissor and fragment count of a GPU pass played record by record (masks.ts). What does not
- * (a BrookError names it): kernels written as GLSL descriptions rather than Brook, vout kernels,
+ * (a BrookError names it): kernels written as GLSL descriptions rather than Brook,
  * the GPU techniques (binning, routing) and the apps (docs/brook.md, "CPU backend").
  */
 import { BrookError, check } from '../core/errors';
@@ -198,6 +198,17 @@ export class CpuContext {
     const plain = !opts.mask && !opts.build && !opts.writeMask && (opts.region ?? 'all') === 'all' && opts.invert === undefined;
     const gateFor = plain && !counters ? undefined : (t: RunTarget): RunGate => planRun(spec.name, t, opts, counters);
     add(runCpuKernel(spec, args, gateFor));
+  }
+
+  /**
+   * @internal voutRun on the CPU (src/idioms/vout.ts): a vout kernel run once over its input's
+   * records, their pushes kept in order with their count within the record, `cap` a record at most.
+   */
+  voutPushes(kernel: Kernel | KernelSpec, args: KernelArgs, cap: number): { vals: Array<number | number[]>; ks: number[] } {
+    this.guard();
+    const collect = { cap, vals: [] as Array<number | number[]>, ks: [] as number[] };
+    runCpuKernel(kernelSpec(kernel), args, undefined, collect);
+    return collect;
   }
 
   /** @internal A library call's own pass (domain copies, idioms): as run, marked internal (a bound write mask and a write query leave it alone). */

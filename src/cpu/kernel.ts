@@ -25,6 +25,7 @@ import { REDUCE_SOURCE } from '../brook/compile';
 import { CpuData, CpuStream } from './stream';
 import { DISCARD, R } from './runtime';
 import type { RunGate, RunTarget } from './masks';
+import { VoutCollect, VoutPlan, voutCode, voutPlan } from './vout';
 
 /** A stream or domain as a run sees it: its array, its extents (x first) and where it sits in its stream. */
 export interface Binding {
@@ -190,6 +191,8 @@ interface Env {
   gathers: Record<string, unknown>;
   uniforms: Record<string, unknown>;
   iters: Record<string, { start: number[]; step: number[] }>;
+  /** voutRun's collection of a vout kernel's pushes (vout.ts). */
+  vout?: VoutCollect;
 }
 
 const cache = new WeakMap<object, Map<string, Compiled>>();
@@ -212,20 +215,22 @@ function jsOf(spec: KernelSpec): KernelJs {
 }
 
 /**
- * Runs `spec` over `args` on the CPU. Reduce kernels go to runReduce; `vout` kernels are not
- * run here yet. `gateFor`, given the output the run covers, plans a masked run (masks.ts: z
- * masks, regions, write masks, counting); the result is what its finish() returns (the records
- * written, or -1 when nobody counts them).
+ * Runs `spec` over `args` on the CPU. Reduce kernels go to runReduce. `gateFor`, given the output
+ * the run covers, plans a masked run (masks.ts: z masks, regions, write masks, counting); the
+ * result is what its finish() returns (the records written, or -1 when nobody counts them). A
+ * vout kernel run with its output given writes its slots as a GPU pass does; with `collect`
+ * (voutRun) it runs over its first input's records and keeps their pushes there (vout.ts).
  */
-export function runCpuKernel(spec: KernelSpec, args0: KernelArgs, gateFor?: (target: RunTarget) => RunGate): number {
+export function runCpuKernel(spec: KernelSpec, args0: KernelArgs, gateFor?: (target: RunTarget) => RunGate, collect?: VoutCollect): number {
   const where = (n: string) => `kernel ${spec.name}, argument '${n}'`;
   check(args0 !== null && typeof args0 === 'object', () => `kernel ${spec.name}: the arguments must be an object of streams and values by parameter name, got ${describeValue(args0)}`);
-  if (spec.brook?.vout) throw new BrookError(`kernel ${spec.name}: vout kernels are not on the CPU backend yet; run it on a GPU context (createContext())`);
   const args = expandStructArgs(spec.name, spec.structParams, args0) as Record<string, unknown>;
   const structOf = (n: string) => Object.entries(spec.structParams ?? {}).find(([p, sp]) => sp.struct.fields.some((f) => fieldParam(p, f.name) === n))?.[0];
-  const outNames = Object.keys(spec.outputs);
+  const vout = voutPlan(spec, collect);
+  const outNames = collect ? [] : Object.keys(spec.outputs);
   const outs = outNames.map((n) => bind(args[n], where(n)));
-  const o0 = outs[0]!;
+  const firstIn = Object.keys(spec.inputs ?? {})[0]!;
+  const o0 = collect ? bind(args[firstIn], where(firstIn)) : outs[0]!;
   outs.forEach((o, k) => {
     check(o.length === o0.length && o.ext.every((e, j) => e === o0.ext[j]), () => `kernel ${spec.name}: every output must have the shape of '${outNames[0]}' ([${[...o0.ext].reverse().slice(4 - o0.rank).join(', ')}]); '${outNames[k]}' has another`);
     check(o.stream.type === spec.outputs[outNames[k]!], () => `${where(outNames[k]!)}: expected a ${spec.outputs[outNames[k]!]} stream, got a ${o.stream.describe()}`);
@@ -278,7 +283,7 @@ export function runCpuKernel(spec: KernelSpec, args0: KernelArgs, gateFor?: (tar
   inNames.forEach((n, k) => (data[`in_${n}`] = ins[k]!.data));
   outNames.forEach((n, k) => (data[`out_${n}`] = targets[k]!));
 
-  const plan = { o0, outs, ins, inNames, outNames, structOf, gated: gate !== undefined && (gate.run !== null || gate.wrote !== null) };
+  const plan = { o0, outs, ins, inNames, outNames, structOf, gated: gate !== undefined && (gate.run !== null || gate.wrote !== null), vout };
   const key = planKey(plan);
   let byKey = cache.get(spec);
   if (!byKey) cache.set(spec, (byKey = new Map()));
@@ -287,7 +292,7 @@ export function runCpuKernel(spec: KernelSpec, args0: KernelArgs, gateFor?: (tar
     compiled = compile(spec, plan);
     byKey.set(key, compiled);
   }
-  compiled.run({ n: o0.length, data, gathers, uniforms, iters, gateRun: gate?.run ?? null, gateWrote: gate?.wrote ?? null, gateStore: gate?.store ?? true });
+  compiled.run({ n: o0.length, data, gathers, uniforms, iters, gateRun: gate?.run ?? null, gateWrote: gate?.wrote ?? null, gateStore: gate?.store ?? true, vout: collect });
   outs.forEach((o, k) => {
     if (targets[k] !== o.data) o.stream.data = targets[k]!;
   });
@@ -303,11 +308,13 @@ interface Plan {
   structOf: (n: string) => string | undefined;
   /** Whether the run is gated (masks.ts): the loop skips records its gate holds off and marks those written. */
   gated?: boolean;
+  /** A vout kernel's run: its slots or voutRun's collection (vout.ts). */
+  vout?: VoutPlan;
 }
 
 function planKey(p: Plan): string {
   const b = (x: Binding) => `${x.view ? `v${x.origin}/${x.full}` : ''}${x.ext}`;
-  return [b(p.o0), ...p.outs.map(b), ...p.ins.map(b)].join('|') + (p.gated ? '|gated' : '');
+  return [b(p.o0), ...p.outs.map(b), ...p.ins.map(b), ...(p.vout ? [JSON.stringify(p.vout)] : [])].join('|') + (p.gated ? '|gated' : '');
 }
 
 function uniformValue(what: string, type: string, v: unknown): unknown {
@@ -389,6 +396,7 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
   const decl = new Set<string>();
   for (const n of [...p.inNames, ...p.outNames, ...Object.keys(spec.iters ?? {}), ...structIns.keys(), ...structOuts.keys()]) decl.add(jsVar(n));
   if (spec.brook?.reduce) decl.add(jsVar(spec.brook.reduce.input)).add(jsVar(spec.brook.reduce.result));
+  if (spec.brook?.vout) decl.add(jsVar(spec.brook.vout.output));
   if (decl.size) lines.push(`let ${[...decl].join(', ')};`);
   p.inNames.forEach((n) => bindLine(`in_${n}`, `env.data[${JSON.stringify(`in_${n}`)}]`));
   p.outNames.forEach((n) => bindLine(`out_${n}`, `env.data[${JSON.stringify(`out_${n}`)}]`));
@@ -418,6 +426,8 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
   const inlineBody = inl ? inl.body : js.body;
   const uses = (name: string) => inlineBody.includes(name);
   const bounded = max !== undefined && /loop\(\)/.test(inlineBody + js.functions);
+  const vc = p.vout ? voutCode(spec, p.vout, bounded) : undefined;
+  if (vc) lines.push(vc.factory);
   const loop: string[] = [];
   loop.push('function brook_run(env) {');
   for (const line of binds) loop.push(`const ${line}`);
@@ -425,6 +435,7 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
   loop.push(`let cx = 0, cy = 0, cz = 0, cw = 0, discarded = false${recordVars.size ? `, ${[...recordVars].join(', ')}` : ''};`);
   loop.push('const n = env.n;');
   if (p.gated) loop.push('const gate_run = env.gateRun, gate_wrote = env.gateWrote, gate_store = env.gateStore;');
+  if (vc) loop.push(...vc.setup);
   // iterators: start and step as locals
   for (const [n, type] of Object.entries(spec.iters ?? {})) {
     const c = type === 'float' ? 1 : Number(type[5]);
@@ -493,11 +504,13 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
   for (const [s] of structOuts) loop.push(`${jsVar(s)} = zeroStruct(${JSON.stringify(spec.structParams![s]!.struct.name)});`);
   if (/\S/.test(js.globals.replace(/^let .*;$/m, '').replace('function brook_globals() {', '').replace(/}\s*$/, ''))) loop.push('brook_globals();');
   loop.push('discarded = false;');
+  if (vc) loop.push(vc.record);
   if (bounded) loop.push('brook_iterations = 0; brook_overrun = false;');
   const throwsDiscard = /R\.discard\(\)/.test(js.functions);
   const block = `brook_body: {\n${inlineBody}\n}`;
   loop.push(throwsDiscard ? `try { ${block} } catch (e) { if (e !== DISCARD) throw e; discarded = true; }` : block);
-  loop.push('if (discarded) continue;');
+  loop.push(vc?.discard ? `if (discarded) { ${vc.discard} continue; }` : 'if (discarded) continue;');
+  if (vc?.after) loop.push(vc.after);
   if (p.gated) loop.push(`if (gate_wrote !== null) gate_wrote[${gateIndex}] = 1;`, 'if (!gate_store) continue;');
   const outIndex = o0.view ? flatExpr(o0, C) : 'r';
   p.outNames.forEach((n, k) => {

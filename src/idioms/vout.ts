@@ -47,6 +47,8 @@ export async function voutRun(
     }
   }
   if (vout.output in args) throw new BrookError(`voutRun: kernel ${spec.name}: leave out '${vout.output}'; the pushed records are returned`);
+  const cpu = (ctx as unknown as { backend?: string }).backend === 'cpu' ? (ctx as unknown as CpuVout) : undefined;
+  if (cpu) return voutOnCpu(cpu, spec, args, dims === 2 ? first.shape[1]! : 0);
   // A 2D input [h, w] gets the slots of record (r, c) at columns c·N .. c·N + N − 1 of row r of
   // an [h, w·N] stream: each input is read at (r, floor(col / N)) and indexof gives (c, r); the
   // filter then keeps the records in row-major order of the input, as BrookGPU printed them.
@@ -70,7 +72,7 @@ export async function voutRun(
   for (;;) {
     if (most * 2 > MAX_UNBOUNDED) {
       r.stream?.dispose();
-      throw new BrookError(`voutRun: kernel ${spec.name} (vout [] ${vout.output}<>) pushes more than ${most} records for one input record; give it a bound (vout[N], N up to 64) or push fewer`);
+      throw unboundedError(spec, most);
     }
     let next: { stream: Stream | null; count: number };
     try {
@@ -87,6 +89,44 @@ export async function voutRun(
     r = next;
     most *= 2;
   }
+}
+
+function unboundedError(spec: KernelSpec, most: number): BrookError {
+  return new BrookError(`voutRun: kernel ${spec.name} (vout [] ${spec.brook!.vout!.output}<>) pushes more than ${most} records for one input record; give it a bound (vout[N], N up to 64) or push fewer`);
+}
+
+/** What voutRun asks of a CPU context (src/cpu/context.ts). */
+interface CpuVout {
+  stream(type: ElementType, shape: number | number[], data?: ArrayLike<number>): Stream;
+  voutPushes(kernel: KernelSpec, args: KernelArgs, cap: number): { vals: Array<number | number[]>; ks: number[] };
+}
+
+/**
+ * voutRun on a CPU context: the kernel runs once per input record and its pushes are kept with
+ * their count within the record (src/cpu/vout.ts); the records are those the GPU's slots and
+ * filter keep: the first `most` of each record (for `vout []`, `most` found by the same doubling
+ * as the GPU passes', on the counts), nulls (+infinity first) dropped, in record order; after a
+ * 2D input, `width` records a row with +infinity after the last, as rowsOf.
+ */
+function voutOnCpu(cpu: CpuVout, spec: KernelSpec, args: KernelArgs, width: number): { stream: Stream | null; count: number } {
+  const vout = spec.brook!.vout!;
+  const { vals, ks } = cpu.voutPushes(spec, args, vout.most || MAX_UNBOUNDED);
+  let most = vout.most;
+  if (!most) {
+    const below = (m: number) => ks.reduce((c, k) => c + (k < m ? 1 : 0), 0);
+    for (most = 4; ; most *= 2) {
+      if (most * 2 > MAX_UNBOUNDED) throw unboundedError(spec, most);
+      if (below(most * 2) === below(most)) break;
+    }
+  }
+  const c = typeInfo(vout.type).components;
+  const kept = vals.filter((_, i) => ks[i]! < most);
+  const count = kept.length;
+  if (count === 0) return { stream: null, count: 0 };
+  const rows = width ? Math.ceil(count / width) : 0;
+  const data = new Float32Array(width ? rows * width * c : count * c).fill(Infinity);
+  kept.forEach((v, i) => (typeof v === 'number' ? (data[i * c] = v) : data.set(v, i * c)));
+  return { stream: cpu.stream(vout.type, width ? [rows, width] : count, data), count };
 }
 
 /**

@@ -10,3 +10,5 @@ import '../brook/fuzz.test';
 import '../cpu/idioms.test';
 // z masks, regions, write masks, write queries and occlusion queries against plain loops (a CPU context on both sides here)
 import '../cpu/masks.test';
+// vout kernels (voutRun and plain runs) against plain loops
+import '../cpu/vout.test';
