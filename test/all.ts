@@ -36,6 +36,7 @@ import './cpu/compare.test';
 import './cpu/masks.test';
 import './cpu/differential.test';
 import './cpu/vout.test';
+import './cpu/matrix.test';
 import './brook/fuzz.test';
 import './core/reduce.test';
 import './core/queries.test';

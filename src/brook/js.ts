@@ -177,6 +177,7 @@ export class JsEmitter {
         if (e.op === '=') return this.assignTo(e.l, this.value(e.r));
         const op = e.op.slice(0, -1);
         const lt = e.l.ty as Num;
+        if (e.l.ty!.k === 'mat' || e.r.ty!.k === 'mat') return this.assignTo(e.l, this.matOp(op, this.expr(e.l), this.expr(e.r), e.l.ty!, e.r.ty!));
         return this.assignTo(e.l, this.op2(op, this.expr(e.l), this.expr(e.r), lt, e.r.ty as Num, lt));
       }
       case 'cond': return `(${this.expr(e.c)} ? ${this.expr(e.a)} : ${this.expr(e.b)})`;
@@ -184,7 +185,7 @@ export class JsEmitter {
       case 'call': return this.call(e);
       case 'index': {
         const t = e.e.ty!;
-        const len = t.k === 'array' ? t.len : t.k === 'num' ? t.n : 0;
+        const len = t.k === 'array' ? t.len : t.k === 'num' || t.k === 'mat' ? t.n : 0;
         return `${this.expr(e.e)}[R.ci(${this.expr(e.i)}, ${len})]`;
       }
       case 'field': return `${this.expr(e.e)}.${e.f}`;
@@ -255,6 +256,7 @@ export class JsEmitter {
     const t = e.ty!;
     if (e.op === '++' || e.op === '--') return this.assignTo(e.e, this.arith(e.op === '++' ? '+' : '-', this.expr(e.e), '1', t as Num));
     const x = this.expr(e.e);
+    if (t.k === 'mat' && (e.op === '-' || e.op === '+')) return e.op === '-' ? `R.mneg(${x})` : x;
     if (t.k !== 'num') throw new BrookError(`brook (JavaScript): '${e.op}' of a ${typeName(t)} is not on the CPU backend yet`);
     const one = (a: string): string => {
       switch (e.op) {
@@ -271,7 +273,7 @@ export class JsEmitter {
   binary(e: Expr & { k: 'binary' }): string {
     const lt = e.l.ty!;
     if (lt.k === 'struct') return `${e.op === '!=' ? '!' : ''}R.equal(${this.expr(e.l)}, ${this.expr(e.r)})`;
-    if (lt.k === 'mat' || e.r.ty!.k === 'mat') throw new BrookError('brook: matrices (float2x2..float4x4) are not on the CPU backend yet; write the products with float2..float4');
+    if (lt.k === 'mat' || e.r.ty!.k === 'mat') return this.matOp(e.op, this.expr(e.l), this.expr(e.r), lt, e.r.ty!);
     if ((e.op === '&&' || e.op === '||') && (e.ty as Num).n === 1) return `(${this.expr(e.l)} ${e.op} ${this.expr(e.r)})`;
     return this.op2(e.op, this.expr(e.l), this.expr(e.r), lt as Num, e.r.ty as Num, e.ty as Num);
   }
@@ -347,7 +349,8 @@ export class JsEmitter {
     switch (t.kind) {
       case 'builtin': {
         const args = e.args.map((a) => this.expr(a));
-        if (e.args.some((a) => a.ty!.k === 'mat')) throw new BrookError(`brook: ${e.name} of a matrix is not on the CPU backend yet`);
+        if (MATRIX_BUILTINS.has(t.glsl)) return `R.b_${t.glsl}(${args.join(', ')})`;
+        if (e.args.some((a) => a.ty!.k === 'mat')) throw new BrookError(`brook: ${e.name} takes no matrix (GLSL ES 3.00 has it for vectors); the matrix functions are transpose, determinant, inverse and matrixCompMult`);
         const argTy = e.args[0]?.ty as Num | undefined;
         return `R.b_${t.glsl}(${args.join(', ')}${argTy ? `, ${JSON.stringify(argTy.base)}` : ''})`;
       }
@@ -355,7 +358,7 @@ export class JsEmitter {
         const args = e.args.map((a) => this.value(a));
         if (ty.k === 'array') return `[${args.join(', ')}]`;
         if (ty.k === 'struct') return `mkStruct(${JSON.stringify(ty.name)}, [${args.join(', ')}])`;
-        if (ty.k === 'mat') throw new BrookError('brook: matrices (float2x2..float4x4) are not on the CPU backend yet; write the products with float2..float4');
+        if (ty.k === 'mat') return this.matCtor(e, ty.n, args);
         // vectors from scalars and vectors, each already of the result's base
         const parts = e.args.map((a, k) => ((a.ty as Num).n === 1 ? args[k] : `...${args[k]}`));
         return `[${parts.join(', ')}]`;
@@ -377,7 +380,33 @@ export class JsEmitter {
       }
     }
   }
+
+  // ---------------------------------------------------------------- matrices (src/cpu/matrix.ts)
+
+  /** `l op r` where a side is a matrix, as GLSL: `*` of matrices and of a matrix and a vector the products, the rest componentwise. */
+  matOp(op: string, l: string, r: string, lt: Type, rt: Type): string {
+    if (op === '*' && lt.k === 'mat' && rt.k === 'mat') return `R.mmul(${l}, ${r})`;
+    if (op === '*' && lt.k === 'mat' && isNumT(rt) && rt.n > 1) return `R.mvmul(${l}, ${r})`;
+    if (op === '*' && rt.k === 'mat' && isNumT(lt) && lt.n > 1) return `R.vmmul(${l}, ${r})`;
+    if (!['+', '-', '*', '/'].includes(op)) throw new BrookError(`brook (JavaScript): '${op}' of a ${typeName(lt)} and a ${typeName(rt)}`);
+    return `R.mcw(${l}, ${r}, (a, b) => f(a ${op} b))`;
+  }
+
+  /** GLSL's matN(...): a scalar alone on the diagonal, a matrix alone resized, else scalars and vectors filling the columns. */
+  matCtor(e: Expr & { k: 'call' }, n: number, args: string[]): string {
+    const tys = e.args.map((a) => a.ty!);
+    if (tys.length === 1 && tys[0]!.k === 'mat') return `R.mresize(${n}, ${args[0]})`;
+    if (tys.some((t) => t.k === 'mat')) throw new BrookError(`brook: float${n}x${n}(...) takes a matrix alone, or numbers and vectors (GLSL ES 3.00)`);
+    if (tys.length === 1 && isNumT(tys[0]) && tys[0].n === 1) return `R.mdiag(${n}, ${args[0]})`;
+    const sizes = tys.map((t) => (isNumT(t) ? t.n : 0));
+    const total = sizes.reduce((a, b) => a + b, 0);
+    if (total < n * n || total - sizes[sizes.length - 1]! >= n * n) throw new BrookError(`brook: float${n}x${n}(...) needs ${n * n} components, these arguments give ${total}`);
+    return `R.mctor(${n}, [${args.join(', ')}])`;
+  }
 }
+
+/** The built-ins of matrices (GLSL ES 3.00's), src/cpu/matrix.ts. */
+const MATRIX_BUILTINS = new Set(['transpose', 'determinant', 'inverse', 'matrixCompMult']);
 
 /** `text` split at its top-level commas. */
 function topLevel(text: string): string[] {

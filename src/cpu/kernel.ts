@@ -25,6 +25,7 @@ import { REDUCE_SOURCE } from '../brook/compile';
 import { CpuData, CpuStream } from './stream';
 import { DISCARD, R } from './runtime';
 import type { RunGate, RunTarget } from './masks';
+import { matrixUniform } from './matrix';
 import { VoutCollect, VoutPlan, voutCode, voutPlan } from './vout';
 
 /** A stream or domain as a run sees it: its array, its extents (x first) and where it sits in its stream. */
@@ -318,7 +319,7 @@ function planKey(p: Plan): string {
 }
 
 function uniformValue(what: string, type: string, v: unknown): unknown {
-  if (/^mat/.test(type)) throw new BrookError(`${what}: matrix constants (${type}) are not on the CPU backend yet`);
+  if (/^mat[234]$/.test(type)) return matrixUniform(what, Number(type[3]), v);
   const n = type === 'bool' ? 1 : typeInfo(type as ElementType).components;
   const host = type === 'bool' ? 'bool' : typeInfo(type as ElementType).host;
   const one = (x: unknown, k: string): number | boolean => {

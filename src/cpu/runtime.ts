@@ -7,6 +7,7 @@
  * sin/cos); the GPU may be further off, and compare.ts states the tolerance.
  */
 import { BrookError } from '../core/errors';
+import { MATRIX } from './matrix';
 
 const f = Math.fround;
 type V = number | boolean;
@@ -44,6 +45,8 @@ const u32 = new Uint32Array(f32.buffer);
 
 /** The runtime object the generated kernels see as `R`. */
 export const R = {
+  // matrices (floatNxN as arrays of columns): constructors, products, transpose, determinant, inverse
+  ...MATRIX,
   /** An 8-bit store: saturating (fixed) or wrapping modulo 256 (char, uchar). */
   charStore(x: number, saturate: boolean): number {
     return saturate ? Math.round(Math.min(Math.max(x, 0), 1) * 255) : Math.round(x * 255) & 255;

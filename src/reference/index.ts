@@ -20,3 +20,4 @@ export { manyOutputs } from './outputs';
 export * from './brooklang';
 export * from './shapes';
 export * from './puzzles';
+export * from './matrices';

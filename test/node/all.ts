@@ -12,3 +12,5 @@ import '../cpu/idioms.test';
 import '../cpu/masks.test';
 // vout kernels (voutRun and plain runs) against plain loops
 import '../cpu/vout.test';
+// matrices against src/reference's brookMatrixReference
+import '../cpu/matrix.test';
