@@ -2,7 +2,7 @@
 // ?diff=<count>&from=<seed> in headless Chromium (after `node scripts/build.mjs --tests`), each
 // generated kernel on the page's WebGL2 context and on the CPU backend. Prints the tally
 // (kernels, records, differing, explained by operation, unexplained, errors) with the renderer
-// and writes it to bench-results/differential.json. Options: --count N (10000), --from SEED (0), --gpu.
+// and writes it to bench-results/differential.json (or --out NAME.json). Options: --count N (10000), --from SEED (0), --gpu.
 import fs from 'node:fs';
 import path from 'node:path';
 import { serve, root } from './serve.mjs';
@@ -14,6 +14,8 @@ const arg = (name, d) => {
 };
 const count = arg('--count', 10000);
 const from = arg('--from', 0);
+const outAt = process.argv.indexOf('--out');
+const outName = outAt > 0 ? path.basename(process.argv[outAt + 1]) : 'differential.json';
 const started = Date.now();
 const { server, url } = await serve(root, 0);
 const { page, close, gpu } = await launch({ origin: url });
@@ -42,7 +44,7 @@ try {
   const unexplained = t.unexplained.length;
   const tally = { renderer, from, count, seconds: Math.round((Date.now() - started) / 1000), kernels: t.kernels, records: t.records, differing: t.differing, explainedBy: t.explained, unexplained, refusedAlike: t.refusedAlike, errors: t.errors.length, firstUnexplained: t.unexplained.slice(0, 5), firstErrors: t.errors.slice(0, 5) };
   fs.mkdirSync(path.join(root, 'bench-results'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'bench-results', 'differential.json'), JSON.stringify(tally, null, 1) + '\n');
+  fs.writeFileSync(path.join(root, 'bench-results', outName), JSON.stringify(tally, null, 1) + '\n');
   console.log(`kernels ${t.kernels}, records ${t.records}, differing ${t.differing} (explained by: ${Object.entries(t.explained).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}), unexplained ${unexplained}, errors ${t.errors.length}`);
   if (failure) console.log(failure);
   code = unexplained || t.errors.length ? 1 : 0;

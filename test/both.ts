@@ -5,8 +5,8 @@
 // (floats within COMPARE_ULPS, ints and 8-bit records exactly). The spec fails on a difference
 // unless its kernel is listed in BY_RULE with the documented rule (docs/brook.md, "CPU backend")
 // that explains it. A kernel the CPU backend refuses with a BrookError (GPU-only: hand-written
-// GLSL KernelSpecs, vout, write queries and masks, ...) is counted as skipped under that error's
-// message. Runs with z masks, regions or under a bound write mask are compared too (compareBackends
+// GLSL KernelSpecs, brook_index, ...) is counted as skipped under that error's message. Runs
+// with z masks, regions or under a bound write mask are compared too (compareBackends
 // copies the GPU's depth buffers to the CPU run); the library's own passes (runInternal) are left
 // to the GPU. The last spec of the run (test/brook/both.test.ts) prints the tally.
 import type { BrookContext, Kernel, KernelArgs, KernelSpec, RunOptions } from '../src/index';

@@ -18,13 +18,14 @@
  * char arithmetic did (sum_uchar's gold), where a GPU texture saturates at 255.
  *
  * What runs: write/read, domains, struct streams, iterators, indexof, gathers with the edge
- * clamp, reduce kernels (ctx.run into a stream, reduceValue), vout kernels (voutRun), the host API (streamDecl,
- * streamRead/Write), streamGatherOp/ScatterOp, and ctx.reduce, filter, scan and sortStream
- * through src/reference; z-cull masks (ctx.zmask, buildMask, run's mask and invert), regions,
- * Brook's write masks and write queries, and ctx.queries' occlusion queries, as the depth test,
- * scissor and fragment count of a GPU pass played record by record (masks.ts). What does not
- * (a BrookError names it): kernels written as GLSL descriptions rather than Brook,
- * the GPU techniques (binning, routing) and the apps (docs/brook.md, "CPU backend").
+ * clamp, reduce kernels (ctx.run into a stream, reduceValue), vout kernels (voutRun, vout.ts),
+ * matrices (matrix.ts), the host API (streamDecl, streamRead/Write), streamGatherOp/ScatterOp,
+ * and ctx.reduce, filter, scan and sortStream through src/reference; z-cull masks (ctx.zmask,
+ * buildMask, run's mask and invert), regions, Brook's write masks and write queries, and
+ * ctx.queries' occlusion queries, as the depth test, scissor and fragment count of a GPU pass
+ * played record by record (masks.ts). What does not (a BrookError names it): kernels written as
+ * GLSL descriptions rather than Brook, the GPU techniques (binning, routing) and the apps
+ * (docs/brook.md, "CPU backend").
  */
 import { BrookError, check } from '../core/errors';
 import type { Capabilities } from '../core/caps';

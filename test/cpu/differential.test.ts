@@ -17,7 +17,7 @@ describe('cpu/differential: generated Brook kernels agree on the GPU and the CPU
     const kinds = new Set(Array.from({ length: 20 }, (_, s) => generateKernel(s).kind));
     expect([...kinds].sort()).to.deep.equal(['map', 'reduce', 'struct']);
     const all = Array.from({ length: 200 }, (_, s) => generateKernel(s).source).join('\n');
-    for (const feature of ['discard', 'break', 'continue', 'g[', 'h[', '.wz', 'int(clamp', ' % ', '<<', '2654435761u', 'reduce void', 'struct S']) expect(all, feature).to.include(feature);
+    for (const feature of ['discard', 'break', 'continue', 'g[', 'h[', '.wz', 'int(clamp', ' % ', '<<', '2654435761u', 'reduce void', 'struct S', 'float3x3', 'float4x4(', 'transpose(', 'determinant(', 'matrixCompMult(', 'mu']) expect(all, feature).to.include(feature);
   });
 
   it('300 kernels: 0 errors, 0 unexplained differences', async function () {

@@ -1,7 +1,9 @@
 // A seeded generator of random well-typed Brook kernels, for differential testing of the two
 // backends (as Csmith and GraphicsFuzz test compilers): expressions over float, float2..4, int and
 // uint with swizzles and Cg's implicit conversions, gathers at indices in and out of range, loops
-// with break and continue, branches, discard, struct streams, and reduce kernels. Each program
+// with break and continue, branches, discard, struct streams, reduce kernels, and matrices
+// (float2x2..float4x4: constructors, a float2x2 constant, products with matrices and vectors,
+// componentwise operators, transpose, determinant, matrixCompMult, columns read and assigned). Each program
 // comes with its arguments (seeded data) and what it uses that GLSL ES 3.00 does not round
 // exactly (division, sqrt, exp...), which explains a difference beyond the tolerance.
 //
@@ -30,6 +32,8 @@ class Gen {
   r: () => number;
   inexact = new Set<string>();
   vars: Array<{ name: string; ty: Ty }> = [];
+  /** Matrix locals (float2x2..float4x4). */
+  mats: Array<{ name: string; n: number }> = [];
   locals = 0;
   constructor(seed: number) {
     this.r = seededRandom(seed);
@@ -72,7 +76,7 @@ class Gen {
     if (ty === 'uint') return this.uintExpr(d);
     const w = width(ty);
     const e = (t: Ty = ty) => this.expr(t, d - 1);
-    switch (this.int(15)) {
+    switch (this.int(16)) {
       case 0: return `(${e()} + ${e()})`;
       case 1: return `(${e()} - ${e()})`;
       case 2: return `(${e()} * ${this.chance(0.5) ? e('float') : e()})`;
@@ -110,6 +114,16 @@ class Gen {
         }
         return `${ty}(${parts.join(', ')})`;
       }
+      case 14: {
+        // matrices: a determinant or a component (float), a product with a vector or a column (vectors)
+        if (w === 1) return this.chance(0.5) ? `determinant(${this.matExpr(2, d - 1)})` : `${this.matExpr(2 + this.int(3), d - 1)}[${this.int(2)}][${this.int(2)}]`;
+        const m = this.matExpr(w, d - 1);
+        switch (this.int(3)) {
+          case 0: return `(${m} * ${e()})`;
+          case 1: return `(${e()} * ${m})`;
+          default: return `${m}[${this.chance(0.5) ? String(this.int(w)) : `(c & 7) % ${w}`}]`;
+        }
+      }
       default: {
         // a gather, in and out of range
         const g = this.pick(['g', 'h']);
@@ -118,6 +132,33 @@ class Gen {
         if (w === 1) return `${rec}.${this.pick(['x', 'y', 'z', 'w'])}`;
         return w === 4 ? rec : `${rec}.${'wzyx'.slice(0, w)}`;
       }
+    }
+  }
+  /** A floatNxN expression of at most `d` levels (GLSL's operations: the backends must agree). */
+  matExpr(n: number, d: number): string {
+    const T = `float${n}x${n}`;
+    const vt = (n === 1 ? 'float' : `float${n}`) as Ty;
+    const m = () => this.matExpr(n, d - 1);
+    if (d <= 0 || this.chance(0.3)) {
+      const own = this.mats.filter((x) => x.n === n);
+      if (own.length && this.chance(0.5)) return this.pick(own).name;
+      switch (this.int(5)) {
+        case 0: return `${T}(${Array.from({ length: n }, () => this.leaf(vt)).join(', ')})`; // columns
+        case 1: return `${T}(${this.leaf('float')})`; // a diagonal
+        case 2: return n === 2 ? 'mu' : `${T}(mu)`; // the constant (resized over the identity)
+        case 3: return n === 2 ? `float2x2(${this.matExpr(3, d - 1)})` : `${T}(${Array.from({ length: n * n }, () => this.leaf('float')).join(', ')})`;
+        default: return `${T}(${Array.from({ length: n * n }, () => this.leaf('float')).join(', ')})`;
+      }
+    }
+    switch (this.int(8)) {
+      case 0: return `(${m()} + ${m()})`;
+      case 1: return `(${m()} - ${m()})`;
+      case 2: return `(${m()} * ${m()})`;
+      case 3: return this.chance(0.5) ? `(${m()} * ${this.expr('float', d - 1)})` : `(${this.expr('float', d - 1)} - ${m()})`;
+      case 4: return `-(${m()})`;
+      case 5: return `transpose(${m()})`;
+      case 6: return `matrixCompMult(${m()}, ${m()})`;
+      default: return `(${this.cond(d - 1)} ? ${m()} : ${m()})`;
     }
   }
   intExpr(d: number): string {
@@ -179,6 +220,15 @@ class Gen {
       const v = this.pick(floats());
       lines.push(`{ int w = 0; while (w < 3) { ${v.name} = max(${v.name}, ${this.expr(v.ty, 1)}); w++; } }`);
     }
+    if (this.chance(0.3)) {
+      // a matrix local, a column assigned, a product assigned
+      const n = 2 + this.int(3);
+      const name = `m${this.locals++}`;
+      lines.push(`float${n}x${n} ${name} = ${this.matExpr(n, 2)};`);
+      this.mats.push({ name, n });
+      if (this.chance(0.5)) lines.push(`${name}[${this.int(n)}] = ${this.expr(`float${n}` as Ty, 1)};`);
+      if (this.chance(0.5)) lines.push(`${name} *= ${this.matExpr(n, 1)};`);
+    }
     if (allowDiscard && this.chance(0.2)) lines.push(`if (${this.cond(1)}) discard;`);
     for (const o of outs) lines.push(`${o.name} = ${o.ty === 'int' ? this.intExpr(3) : o.ty === 'uint' ? this.uintExpr(3) : this.expr(o.ty, 3)};`);
     return lines;
@@ -219,7 +269,7 @@ export function generateKernel(seed: number): GeneratedKernel {
     : [{ name: 'o0', ty: g.pick(FLOATS) }, { name: 'o1', ty: g.pick(['float', 'float4'] as Ty[]) }, { name: 'oi', ty: 'int' }, { name: 'ou', ty: 'uint' }];
   const body = g.body(outs, kind === 'map');
   const params = [
-    'float a<>', 'float4 b<>', 'int c<>', 'float g[]', 'float4 h[][]', 'iter float it<>', 'float u',
+    'float a<>', 'float4 b<>', 'int c<>', 'float g[]', 'float4 h[][]', 'iter float it<>', 'float u', 'float2x2 mu',
     ...(kind === 'struct' ? ['S s<>', 'out S so<>', 'out int oi<>'] : outs.map((o) => `out ${o.ty} ${o.name}<>`)),
   ];
   const source = `${kind === 'struct' ? 'struct S { float2 p; float q; };\n' : ''}kernel void k(${params.join(', ')}) {\n  ${body.join('\n  ')}\n}`;
@@ -238,6 +288,7 @@ export function generateKernel(seed: number): GeneratedKernel {
         h: s(ctx.stream('float4', [5, 7], floats(4 * 35, seed + 4))),
         it: iter(-4, 12),
         u: (Math.floor(r() * 33) - 16) / 4,
+        mu: Array.from({ length: 4 }, () => (Math.floor(r() * 33) - 16) / 4), // column by column
       };
       if (kind === 'struct') {
         const S = k!.structs!.S!;
