@@ -164,9 +164,6 @@ async function run() {
     for (const [name] of own(spec, 'uniforms')) args[name] = uniformValues.get(name) ?? 1;
     $('glsl').textContent = generateKernelSource(spec).source;
     $('js').textContent = javascriptOf(spec);
-    if (backend !== 'gpu' && spec.brook?.vout) {
-      throw new Error(`kernel ${spec.name}: vout kernels are not on the CPU backend yet: choose Backend "GPU (WebGL2)"`);
-    }
     const ulps = Number($('ulps').value);
     if (!(Number.isFinite(ulps) && ulps >= 0)) throw new Error(`ulps must be a number >= 0 (got ${$('ulps').value}): floats this many units in the last place apart count as equal`);
     const traced = on === ctx;
@@ -197,10 +194,26 @@ async function run() {
         shown.push([`${spec.brook?.reduce.result} (each record reduces an 8×8 block)`, blocks, spec.brook.reduce.result]);
       } else if (spec.brook?.vout) {
         // a vout kernel: every record pushes 0..N values; the pushed records come back in order
-        const { stream, count } = await voutRun(ctx, spec, args);
+        const { stream, count } = await voutRun(on, spec, args);
         if (stream) owned.push(stream);
-        const first = stream ? Array.from((await stream.read()).slice(0, 8 * components(spec.brook?.vout.type)), (v) => v.toPrecision(4)) : [];
-        result = `${spec.name} pushed ${count} records (at most ${spec.brook?.vout.most} per input record)${first.length ? `; the first: ${first.join(', ')}` : ''}`;
+        const records = stream ? await stream.read() : new Float32Array(0);
+        const first = Array.from(records.slice(0, 8 * components(spec.brook?.vout.type)), (v) => v.toPrecision(4));
+        result = `${spec.name} pushed ${count} records (at most ${spec.brook?.vout.most || 'any number'} per input record)${first.length ? `; the first: ${first.join(', ')}` : ''}`;
+        if (backend === 'both') {
+          // the same inputs on the CPU backend; the pushed records compared exactly (count, shape, every value)
+          const cpuArgs = { ...args };
+          for (const [name, type] of [...own(spec, 'inputs'), ...own(spec, 'gathers')]) {
+            const copy = cpu.stream(type, [side, side], inputData(type, side, $('input').value === 'nulls'));
+            owned.push(copy);
+            cpuArgs[name] = copy;
+          }
+          const other = await voutRun(cpu, spec, cpuArgs);
+          if (other.stream) owned.push(other.stream);
+          const theirs = other.stream ? other.stream.readSync() : new Float32Array(0);
+          const differing = Array.from(records).filter((x, k) => !Object.is(x, theirs[k])).length;
+          const same = other.count === count && theirs.length === records.length && differing === 0;
+          result += same ? '; the CPU backend pushed the same records' : `; the CPU backend pushed ${other.count} records, ${differing} values differing`;
+        }
       } else {
         for (const [name, type] of Object.entries(spec.outputs)) {
           const s = on.stream(type, [side, side]);

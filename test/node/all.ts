@@ -4,6 +4,8 @@
 // mutants each compile to JavaScript (ctx.kernel) or throw a BrookError.
 import './gpuonly';
 import '../brook/brookgpu-tests.test';
+// pack_vout: BrookGPU's vout packing library (vout.br) in Brook, against its gold file
+import '../brook/brookgpu-pack-vout.test';
 // the front end's fuzz on the CPU backend: every mutant compiles to JavaScript or throws a BrookError
 import '../brook/fuzz.test';
 // filter, scan, sort and reduce through src/reference; the GPU-only parts as BrookErrors
