@@ -2,7 +2,7 @@
 // in Node (scripts/test-node.mjs) and in the browser, where the same runs on the WebGL2 context
 // must give the same records, count and shape exactly (the GPU's slots and filter, idioms/vout.ts).
 import { expect } from 'chai';
-import { BrookContext, Stream, brook, createContext, reference, voutRun } from '../../src/index';
+import { BrookContext, Stream, brook, brookWith, createContext, reference, voutRun } from '../../src/index';
 import { expectArrayEqual, expectBrookRejection, newContext, randomFloats } from '../helpers';
 
 const onGpu = (globalThis as { __brookBackend?: string }).__brookBackend !== 'cpu';
@@ -106,6 +106,16 @@ describe('cpu/vout kernels on the CPU backend', () => {
     const few = cpu.stream('float', 2, [1, 2]);
     await expectBrookRejection(voutRun(cpu, K.endless!, { a: few }), /pushes more than 1024 records for one input record; give it a bound/);
     few.dispose();
+  });
+
+  it('past the loop bound a record gives NaN in every slot, as the GPU\'s outputs of a record that overran', async () => {
+    const { spin } = brookWith({ maxIterations: 10 })`kernel void spin(float a<>, vout[2] float o<>) {
+      o = a; push(o);
+      while (a > 0.0) { o += 1.0; }
+    }`;
+    const xs = [-1, 2, 0, -3.5, 7];
+    const want = xs.flatMap((x) => (x > 0 ? [NaN, NaN] : [x]));
+    await both(spin!, (ctx) => ({ a: ctx.stream('float', xs.length, xs) }), { records: want, shape: [want.length] }, 'spin');
   });
 
   it('a plain run with the output given writes the slots as a GPU pass: record r is push r % N of its input record, +inf where none', () => {
