@@ -18,6 +18,10 @@
  * prog/tests vout's 10x10 input gives 290 records as 29 rows of 10), the records of the last row
  * past `count` null (+infinity in every component), as BrookGPU's vout library
  * (prog/tests/vout, vout.br) padded them.
+ *
+ * On a CPU context (createContext({ backend: 'cpu' })) the kernel runs once per input record and
+ * the same records come back (voutOnCpu; src/cpu/vout.ts); `method` chooses GPU passes and is
+ * not used there.
  */
 import { BrookContext, BrookError, Kernel, KernelArgs, KernelSpec, Stream, typeInfo, type ElementType } from '../core/index';
 import { filter, FilterMethod } from './filter';
