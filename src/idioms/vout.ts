@@ -96,7 +96,7 @@ export async function voutRun(
 }
 
 function unboundedError(spec: KernelSpec, most: number): BrookError {
-  return new BrookError(`voutRun: kernel ${spec.name} (vout [] ${spec.brook!.vout!.output}<>) pushes more than ${most} records for one input record; give it a bound (vout[N], N up to 64) or push fewer`);
+  return new BrookError(`voutRun: kernel ${spec.name} (vout [] ${spec.brook!.vout!.output}<>) pushes more than ${most / 2} records for one input record, and an unbounded vout's slots double only up to ${MAX_UNBOUNDED} (${most} gave more records than ${most / 2}, and ${most * 2} is past the most); give it a bound (vout[N], N up to 64) or push fewer`);
 }
 
 /** What voutRun asks of a CPU context (src/cpu/context.ts). */
