@@ -32,6 +32,14 @@
  * stream through its layout, never the texture's own size, so the extra rows are never touched.
  * The pool remembers the real size of each texture it made: a ping-pong pass may swap a pooled
  * texture with a stream's own exact-size one, which then comes back under its real size.
+ *
+ * Of a shape's idle textures, `acquire` hands out the one the pool met first (made, or first
+ * given back), not the one given back last: a sequence of requests that repeats — a frame of an
+ * animation, run again — then gets the same textures in the same roles, whatever order the last
+ * run gave them back in, so a pass drawing into several targets finds the framebuffer the cache
+ * made for that set before. (Handing out the last returned, a ccd lazy-work-stealing frame — 8
+ * targets a pass, 4 of them an iteration's fresh front slots, all of one shape — met new sets
+ * every frame, and the cache made a few framebuffers a frame for as long as the page ran.)
  */
 /** What the pool needs of a texture's format: its GL internal format and bytes per texel. */
 export interface PoolFormat {
@@ -70,7 +78,7 @@ export function heightClass(height: number): number {
 }
 
 export class TexturePool {
-  /** shape and format -> idle textures, most recently returned last. */
+  /** shape and format -> idle textures, the one met last first: `acquire` pops the one met first. */
   private readonly byShape = new Map<string, WebGLTexture[]>();
   /** Every idle texture, with its shape key and bytes. */
   private readonly idle = new Map<WebGLTexture, Idle>();
@@ -92,6 +100,9 @@ export class TexturePool {
   private readonly shapeUse = new Map<string, { now: number; peak: number }>();
   /** The real shape key and bytes of each texture the pool made (it may come back from another stream after a swap). */
   private readonly made = new WeakMap<WebGLTexture, Idle>();
+  /** When the pool met each texture (made it, or was first given it): the idle ones of a shape go out in this order. */
+  private readonly met = new WeakMap<WebGLTexture, number>();
+  private meetings = 0;
 
   constructor(
     /** Makes a 2D texture, or a 2D texture array of `layers` layers (layers > 0). */
@@ -144,6 +155,7 @@ export class TexturePool {
       }
       const made = this.create(width, height, info, layers);
       this.made.set(made, { key, bytes });
+      this.met.set(made, this.meetings++);
       return made;
     }
     if (list!.length === 0) this.byShape.delete(key);
@@ -170,7 +182,12 @@ export class TexturePool {
       this.destroy(tex);
       return;
     }
-    list.push(tex);
+    // (kept in the order met, the first met last: acquire pops it)
+    if (!this.met.has(tex)) this.met.set(tex, this.meetings++);
+    const at = this.met.get(tex)!;
+    let i = list.length;
+    while (i > 0 && this.met.get(list[i - 1]!)! < at) i--;
+    list.splice(i, 0, tex);
     this.idle.set(tex, { key, bytes });
     this.idleBytes += bytes;
     while (this.idle.size > this.countLimit || this.idleBytes > this.byteLimit) this.evict();
@@ -204,7 +221,7 @@ export class TexturePool {
     }
   }
 
-  /** Deletes the least recently returned idle texture of the shape asked for least recently. */
+  /** Deletes the idle texture met last of the shape asked for least recently. */
   private evict(): void {
     let key = '';
     for (const k of this.demand.keys()) {

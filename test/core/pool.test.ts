@@ -145,4 +145,21 @@ describe('core/pool (no GPU)', () => {
     pool.release(pooled, 64, 700, float);
     expect(pool.bytes, 'the pooled texture is counted at its real size').to.equal(64 * 768 * 4);
   });
+
+  it('hands out the idle texture of a shape it met first, whatever order they came back in, so a repeated sequence of requests gets the same textures in the same roles', () => {
+    const { pool } = setup();
+    // a frame: six temporaries of one shape held at once (a multi-target pass's targets among them)
+    const frame = () => Array.from({ length: 6 }, () => pool.acquire(32, 32, float));
+    const first = frame();
+    // given back in a shuffled order, then asked for again: the same texture in each role
+    for (const i of [3, 0, 5, 1, 4, 2]) pool.release(first[i]!, 32, 32, float);
+    const second = frame();
+    expect(second).to.deep.equal(first);
+    // a shorter frame takes the ones met first; a stream's own texture given back goes after them
+    for (const i of [5, 2, 0, 4, 1, 3]) pool.release(second[i]!, 32, 32, float);
+    expect(Array.from({ length: 3 }, () => pool.acquire(32, 32, float))).to.deep.equal(first.slice(0, 3));
+    const own = {} as WebGLTexture;
+    pool.release(own, 32, 32, float);
+    expect(Array.from({ length: 4 }, () => pool.acquire(32, 32, float))).to.deep.equal([...first.slice(3), own]);
+  });
 });
