@@ -6,7 +6,8 @@
 // whose names start with A or B, in suites that have scenes, e.g. ccd; --trace FILE: record a
 // Chrome trace of the run, every process, for scripts/trace-summary.mjs; --cpu-profile DIR: a
 // V8 CPU profile of each span a suite wraps in console.profile(), e.g. every ccd frame, written
-// to DIR as NAME.cpuprofile for scripts/cpuprofile-summary.mjs). It also rewrites
+// to DIR as NAME.cpuprofile for scripts/cpuprofile-summary.mjs; --no-warm: the ccd suite times
+// its frames without first playing them once untimed, for a before/after). It also rewrites
 // bench-results/index.json, the list of recordings the benchmark page shows.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +27,7 @@ const quick = args.includes('--quick');
 const maxKAt = args.indexOf('--max-k');
 const maxK = maxKAt >= 0 ? `&maxK=${Number(args[maxKAt + 1])}` : '';
 const scenesAt = args.indexOf('--scenes');
+const noWarm = args.includes('--no-warm') ? '&warm=0' : '';
 const scenes = scenesAt >= 0 ? `&scenes=${encodeURIComponent(args[scenesAt + 1])}` : '';
 const outAt = args.indexOf('--out');
 const outDir = path.resolve(root, outAt >= 0 ? args[outAt + 1] : 'bench-results');
@@ -57,7 +59,7 @@ try {
     cdp.on('Profiler.consoleProfileFinished', ({ title, profile }) => fs.writeFileSync(path.join(profiles, `${String(title).replace(/[^\w.-]+/g, '_')}.cpuprofile`), JSON.stringify(profile)));
   }
   if (trace) await page.tracing.start({ path: trace, categories: ['toplevel', 'gpu', 'gpu.angle', 'blink.user_timing', 'v8.execute', 'disabled-by-default-v8.gc', '__metadata'] });
-  await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}${maxK}${scenes}${profiles ? '&cpuProfile=1' : ''}`);
+  await page.goto(`${url}/demos/bench/index.html?suite=${suite}&auto=1${quick ? '&quick=1' : ''}${maxK}${scenes}${noWarm}${profiles ? '&cpuProfile=1' : ''}`);
   await page.waitForFunction(() => window.__benchResult !== undefined, { timeout: 0, polling: 500 });
   const result = await page.evaluate(() => window.__benchResult);
   if (trace) await page.tracing.stop(), console.log(`wrote the trace to ${trace}`);

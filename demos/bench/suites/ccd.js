@@ -3,6 +3,10 @@
 // cloth-funnel step 227 -> 228 repeated; a mass-spring cloth falling on a ball): the first frame
 // traverses from the root (and compiles), the second is the first from the saved front (static
 // balancing has no list sizes of an earlier such frame to run ahead on yet), the rest are timed.
+// Before them each method plays the same frames once untimed (the warm-up pass: every texture
+// size, framebuffer and program the timed frames use is made there and kept by the pool and the
+// caches; ?warm=0, bench.mjs --no-warm, leaves it out): the suite counts the GL objects each frame
+// makes and tabulates them with the first timed frame against the median.
 // Wall clock: a frame as a user pays it, from step() to its answer (no fences between stages),
 // medians with min-max over the timed frames. The last frame runs profiled (Ccd.step({ profile:
 // true }): every pass under ctx.trace with its EXT_disjoint_timer_query time, summed per stage,
@@ -73,7 +77,8 @@ async function scenes(soft, { quick, test, maxK, only }) {
     clothFrames.push(cloth.scene());
     cloth.advance();
   }
-  out.push({ name: grid === PAPER_GRID ? 'Cloth/Ball' : `Cloth/Ball (${grid}×${grid} cloth)`, paper: 'Cloth/Ball', frames: clothFrames.map((s) => () => s) });
+  // (no warm-up pass where its frames take minutes each: the big cloth on a software renderer)
+  out.push({ name: grid === PAPER_GRID ? 'Cloth/Ball' : `Cloth/Ball (${grid}×${grid} cloth)`, paper: 'Cloth/Ball', frames: clothFrames.map((s) => () => s), warm: !(soft && grid > 110) });
   // --scenes A,B (bench.mjs): only the scenes whose names start with one of them
   return only ? out.filter((s) => only.some((o) => s.name.startsWith(o))) : out;
 }
@@ -96,11 +101,38 @@ function countMade(gl) {
   return { end: () => (Object.assign(gl, saved), n) };
 }
 
-/** Steps the scene's frames with one balancing method: frame 0 from the root, the last profiled;
- * with four frames or more, frame 1 (the first from the front) is not timed either. */
-async function animate(ccd, scene, balance, lws, frames = scene.frames.length, log) {
+/** Whether the suite plays each method's frames once untimed before timing them (see animate):
+ * yes unless the page asks otherwise (?warm=0; bench.mjs --no-warm), for a before/after. */
+const warming = new URLSearchParams(globalThis.location?.search ?? '').get('warm') !== '0';
+
+/** The most MiB of live textures (ctx.stats().textureBytes: the scene's streams, the saved front,
+ * the pool's idle textures) seen after a frame since the last reset: what the pool holds. */
+let texturePeak = 0;
+const sampleTextures = (ctx) => (texturePeak = Math.max(texturePeak, ctx.stats().textureBytes));
+
+/** Steps the scene's frames with one balancing method, `warm` first: the same frames once, untimed
+ * (the warm-up: every texture size, framebuffer and program the timed frames use is made there, and
+ * the pool keeps them), then again from the root, frame 0 from the root, the last profiled; with
+ * four frames or more, frame 1 (the first from the front) is not timed either. Without the warm-up
+ * pass a timed frame could meet a size no earlier frame made (an animation's lists, fronts and
+ * joins drift), and pay for its allocation: H100, static Cloth/Ball, the first timed frame 104 ms
+ * against a 79 ms median. */
+async function animate(ctx, ccd, scene, balance, lws, frames = scene.frames.length, log, warm = false) {
+  let warmUp = null;
+  if (warm) {
+    const w = await play(ccd, scene, balance, lws, frames, null);
+    warmUp = w.made;
+    log?.(`  warm-up (${frames} frames, untimed): ${w.made.textures} textures (${(w.made.textureBytes / 2 ** 20).toFixed(1)} MiB), ${w.made.framebuffers} framebuffers, ${w.made.programs} programs made`);
+  }
+  const r = await play(ccd, scene, balance, lws, frames, log, ctx);
+  return { ...r, warmUp };
+}
+
+/** One pass over the scene's frames (see animate); `log` null: the warm-up, nothing kept. */
+async function play(ccd, scene, balance, lws, frames, log, ctx) {
   const per = [];
   let pairs = 0, profiled = null;
+  const made = { textures: 0, textureBytes: 0, framebuffers: 0, programs: 0 };
   ccd.resetFront();
   for (let f = 0; f < frames; f++) {
     const s = scene.frames[f]();
@@ -108,22 +140,25 @@ async function animate(ccd, scene, balance, lws, frames = scene.frames.length, l
     const profile = f === frames - 1 && frames > 2;
     // a span a Chrome trace shows (bench.mjs --trace) and, with bench.mjs --cpu-profile (the page's
     // ?cpuProfile), a V8 CPU profile: which frame, of what, timed or not
-    const span = `ccd ${scene.name} ${balance}${lws ? ` ${lws.blocks}x${lws.threads}` : ''} frame ${f}${profile ? ' profiled' : ''}`;
+    const span = `ccd ${scene.name} ${balance}${lws ? ` ${lws.blocks}x${lws.threads}` : ''} frame ${f}${log ? '' : ' (warm-up)'}${profile ? ' profiled' : ''}`;
     performance.mark('ccd frame');
     if (profiling && balance === 'static') console.profile(span);
-    const made = countMade(glOf);
+    const count = countMade(glOf);
     const r = await ccd.step({ balance, lws, profile });
-    const m = made.end();
+    const m = count.end();
     r.stats.made = m;
+    for (const k of Object.keys(made)) made[k] += m[k];
     if (profiling && balance === 'static') console.profileEnd(span);
     performance.measure(span, 'ccd frame');
-    log?.(`  frame ${f}: ${r.stats.totalMs.toFixed(0)} ms${profile ? ' (profiled)' : ''}, ${m.textures} textures (${(m.textureBytes / 2 ** 20).toFixed(1)} MiB), ${m.framebuffers} framebuffers, ${m.programs} programs made`);
+    if (ctx) sampleTextures(ctx);
+    if (!log) continue;
+    log(`  frame ${f}: ${r.stats.totalMs.toFixed(0)} ms${profile ? ' (profiled)' : ''}, ${m.textures} textures (${(m.textureBytes / 2 ** 20).toFixed(1)} MiB), ${m.framebuffers} framebuffers, ${m.programs} programs made`);
     if (profile) profiled = r.stats;
     // frame 0 compiles and builds the front from the root; frame 1 is the first from the front
     else if (f >= (frames >= 4 ? 2 : 1) || frames === 1) per.push(r.stats);
     pairs = r.pairs.length;
   }
-  return { per, profiled, info: { triangles: ccd.triangles, orphans: ccd.orphanCount, nodes: ccd.bvh.count, pairs } };
+  return { per, profiled, made, info: { triangles: ccd.triangles, orphans: ccd.orphanCount, nodes: ccd.bvh.count, pairs } };
 }
 
 /** The paper's whole Cloth/Ball frame (static, createCcd's default memory budget) from the root,
@@ -186,27 +221,35 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
   const tables = [];
   const plots = [];
   const results = [];
-  const t1 = [], t1gpu = [], t3 = [], t45 = [], t26 = [], tb = [], tk = [], tacc = [];
+  const t1 = [], t1gpu = [], t3 = [], t45 = [], t26 = [], tb = [], tk = [], tacc = [], tw = [];
   const timeSeries = { static: [], lws: [], wide: [] };
   const list = await scenes(soft, { quick, test, maxK, only });
-  // the progress lines of each scene: 6 of its own, a line per frame of static, LWS 4 and the wide LWS, two of LWS 1
-  plan(list.reduce((k, s) => k + 8 + 3 * s.frames.length, 0));
+  // the progress lines of each scene: 6 of its own, a line per frame of static, LWS 4 and the wide LWS
+  // and one for each of their warm-up passes, two of LWS 1
+  plan(list.reduce((k, s) => k + 8 + 3 * s.frames.length + (warming && s.warm !== false ? 3 : 0), 0));
   for (const scene of list) {
     const p = PAPER[scene.paper];
     log(`ccd ${scene.name}: building the hierarchy and orphan sets`);
     const ccd = createCcd(ctx, scene.frames[0]()); // one build (CPU) for the three runs
     const T = threadsFor(ccd.triangles);
     log(`ccd ${scene.name} (${ccd.triangles} triangles): static`);
-    const st = await animate(ccd, scene, 'static', undefined, undefined, log);
+    const warm = warming && scene.warm !== false;
+    const measured = async (balance, lws, frames) => {
+      texturePeak = 0;
+      const r = await animate(ctx, ccd, scene, balance, lws, frames, log, warm && frames === undefined);
+      return { ...r, texturePeak: texturePeak / 2 ** 20 };
+    };
+    const st = await measured('static');
     log(`ccd ${scene.name}: lazy work stealing, 4 blocks`);
-    const l4 = await animate(ccd, scene, 'lws', { blocks: 4, threads: T }, undefined, log);
+    const l4 = await measured('lws', { blocks: 4, threads: T });
     log(`ccd ${scene.name}: lazy work stealing, ${wide.blocks} blocks of ${wide.threads}`);
-    const lw = await animate(ccd, scene, 'lws', wide, undefined, log);
+    const lw = await measured('lws', wide);
     // one block takes four times the iterations: skipped on a software renderer above 5K triangles (the
     // page stops answering the headless driver for minutes) and on a GPU above 20K (the cloth: ~10^4 iterations)
     const skip1 = ccd.triangles > (soft ? 5000 : 20000);
     log(`ccd ${scene.name}: lazy work stealing, 1 block${skip1 ? ' (skipped: minutes a frame here)' : ''}`);
-    const l1 = skip1 ? { per: [] } : await animate(ccd, scene, 'lws', { blocks: 1, threads: T }, 2, log);
+    // (its two frames are counted, not timed: no warm-up pass)
+    const l1 = skip1 ? { per: [] } : await measured('lws', { blocks: 1, threads: T }, 2);
     ccd.dispose();
     const m = (run, key) => median(run.per.map((x) => x[key]));
     const tris = st.info.triangles;
@@ -238,6 +281,13 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
     const peak = (r) => Math.max(...[...r.per, r.profiled].filter(Boolean).map((x) => x.peakBytes)) / 2 ** 20;
     const rollbacks = (r) => [...r.per, r.profiled].filter(Boolean).reduce((a, x) => a + x.rollbacks, 0);
     tb.push([scene.name, m(st, 'iterations'), m(st, 'passes'), m(st, 'roundTrips'), rollbacks(st), peak(st), m(l4, 'iterations'), m(l4, 'passes'), m(l4, 'roundTrips'), median(lc.map((x) => x.extraIterations)), median(lc.map((x) => x.moved)), median(lc.map((x) => x.stolen)), median(lc.map((x) => x.steals)), Math.max(...lc.map((x) => x.reruns)), peak(l4), m(lw, 'iterations'), m(lw, 'passes'), m(lw, 'roundTrips'), peak(lw)]);
+    for (const [label, r] of [['static', st], [wideLabel, lw], [`LWS 4×${T}`, l4]]) {
+      // the objects the timed and profiled frames made, summed; the first timed frame against the median
+      const timed = [...r.per, r.profiled].filter(Boolean).map((x) => x.made);
+      const sum = (k) => timed.reduce((a, x) => a + x[k], 0);
+      const first = r.per[0]?.totalMs ?? null;
+      tw.push([scene.name, label, r.warmUp ? 'yes' : 'no', r.warmUp?.textures ?? null, r.warmUp ? r.warmUp.textureBytes / 2 ** 20 : null, r.warmUp?.framebuffers ?? null, r.warmUp?.programs ?? null, timed.length, sum('textures'), sum('textureBytes') / 2 ** 20, sum('framebuffers'), sum('programs'), first, m(r, 'totalMs'), first === null ? null : first / m(r, 'totalMs'), r.texturePeak]);
+    }
     timeSeries.static.push([tris, m(st, 'totalMs')]);
     timeSeries.lws.push([tris, m(l4, 'totalMs')]);
     timeSeries.wide.push([tris, m(lw, 'totalMs')]);
@@ -264,6 +314,11 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
     title: "LWS per-iteration account (profiled frame): the loop's passes (steal round, popTop+popWork, evalCollision, compact, pointers, deque scatter, stack push, termination) — passes and GPU µs per iteration, GPU µs a pass; the frame's wall ms (profiled: timer queries add to it), nodes and utilisation (nodes / (B·T·iterations))",
     columns: ['scene', 'method', 'iterations', 'loop passes', 'passes / iteration', 'loop GPU ms', 'GPU µs / iteration', 'GPU µs / pass', 'frame wall ms (profiled)', 'nodes processed', 'utilisation'],
     rows: tacc,
+  });
+  tables.push({
+    title: `Warm-up: each method's frames played once untimed before the timed pass (${warming ? 'on; not for the big cloth on a software renderer' : 'off: ?warm=0'}), the GL objects it made (gl.createTexture, createFramebuffer, createProgram; textures' MiB at 16 bytes a texel at most); the objects the timed and profiled frames made after it (0: the pool had every size, the framebuffer cache every target set, the program cache every kernel); the first timed frame (ms) against the timed median; the most MiB of live textures after any frame of the method (ctx.stats().textureBytes: the scene's streams, the saved front and the pool's idle textures)`,
+    columns: ['scene', 'method', 'warm-up', 'warm-up textures', 'warm-up MiB', 'warm-up framebuffers', 'warm-up programs', 'timed + profiled frames', 'textures made', 'MiB made', 'framebuffers made', 'programs made', 'first timed ms', 'median ms', 'first / median', 'peak MiB of textures'],
+    rows: tw,
   });
   tables.push({ title: "Table 3: front nodes per frame (K), BVTT nodes processed (K), candidates and orphan tests; the paper's front beside", columns: ['scene', 'front (K nodes)', 'processed (K nodes)', 'candidate triangle pairs', 'orphan tests', 'colliding pairs', 'paper front (K)'], rows: t3 });
   tables.push({
