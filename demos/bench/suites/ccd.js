@@ -164,41 +164,53 @@ async function play(ccd, scene, balance, lws, frames, log, ctx) {
   return { per, profiled, made, info: { triangles: ccd.triangles, orphans: ccd.orphanCount, nodes: ccd.bvh.count, pairs } };
 }
 
-/** The paper's whole Cloth/Ball frame (static, createCcd's default memory budget) from the root,
- * then twice from the front: what a software renderer runs for --max-k 92 (exactly: the paper's
- * 92K triangles) instead of the tables (their cloth frames take minutes each there). */
-async function wholeFrame(ctx, log) {
+/** The paper's whole Cloth/Ball frame (createCcd's default memory budget): static from the root,
+ * then twice from the front, then lazy work stealing (the GPU's wide 32 x 1024: on this frame the
+ * iterations are what costs) from the root and once from the front, on the same three positions:
+ * what a software renderer runs for --max-k 92 (exactly: the paper's 92K triangles) instead of the
+ * tables (their cloth frames take minutes each there). */
+async function wholeFrame(ctx, log, only) {
   const grid = PAPER_GRID;
   // draped over the ball and folding (150 steps): millions of candidate feature tests, past one
   // chunk of the default budget
   const cloth = new reference.ClothBall(grid, 4);
   for (let i = 0; i < 150; i++) cloth.advance();
-  const scene = cloth.scene();
+  const positions = [cloth.scene()];
+  for (let i = 0; i < 2; i++) cloth.advance(), positions.push(cloth.scene());
+  const scene = positions[0];
   log(`ccd whole frame: building the hierarchy and orphan sets of a ${grid}×${grid} cloth`);
   const t0 = performance.now();
   const ccd = createCcd(ctx, scene);
   const build = performance.now() - t0;
   log(`ccd whole frame: ${ccd.triangles} triangles, ${ccd.orphanCount} orphan tests, budget ${ccd.memoryBudget / 2 ** 20} MiB: stepping from the root`);
-  // then two frames from the front: the first reads its counts step by step, the second runs
-  // ahead on its list sizes (the groups of steps memoryBudget bounds)
+  const lws = { blocks: 32, threads: 1024 };
+  // static: from the root, then two frames from the front (the first reads its counts step by
+  // step, the second runs ahead on its list sizes: the groups of steps memoryBudget bounds); then
+  // LWS from the root and from the front on the first two positions
+  const runs = [
+    ['static', 'from the root', 0],
+    ['static', 'from the front, counts read', 1],
+    ['static', 'from the front, run ahead', 2],
+    ['lws', 'from the root', 0],
+    ['lws', 'from the front', 1],
+  ];
   const rows = [], results = [];
-  for (const what of ['from the root', 'from the front, counts read', 'from the front, run ahead']) {
-    if (what !== 'from the root') {
-      cloth.advance();
-      const s = cloth.scene();
-      ccd.setPositions(s.x0, s.x1);
-    }
-    const { pairs, stats } = await ccd.step({ fromRoot: what === 'from the root' });
-    const row = [`Cloth/Ball (${grid}×${grid} cloth), ${what}`, stats.balance, scene.tris.length / 3, ccd.memoryBudget / 2 ** 20, build, ...CCD_STAGES.map((st) => stats.stages[st].wallMs), stats.totalMs, stats.chunks, stats.peakBytes / 2 ** 20, stats.rollbacks, stats.passes, stats.roundTrips, stats.iterations, stats.frontSize, stats.candidates, stats.orphans, pairs.length];
-    log(`ccd whole frame, ${what}: ${(stats.totalMs / 1000).toFixed(1)} s, ${stats.chunks} extra chunks, ${(stats.peakBytes / 2 ** 20).toFixed(0)} MiB held at most, ${stats.roundTrips} round trips, ${stats.candidates} candidates, ${pairs.length} pairs`);
+  // --scenes static or --scenes LWS: one method's frames only
+  for (const [balance, what, p] of runs.filter(([b]) => !only || only.some((o) => (b === 'lws' ? 'LWS' : 'static').startsWith(o)))) {
+    if (balance === 'lws' && what === 'from the root') log(`ccd whole frame: lazy work stealing ${lws.blocks}×${lws.threads}`);
+    ccd.setPositions(positions[p].x0, positions[p].x1);
+    const { pairs, stats } = await ccd.step({ balance, fromRoot: what === 'from the root', ...(balance === 'lws' ? { lws } : {}) });
+    const method = balance === 'lws' ? `LWS ${lws.blocks}×${lws.threads}` : 'static';
+    const row = [`Cloth/Ball (${grid}×${grid} cloth), ${what}`, method, scene.tris.length / 3, ccd.memoryBudget / 2 ** 20, build, ...CCD_STAGES.map((st) => stats.stages[st].wallMs), stats.totalMs, stats.chunks, stats.peakBytes / 2 ** 20, stats.rollbacks, stats.passes, stats.roundTrips, stats.iterations, stats.frontSize, stats.candidates, stats.orphans, pairs.length];
+    log(`ccd whole frame, ${method} ${what}: ${(stats.totalMs / 1000).toFixed(1)} s, ${stats.chunks} extra chunks, ${(stats.peakBytes / 2 ** 20).toFixed(0)} MiB held at most, ${stats.passes} passes, ${stats.roundTrips} round trips, ${stats.iterations} iterations, ${stats.candidates} candidates, ${pairs.length} pairs`);
     rows.push(row);
-    results.push({ scene: row[0], stats, pairs: pairs.length });
+    results.push({ scene: row[0], method, stats, pairs: pairs.length });
   }
   ccd.dispose();
   return {
     tables: [
       {
-        title: "The whole Cloth/Ball frame (the paper's 92K triangles) on this renderer: static frames within createCcd's default memoryBudget — one from the root, then two from the front (the second runs its steps ahead in groups) — ms per stage (wall), the chunks the budget split passes into, the most MiB the frame's working streams held at once (stats.peakBytes), rollbacks, passes, round trips, front, candidates, orphan tests, colliding pairs; the hierarchy's CPU build beside",
+        title: `The whole Cloth/Ball frame (the paper's 92K triangles) on this renderer, with createCcd's default memoryBudget: ${[rows.some((r) => r[1] === 'static') && 'static from the root, then two frames from the front (the second runs its steps ahead in groups)', rows.some((r) => r[1] !== 'static') && `lazy work stealing (B = ${lws.blocks} blocks of T = ${lws.threads} fragments) from the root and from the front on the first two positions`].filter(Boolean).join('; ')} — ms per stage (wall; '-': no stage fences), the chunks the budget split passes into, the most MiB the frame's working streams held at once (stats.peakBytes), rollbacks, passes, round trips, iterations, front, candidates, orphan tests, colliding pairs; the hierarchy's CPU build beside`,
         columns: ['scene', 'method', 'triangles', 'budget MiB', 'CPU build ms', ...CCD_STAGES, 'total ms', 'extra chunks', 'peak MiB held', 'rollbacks', 'passes', 'round trips', 'iterations', 'front', 'candidates', 'orphan tests', 'pairs'],
         rows,
       },
@@ -211,7 +223,7 @@ async function wholeFrame(ctx, log) {
 export async function run(ctx, { log = () => {}, plan = () => {}, quick = false, test = false, maxK, scenes: only } = {}) {
   const soft = ctx.caps.software;
   glOf = ctx.gl;
-  if (soft && !quick && !test && maxK === 92) return wholeFrame(ctx, log);
+  if (soft && !quick && !test && maxK === 92) return wholeFrame(ctx, log, only);
   // threads per block: 256 on a GPU; on a software renderer 32 for small scenes (its cost is per
   // pass, and small fronts leave wide blocks idle), 256 from 2K triangles (fewer iterations)
   const threadsFor = (tris) => (soft && tris < 2000 ? 32 : 256);
