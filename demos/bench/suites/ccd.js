@@ -113,22 +113,32 @@ const warming = new URLSearchParams(globalThis.location?.search ?? '').get('warm
 let texturePeak = 0;
 const sampleTextures = (ctx) => (texturePeak = Math.max(texturePeak, ctx.stats().textureBytes));
 
-/** Steps the scene's frames with one balancing method, `warm` first: the same frames once, untimed
- * (the warm-up: every texture size, framebuffer and program the timed frames use is made there, and
- * the pool keeps them), then again from the root, frame 0 from the root, the last profiled; with
- * four frames or more, frame 1 (the first from the front) is not timed either. Without the warm-up
- * pass a timed frame could meet a size no earlier frame made (an animation's lists, fronts and
- * joins drift), and pay for its allocation: H100, static Cloth/Ball, the first timed frame 104 ms
- * against a 79 ms median. */
-async function animate(ctx, ccd, scene, balance, lws, frames = scene.frames.length, log, warm = false) {
+/** Steps the scene's frames with one balancing method on a Ccd of its own (`make`), `warm` first:
+ * the same frames once, untimed, on another new Ccd (the warm-up: the timed pass repeats it exactly
+ * — a Ccd carries last frames' list and compaction sizes, which resetFront keeps — so every texture
+ * size, framebuffer and program the timed frames use is made there, and the pool and the caches
+ * keep them); frame 0 from the root, the last profiled; with four frames or more, frame 1 (the
+ * first from the front) is not timed either. Without the warm-up pass a timed frame could meet a
+ * size no earlier frame made (an animation's lists, fronts and joins drift), and pay for its
+ * allocation: H100, static Cloth/Ball, the first timed frame 104 ms against a 79 ms median. */
+async function animate(ctx, make, scene, balance, lws, frames = scene.frames.length, log, warm = false) {
   let warmUp = null;
   if (warm) {
-    const w = await play(ccd, scene, balance, lws, frames, null);
-    warmUp = w.made;
-    log?.(`  warm-up (${frames} frames, untimed): ${w.made.textures} textures (${(w.made.textureBytes / 2 ** 20).toFixed(1)} MiB), ${w.made.framebuffers} framebuffers, ${w.made.programs} programs made`);
+    const ccd = make();
+    try {
+      const w = await play(ccd, scene, balance, lws, frames, null);
+      warmUp = w.made;
+      log?.(`  warm-up (${frames} frames, untimed): ${w.made.textures} textures (${(w.made.textureBytes / 2 ** 20).toFixed(1)} MiB), ${w.made.framebuffers} framebuffers, ${w.made.programs} programs made`);
+    } finally {
+      ccd.dispose();
+    }
   }
-  const r = await play(ccd, scene, balance, lws, frames, log, ctx);
-  return { ...r, warmUp };
+  const ccd = make();
+  try {
+    return { ...(await play(ccd, scene, balance, lws, frames, log, ctx)), warmUp };
+  } finally {
+    ccd.dispose();
+  }
 }
 
 /** One pass over the scene's frames (see animate); `log` null: the warm-up, nothing kept. */
@@ -245,13 +255,16 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
   for (const scene of list) {
     const p = PAPER[scene.paper];
     log(`ccd ${scene.name}: building the hierarchy and orphan sets`);
-    const ccd = createCcd(ctx, scene.frames[0]()); // one build (CPU) for the three runs
-    const T = threadsFor(ccd.triangles);
-    log(`ccd ${scene.name} (${ccd.triangles} triangles): static`);
+    // a Ccd of its own (a CPU build) for each pass of each method: the same state at the start of
+    // the warm-up and of the timed pass
+    const make = () => createCcd(ctx, scene.frames[0]());
+    const triangles = scene.frames[0]().tris.length / 3;
+    const T = threadsFor(triangles);
+    log(`ccd ${scene.name} (${triangles} triangles): static`);
     const warm = warming && scene.warm !== false;
     const measured = async (balance, lws, frames) => {
       texturePeak = 0;
-      const r = await animate(ctx, ccd, scene, balance, lws, frames, log, warm && frames === undefined);
+      const r = await animate(ctx, make, scene, balance, lws, frames, log, warm && frames === undefined);
       return { ...r, texturePeak: texturePeak / 2 ** 20 };
     };
     const st = await measured('static');
@@ -261,11 +274,10 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
     const lw = await measured('lws', wide);
     // one block takes four times the iterations: skipped on a software renderer above 5K triangles (the
     // page stops answering the headless driver for minutes) and on a GPU above 20K (the cloth: ~10^4 iterations)
-    const skip1 = ccd.triangles > (soft ? 5000 : 20000);
+    const skip1 = triangles > (soft ? 5000 : 20000);
     log(`ccd ${scene.name}: lazy work stealing, 1 block${skip1 ? ' (skipped: minutes a frame here)' : ''}`);
     // (its two frames are counted, not timed: no warm-up pass)
     const l1 = skip1 ? { per: [] } : await measured('lws', { blocks: 1, threads: T }, 2);
-    ccd.dispose();
     const m = (run, key) => median(run.per.map((x) => x[key]));
     const tris = st.info.triangles;
     const methods = [['static', st, [p.gprox450, p.gprox520]], [wideLabel, lw, [p.gts450, p.gt520]], [`LWS 4×${T}`, l4, [p.gts450, p.gt520]]];
