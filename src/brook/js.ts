@@ -42,6 +42,13 @@ export interface JsContext {
   inline?: boolean;
   /** A vout kernel: indexof is the input record's position (`brook_vindexof()`, src/cpu/vout.ts). */
   vout?: boolean;
+  /**
+   * Iterators whose values are whole numbers in this run (integer start and step): a gather
+   * indexed by them (and by sums, differences and products of whole numbers) needs no floor.
+   */
+  wholeIters?: ReadonlyMap<string, number>;
+  /** A bound on indexof's components (the largest extent of the run's streams; none: unbounded). */
+  positionBound?: number;
 }
 
 type Num = Type & { k: 'num' };
@@ -63,6 +70,14 @@ export class JsEmitter {
   outs: string[] = [];
   /** The function's own return type (void: no value before the outs). */
   retVoid = true;
+  /** Float variables of the function being printed whose every value is a whole number (wholeSyms), with a bound on their size. */
+  whole: Whole = { syms: new Map(), position: Infinity };
+  /**
+   * Vector iterators of a kernel inlined in its record loop that the body never writes: printed as
+   * the array literal of their components (`[v_p$0, v_p$1]`, jsIterPart), which the record loop sets
+   * as numbers, so that arithmetic and gathers take the components and no array is read.
+   */
+  parts: ReadonlySet<Sym> = new Set();
 
   constructor(readonly ctx: JsContext) {}
 
@@ -73,6 +88,11 @@ export class JsEmitter {
   /** A kernel's body, as the statements of a JavaScript function. */
   kernelBody(t: TypedFunction): string {
     this.main = true;
+    this.whole = wholeSyms(t.body, this.ctx, new Map(t.params.filter((p) => p.sym.role === 'iter' && this.ctx.wholeIters?.has(p.sym.name)).map((p) => [p.sym, this.ctx.wholeIters!.get(p.sym.name)!])));
+    if (this.ctx.inline) {
+      const written = writtenSyms(t.body, this.ctx);
+      this.parts = new Set(t.params.filter((p) => p.sym.role === 'iter' && p.sym.ty.k === 'num' && p.sym.ty.n > 1 && !written.has(p.sym)).map((p) => p.sym));
+    }
     const body = t.body.body.map((s) => this.stmt(s)).join('\n');
     this.main = false;
     return (this.temps ? `let ${Array.from({ length: this.temps }, (_, k) => `t${k}`).join(', ')};\n` : '') + body;
@@ -94,6 +114,7 @@ export class JsEmitter {
     const params = t.params.filter((p) => !p.gather);
     inner.outs = params.filter((p) => p.out || p.inout).map((p) => jsVar(p.sym.name));
     inner.retVoid = t.ret.k === 'void';
+    inner.whole = wholeSyms(t.body, this.ctx, new Map());
     const body = t.body.body.map((s) => inner.stmt(s)).join('\n');
     const outInit = params.filter((p) => p.out && !p.inout).map((p) => `${jsVar(p.sym.name)} = ${zero(p.sym.ty)};`).join(' ');
     const tail = inner.outs.length ? `\n${inner.returnStmt(undefined)}` : '';
@@ -192,6 +213,10 @@ export class JsEmitter {
       case 'swizzle': {
         const src = e.e.ty as Num;
         if (src.n === 1) return e.comps.length === 1 ? this.expr(e.e) : `R.splat(${this.expr(e.e)}, ${e.comps.length})`;
+        // of an array literal of plain components: those components, no array read
+        const x = this.expr(e.e);
+        const v = vectorParts(x);
+        if (v && !v.pre && v.items.every(simple)) return e.comps.length === 1 ? v.items[e.comps[0]!]! : `[${e.comps.map((c) => v.items[c]).join(', ')}]`;
         if (e.comps.length === 1) return `${this.expr(e.e)}[${e.comps[0]}]`;
         return `R.swz(${this.expr(e.e)}, [${e.comps.join(', ')}])`;
       }
@@ -199,6 +224,7 @@ export class JsEmitter {
       case 'gather': {
         const g = this.gathers.get(e.sym) ?? e.sym;
         const idx = e.indices.map((i) => this.expr(i));
+        if (e.sym.ty.k === 'num') return this.gatherCall(g, e, idx);
         // g[float2(x, y)] made of parts: the accessor's (row, column) form, g(y, x), with no array
         const v = idx.length === 1 && isNumT(e.indices[0]!.ty) && (e.indices[0]!.ty as Num).n > 1 ? vectorParts(idx[0]!) : undefined;
         if (v) {
@@ -224,9 +250,39 @@ export class JsEmitter {
     }
   }
 
+  /**
+   * A gather of numbers: its accessor of k indices, slowest first, `g_u$k(...)` (or `g_u$ki(...)`
+   * where every index is a whole number, so the accessor clamps with no floor); src/cpu/kernel.ts
+   * writes each accessor for the shape of the stream bound. A vector index is taken apart: its
+   * components, or a temporary's.
+   */
+  gatherCall(g: Sym, e: Expr & { k: 'gather' }, idx: string[]): string {
+    const whole = e.indices.every((i) => this.isWhole(i));
+    const call = (args: string[]) => `${jsGather(g.name)}$${args.length}${whole ? 'i' : ''}(${args.join(', ')})`;
+    const it = e.indices[0]!.ty as Num;
+    if (idx.length > 1 || it.n === 1) return call(idx);
+    const v = vectorParts(idx[0]!);
+    if (v) return v.pre ? `(${v.pre}, ${call([...v.items].reverse())})` : call([...v.items].reverse());
+    const t = simple(idx[0]!) ? idx[0]! : this.temp();
+    const args = Array.from({ length: it.n }, (_, k) => `${t}[${it.n - 1 - k}]`);
+    return t === idx[0] ? call(args) : `(${t} = ${idx[0]}, ${call(args)})`;
+  }
+
+  /** Whether every value of `e` is a whole number (or infinite, or NaN): see wholeSyms. */
+  isWhole(e: Expr): boolean {
+    return wholeBound(e, this.whole) !== undefined;
+  }
+
+  /** Whether float arithmetic `e` (+ - *) is exact: whole operands and a result within 2^24, which float32 holds (no rounding to print). */
+  exact(e: Expr): boolean {
+    const b = wholeBound(e, this.whole);
+    return b !== undefined && b <= 2 ** 24;
+  }
+
   name(sym: Sym | undefined, name: string): string {
     if (sym && (sym.role === 'gather')) return jsGather((this.gathers.get(sym) ?? sym).name);
     // core's texel positions, readable as the earlier front end's globals: a texture's, so GPU-only
+    if (sym && this.main && this.parts.has(sym)) return `[${Array.from({ length: (sym.ty as Num).n }, (_, k) => jsIterPart(name, k)).join(', ')}]`;
     if (sym?.role === 'global' && (name === 'brook_index' || name === 'brook_pos')) throw new BrookError(`brook (JavaScript): ${name} (the texel position of core's GLSL, as brookgl's earlier front end read it) has no CPU meaning; this kernel needs a GPU context (createContext()), or use indexof`);
     return jsVar(name);
   }
@@ -275,11 +331,12 @@ export class JsEmitter {
     if (lt.k === 'struct') return `${e.op === '!=' ? '!' : ''}R.equal(${this.expr(e.l)}, ${this.expr(e.r)})`;
     if (lt.k === 'mat' || e.r.ty!.k === 'mat') return this.matOp(e.op, this.expr(e.l), this.expr(e.r), lt, e.r.ty!);
     if ((e.op === '&&' || e.op === '||') && (e.ty as Num).n === 1) return `(${this.expr(e.l)} ${e.op} ${this.expr(e.r)})`;
-    return this.op2(e.op, this.expr(e.l), this.expr(e.r), lt as Num, e.r.ty as Num, e.ty as Num);
+    const exact = (e.op === '+' || e.op === '-' || e.op === '*') && (e.ty as Num).base === 'float' && this.exact(e);
+    return this.op2(e.op, this.expr(e.l), this.expr(e.r), lt as Num, e.r.ty as Num, e.ty as Num, exact);
   }
 
   /** `l op r` of the checked operand types, componentwise on vectors. */
-  op2(op: string, l: string, r: string, lt: Num, rt: Num, ty: Num): string {
+  op2(op: string, l: string, r: string, lt: Num, rt: Num, ty: Num, exact = false): string {
     const one = (a: string, b: string): string => {
       const base = lt.lit && rt.lit ? 'int' : lt.base;
       switch (op) {
@@ -291,7 +348,7 @@ export class JsEmitter {
         case '&': case '|': case '^': return base === 'uint' ? `((${a} ${op} ${b}) >>> 0)` : `(${a} ${op} ${b})`;
         case '<<': return base === 'uint' ? `((${a} << ${b}) >>> 0)` : `(${a} << ${b})`;
         case '>>': return base === 'uint' ? `(${a} >>> ${b})` : `(${a} >> ${b})`;
-        default: return this.arith(op, a, b, { k: 'num', base, n: 1 });
+        default: return exact ? `(${a} ${op} ${b})` : this.arith(op, a, b, { k: 'num', base, n: 1 });
       }
     };
     if (ty.n === 1 && lt.n === 1 && rt.n === 1) return one(l, r);
@@ -339,7 +396,9 @@ export class JsEmitter {
       return simple(c) ? `[${Array<string>(to.n).fill(c).join(', ')}]` : `R.splat(${c}, ${to.n})`;
     }
     if (to.n === 1) return one(`${x}[0]`);
-    const part = to.n < from.n ? `${x}.slice(0, ${to.n})` : x;
+    // an array literal of plain components (indexof's [cx, cy, cz, cw]) loses its last ones in place
+    const v = to.n < from.n ? vectorParts(x) : undefined;
+    const part = v && !v.pre && v.items.every(simple) ? `[${v.items.slice(0, to.n).join(', ')}]` : to.n < from.n ? `${x}.slice(0, ${to.n})` : x;
     return fb === to.base ? part : `R.map(${part}, (a) => ${one('a')})`;
   }
 
@@ -532,10 +591,10 @@ export interface KernelJs {
  * The JavaScript of a kernel description made by the Brook front end (parseBrook, the `brook`
  * tag), or undefined for a description written by hand (its body is GLSL only).
  */
-export function kernelJs(spec: object, inline = false): KernelJs | undefined {
+export function kernelJs(spec: object, inline = false, run?: { wholeIters?: ReadonlyMap<string, number>; positionBound?: number }): KernelJs | undefined {
   const tree = trees.get(spec);
   if (!tree) return undefined;
-  const ctx: JsContext = { typed: tree.typed, bounded: tree.bounded, functions: new Map(), active: [], inline, vout: !!(spec as { brook?: { vout?: unknown } }).brook?.vout };
+  const ctx: JsContext = { typed: tree.typed, bounded: tree.bounded, functions: new Map(), active: [], inline, vout: !!(spec as { brook?: { vout?: unknown } }).brook?.vout, wholeIters: run?.wholeIters, positionBound: run?.positionBound };
   const em = new JsEmitter(ctx);
   const body = em.kernelBody(tree.kernel);
   const globals = tree.checker.unit.globals
@@ -557,3 +616,190 @@ export function kernelJs(spec: object, inline = false): KernelJs | undefined {
     structs,
   };
 }
+
+// ---------------------------------------------------------------- whole numbers
+
+/**
+ * A bound on the size of every value of `e` where each is a whole number, or ±Infinity or NaN
+ * (undefined where not): then a gather's accessor
+ * clamps it with no floor and reads what the floor would have read (Math.floor leaves such a value
+ * as it is; the clamp sends NaN to 0, as the floor's accessor does). Ints, uints and bools are
+ * whole; so are indexof, the literals 0, 1, 2, ..., the variables of `whole`, and what float32
+ * arithmetic makes of whole numbers by + - * (a float32 from 2^23 up is a whole number, so the
+ * rounding of a whole sum or product is one), negation, vectors built of them, their components,
+ * floor/ceil/round/trunc of anything, and abs/min/max/clamp/sign of whole numbers.
+ */
+export function wholeBound(e: Expr, whole: Whole): number | undefined {
+  const t = e.ty;
+  const w = (x: Expr) => wholeBound(x, whole);
+  const all = (xs: Expr[]) => {
+    let m = 0;
+    for (const x of xs) {
+      const b = w(x);
+      if (b === undefined) return undefined;
+      m = Math.max(m, b);
+    }
+    return m;
+  };
+  const two = (a: Expr, b: Expr, op: (x: number, y: number) => number) => {
+    const x = w(a);
+    const y = x === undefined ? undefined : w(b);
+    return y === undefined ? undefined : op(x!, y);
+  };
+  let b: number | undefined;
+  switch (e.k) {
+    case 'num': {
+      const v = Number(e.text.replace(/[fFhH]+$/, ''));
+      b = Number.isInteger(v) ? Math.abs(v) : undefined;
+      break;
+    }
+    case 'bool': b = 1; break;
+    case 'name': b = e.sym ? whole.syms.get(e.sym) : undefined; break;
+    case 'indexof': b = whole.position; break;
+    case 'unary': b = e.op === '-' || e.op === '+' ? w(e.e) : undefined; break;
+    case 'binary': b = e.op === '+' || e.op === '-' ? two(e.l, e.r, (x, y) => x + y) : e.op === '*' ? two(e.l, e.r, (x, y) => x * y) : undefined; break;
+    case 'cond': b = all([e.a, e.b]); break;
+    case 'comma': b = w(e.r); break;
+    case 'assign': b = e.op === '=' ? w(e.r) : undefined; break;
+    case 'swizzle': case 'cast': b = w(e.e); break;
+    // int, uint, bool to float: whole (rounded to float32, still whole)
+    case 'convert': b = e.e.ty?.k !== 'num' ? undefined : e.e.ty.base === 'float' ? w(e.e) : 2 ** 32; break;
+    case 'index': b = e.e.ty?.k === 'num' ? w(e.e) : undefined; break;
+    case 'call': {
+      const tg = e.target;
+      if (tg?.kind === 'ctor') b = e.ty?.k === 'num' ? all(e.args) : undefined;
+      else if (tg?.kind === 'builtin' && /^(floor|ceil|round|roundEven|trunc)$/.test(tg.glsl)) b = Infinity;
+      else if (tg?.kind === 'builtin' && /^(abs|min|max|clamp|sign)$/.test(tg.glsl)) b = all(e.args);
+      break;
+    }
+    default: break;
+  }
+  // ints, uints and bools are whole (32 bits), whatever the node
+  if (b === undefined && t?.k === 'num' && t.base !== 'float') return 2 ** 32;
+  return b;
+}
+
+/** Float variables known to be whole, each with a bound on its size (Infinity: none), and indexof's bound. */
+export interface Whole {
+  syms: ReadonlyMap<Sym, number>;
+  position: number;
+}
+
+/**
+ * The float variables of a function body every value of which is a whole number (isWhole), from
+ * `seed` (iterators known to be whole) and its local variables: a variable stays while each of its
+ * writes keeps it whole (a declaration with no initialiser or a whole one, `=`, `+=`, `-=`, `*=` of
+ * a whole value to it or to a component, `++`, `--`); it leaves on any other write (an out
+ * argument, `/=`, ...). Repeated until no variable leaves.
+ */
+export function wholeSyms(body: Stmt, ctx: JsContext, seed: ReadonlyMap<Sym, number>): Whole {
+  const { writes, locals } = writesOf(body, ctx);
+  const syms = new Map<Sym, number>(seed);
+  for (const l of locals) syms.set(l, Infinity);
+  const whole: Whole = { syms, position: ctx.positionBound ?? Infinity };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const x of writes) {
+      if (syms.has(x.sym) && !x.ok(whole)) {
+        syms.delete(x.sym);
+        changed = true;
+      }
+    }
+  }
+  // bounds: a variable written once, by its declaration, is bounded by its initialiser; a seed
+  // written at all, or a variable written more than once, is not bounded
+  const count = new Map<Sym, number>();
+  for (const x of writes) count.set(x.sym, (count.get(x.sym) ?? 0) + 1);
+  for (const [sym] of syms) if (count.get(sym) && (seed.has(sym) || count.get(sym)! > 1)) syms.set(sym, Infinity);
+  const once = writes.filter((x) => x.init && count.get(x.sym) === 1 && syms.has(x.sym));
+  for (let pass = 0; pass < 8; pass++) {
+    let changed = false;
+    for (const x of once) {
+      const b = wholeBound(x.init!, whole);
+      if (b !== undefined && b < syms.get(x.sym)!) {
+        syms.set(x.sym, b);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  return whole;
+}
+
+/** The writes of a function body, each with the test that it keeps its variable whole, and its float locals. */
+function writesOf(body: Stmt, ctx: JsContext): { writes: Array<{ sym: Sym; ok: (w: Whole) => boolean; init?: Expr }>; locals: Set<Sym> } {
+  const writes: Array<{ sym: Sym; ok: (w: Whole) => boolean; init?: Expr }> = [];
+  const cands = new Set<Sym>();
+  const root = (l: Expr): Sym | undefined => (l.k === 'name' ? l.sym : l.k === 'field' || l.k === 'index' || l.k === 'swizzle' || l.k === 'convert' || l.k === 'cast' ? root(l.e) : undefined);
+  const never = () => false;
+  const expr = (e: Expr | undefined): void => {
+    if (!e) return;
+    switch (e.k) {
+      case 'assign': {
+        const s = root(e.l);
+        const r = e.r;
+        if (s) writes.push({ sym: s, ok: e.op === '=' || e.op === '+=' || e.op === '-=' || e.op === '*=' ? (w) => wholeBound(r, w) !== undefined : never });
+        expr(e.l);
+        expr(e.r);
+        return;
+      }
+      case 'unary': case 'postfix': {
+        const s = e.op === '++' || e.op === '--' ? root(e.e) : undefined;
+        if (s) writes.push({ sym: s, ok: () => true });
+        expr(e.e);
+        return;
+      }
+      case 'call': {
+        const tg = e.target;
+        const params = tg?.kind === 'function' ? ctx.typed(tg.fn).params : undefined;
+        e.args.forEach((a, k) => {
+          const p = params?.[k];
+          const s = p && (p.out || p.inout) ? root(a) : undefined;
+          if (s) writes.push({ sym: s, ok: never });
+          expr(a);
+        });
+        return;
+      }
+      case 'binary': case 'comma': expr(e.l); expr(e.r); return;
+      case 'cond': expr(e.c); expr(e.a); expr(e.b); return;
+      case 'index': expr(e.e); expr(e.i); return;
+      case 'gather': e.indices.forEach(expr); return;
+      case 'field': case 'swizzle': case 'convert': case 'cast': case 'push': expr(e.e); return;
+      case 'init': e.items.forEach(expr); return;
+      default: return;
+    }
+  };
+  const stmt = (s: Stmt | undefined): void => {
+    if (!s) return;
+    switch (s.k) {
+      case 'block': s.body.forEach(stmt); return;
+      case 'decl':
+        for (const d of s.vars) {
+          if (d.sym && d.sym.role === 'local' && d.sym.ty.k === 'num' && d.sym.ty.base === 'float') cands.add(d.sym);
+          const init = d.init;
+          if (d.sym) writes.push({ sym: d.sym, ok: init ? (w) => init.k !== 'init' && wholeBound(init, w) !== undefined : () => true, init: init && init.k !== 'init' ? init : undefined });
+          expr(init);
+        }
+        return;
+      case 'expr': expr(s.e); return;
+      case 'if': expr(s.c); stmt(s.then); stmt(s.else); return;
+      case 'while': expr(s.c); stmt(s.body); return;
+      case 'do': stmt(s.body); expr(s.c); return;
+      case 'for': stmt(s.init); expr(s.c); expr(s.step); stmt(s.body); return;
+      case 'switch': expr(s.e); stmt(s.body); return;
+      case 'case': expr(s.e); return;
+      case 'return': expr(s.e); return;
+      default: return;
+    }
+  };
+  stmt(body);
+  return { writes, locals: cands };
+}
+
+/** The variables a function body writes (assignments, ++ and --, out arguments). */
+export function writtenSyms(body: Stmt, ctx: JsContext): Set<Sym> {
+  return new Set(writesOf(body, ctx).writes.map((x) => x.sym));
+}
+
+/** The JavaScript name of component k of an iterator kept as numbers (JsEmitter.parts). */
+export const jsIterPart = (name: string, k: number): string => `${jsVar(name)}$${k}`;

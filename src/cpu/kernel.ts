@@ -20,7 +20,7 @@ import { StreamDomain } from '../core/domain';
 import { StructDomain, StructStream, expandStructArgs, fieldParam } from '../core/struct';
 import { typeInfo, type ElementType } from '../core/types';
 import { describeValue } from '../core/checks';
-import { KernelJs, kernelJs, jsGather, jsVar } from '../brook/js';
+import { KernelJs, kernelJs, jsGather, jsIterPart, jsVar } from '../brook/js';
 import { REDUCE_SOURCE } from '../brook/compile';
 import { CpuData, CpuStream } from './stream';
 import { DISCARD, R } from './runtime';
@@ -204,8 +204,8 @@ export function kernelSource(spec: KernelSpec): string {
   return [js.globals, js.functions, `function brook_kernel() {\n${js.body}\n}`].filter(Boolean).join('\n');
 }
 
-function jsOf(spec: KernelSpec): KernelJs {
-  const js = kernelJs(spec);
+function jsOf(spec: KernelSpec, run?: { wholeIters?: ReadonlyMap<string, number>; positionBound?: number }): KernelJs {
+  const js = kernelJs(spec, false, run);
   if (js) return js;
   // the library's copies (a domain's host I/O, an iterator made a stream) are the descriptions the CPU runs without the front end: `o = i;`
   const copy = /^\s*(\w+) = (\w+);\s*$/.exec(spec.body);
@@ -246,13 +246,16 @@ export function runCpuKernel(spec: KernelSpec, args0: KernelArgs, gateFor?: (tar
   });
   const gNames = Object.keys(spec.gathers ?? {}).filter((n) => n !== REDUCE_SOURCE);
   const gathers: Record<string, unknown> = {};
+  const gBound: Record<string, Binding> = {};
   const gBinds = gNames.map((n) => {
     const b = bind(args[n], where(n));
     check(b.stream.type === spec.gathers![n], () => `${where(n)}: expected a ${spec.gathers![n]} stream, got a ${b.stream.describe()}`);
     gathers[n] = gatherOf(b);
+    gBound[n] = b;
     return b;
   });
   const iters: Env['iters'] = {};
+  const wholeIters = new Map<string, number>();
   for (const [n, type] of Object.entries(spec.iters ?? {})) {
     const it = args[n];
     check(it instanceof Iter, () => `${where(n)}: expected an iterator, iter(start, end), got ${describeValue(it)}`);
@@ -266,6 +269,14 @@ export function runCpuKernel(spec: KernelSpec, args0: KernelArgs, gateFor?: (tar
       check(Array.isArray(a) && Array.isArray(b) && a.length === c && b.length === c, () => `${where(n)}: a ${type} iterator takes two arrays of ${c} numbers, iter([${Array(c).fill('x').join(', ')}], [...])`);
       check(o0.rank === 1 || o0.rank === c, () => `${where(n)}: a ${type} iterator needs a ${c}D or a 1D output domain (as in BrookGPU, an iterator's dimensions equal its components, or it is 1D); this output is ${o0.rank}D`);
       iters[n] = { start: a.map((x) => Math.fround(x)), step: a.map((x, k) => Math.fround((b[k]! - x) / (o0.rank === 1 ? o0.length : o0.ext[k]!))) };
+    }
+    // whole start and step: every value start + step * position (float32) is a whole number; within
+    // 2^24 float32 holds each exactly (the bound: |start| + |step| * the largest position)
+    const { start, step } = iters[n]!;
+    if ([...start, ...step].every((x) => Number.isInteger(x))) {
+      const last = (k: number) => (start.length === 1 || o0.rank === 1 ? o0.length : o0.ext[k]!) - 1;
+      const bound = Math.max(...start.map((s, k) => Math.abs(s) + Math.abs(step[k]!) * last(k)));
+      wholeIters.set(n, bound <= 2 ** 24 ? bound : Infinity);
     }
   }
   const uniforms: Record<string, unknown> = {};
@@ -283,8 +294,9 @@ export function runCpuKernel(spec: KernelSpec, args0: KernelArgs, gateFor?: (tar
   const data: Record<string, CpuData> = {};
   inNames.forEach((n, k) => (data[`in_${n}`] = ins[k]!.data));
   outNames.forEach((n, k) => (data[`out_${n}`] = targets[k]!));
+  for (const n of gNames) data[`gd_${n}`] = gBound[n]!.data;
 
-  const plan = { o0, outs, ins, inNames, outNames, structOf, gated: gate !== undefined && (gate.run !== null || gate.wrote !== null), vout };
+  const plan: Plan = { o0, outs, ins, inNames, outNames, structOf, gathers: gBound, wholeIters, gated: gate !== undefined && (gate.run !== null || gate.wrote !== null), vout };
   const key = planKey(plan);
   let byKey = cache.get(spec);
   if (!byKey) cache.set(spec, (byKey = new Map()));
@@ -311,11 +323,69 @@ interface Plan {
   gated?: boolean;
   /** A vout kernel's run: its slots or voutRun's collection (vout.ts). */
   vout?: VoutPlan;
+  /** Gathers bound, by parameter (their accessors are written for these shapes; none: the run's gatherOf functions). */
+  gathers?: Record<string, Binding>;
+  /** Iterators whose every value is a whole number (integer start and step). */
+  wholeIters?: ReadonlyMap<string, number>;
 }
 
 function planKey(p: Plan): string {
   const b = (x: Binding) => `${x.view ? `v${x.origin}/${x.full}` : ''}${x.ext}`;
-  return [b(p.o0), ...p.outs.map(b), ...p.ins.map(b), ...(p.vout ? [JSON.stringify(p.vout)] : [])].join('|') + (p.gated ? '|gated' : '');
+  const g = Object.entries(p.gathers ?? {}).map(([n, x]) => `${n}:${x.origin}/${x.full}/${x.ext}/${x.comps}${x.char ? 'c' : ''}`);
+  return [b(p.o0), ...p.outs.map(b), ...p.ins.map(b), ...g, [...(p.wholeIters ?? [])].join(','), ...(p.vout ? [JSON.stringify(p.vout)] : [])].join('|') + (p.gated ? '|gated' : '');
+}
+
+/** What the JavaScript generator is told of a run: iterators whose values are whole (with a bound), and a bound on indexof. */
+function runFacts(p: Plan): { wholeIters?: ReadonlyMap<string, number>; positionBound: number } {
+  return { wholeIters: p.wholeIters, positionBound: Math.max(...p.o0.ext, ...p.ins.flatMap((b) => b.ext)) };
+}
+
+/**
+ * The accessors `g_u$k` / `g_u$ki` (js.ts gatherCall) a kernel's JavaScript calls: for a gather
+ * bound in the plan, the clamp and the read written out for its stream's shape, the indices'
+ * floor left out where they are whole (`i`); otherwise (a struct's field streams, a reduce
+ * kernel's fold) a call of the run's gatherOf function.
+ */
+function accessors(text: string, spec: KernelSpec, p: Plan): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const m of text.matchAll(/\bg_(\w+?)\$([1-4])(i?)\(/g)) {
+    const [, n, ks, wi] = m;
+    const name = `${jsGather(n!)}$${ks}${wi}`;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const k = Number(ks);
+    const args = Array.from({ length: k }, (_, j) => `a${k - 1 - j}`);
+    const b = p.gathers?.[n!];
+    if (!b || !spec.gathers?.[n!]) {
+      out.push(`function ${name}(${args.join(', ')}) { return ${jsGather(n!)}(${args.join(', ')}); }`);
+      continue;
+    }
+    // a0 is x (the fastest), a1 y, ...; a dimension of extent 1, or past the indices given, is 0
+    // the clamped coordinate is a whole number in [0, e - 1]: `| 0` keeps it and makes it an int32
+    const clamp = (x: string, e: number) => (e === 1 ? '0' : `(${wi ? x : `(${x} = Math.floor(${x}))`} > 0 ? (${x} < ${e - 1} ? ${x} : ${e - 1}) : 0)${e <= 2 ** 31 ? ' | 0' : ''}`).replace(/^(.*) \| 0$/, '(($1) | 0)');
+    const body: string[] = [];
+    const c: string[] = ['0', '0', '0', '0'];
+    if (k === 1 && b.ext[1]! * b.ext[2]! * b.ext[3]! > 1) {
+      // a scalar counts records in row-major order
+      body.push(`let i = ${clamp('a0', b.ext[0]! * b.ext[1]! * b.ext[2]! * b.ext[3]!)};`);
+      body.push(`const x = i % ${b.ext[0]}; i = (i - x) / ${b.ext[0]}; const y = i % ${b.ext[1]}; i = (i - y) / ${b.ext[1]}; const z = i % ${b.ext[2]}; const w = (i - z) / ${b.ext[2]};`);
+      c.splice(0, 4, 'x', 'y', 'z', 'w');
+    } else {
+      for (let d = 0; d < Math.min(k, 4); d++) c[d] = clamp(`a${d}`, b.ext[d]!);
+    }
+    const stride = [1, b.full[0]!, b.full[0]! * b.full[1]!, b.full[0]! * b.full[1]! * b.full[2]!];
+    const base = b.origin.reduce((s, o, d) => s + o * stride[d]!, 0);
+    const terms = c.map((x, d) => (x === '0' ? '' : stride[d] === 1 ? x : `${x} * ${stride[d]}`)).filter(Boolean);
+    if (base) terms.push(String(base));
+    const flat = terms.length ? terms.join(' + ') : '0';
+    const D = `gd_${n}`;
+    const at = (i: string) => (b.char ? `f(${D}[${i}] / 255)` : `${D}[${i}]`);
+    if (b.comps === 1) body.push(`return ${at(flat)};`);
+    else body.push(`const o = (${flat}) * ${b.comps};`, `return [${Array.from({ length: b.comps }, (_, j) => at(j ? `o + ${j}` : 'o')).join(', ')}];`);
+    out.push(`function ${name}(${args.join(', ')}) {\n${body.join('\n')}\n}`);
+  }
+  return out;
 }
 
 function uniformValue(what: string, type: string, v: unknown): unknown {
@@ -337,7 +407,7 @@ function uniformValue(what: string, type: string, v: unknown): unknown {
 }
 
 function compile(spec: KernelSpec, p: Plan): Compiled {
-  const js = jsOf(spec);
+  const js = jsOf(spec, runFacts(p));
   const { o0 } = p;
   const lines: string[] = ['"use strict";', 'const f = Math.fround;'];
   // struct types
@@ -366,6 +436,7 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
     const s = p.structOf(n);
     if (s) structGathers.set(s, [...(structGathers.get(s) ?? []), n]);
     else bindLine(jsGather(n), `env.gathers[${JSON.stringify(n)}]`);
+    if (!s && p.gathers?.[n]) bindLine(`gd_${n}`, `env.data[${JSON.stringify(`gd_${n}`)}]`);
   }
   for (const [s, fields] of structGathers) {
     const sp = spec.structParams![s]!;
@@ -402,7 +473,8 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
   p.inNames.forEach((n) => bindLine(`in_${n}`, `env.data[${JSON.stringify(`in_${n}`)}]`));
   p.outNames.forEach((n) => bindLine(`out_${n}`, `env.data[${JSON.stringify(`out_${n}`)}]`));
   for (const n of Object.keys(spec.iters ?? {})) bindLine(`it_${n}`, `env.iters[${JSON.stringify(n)}]`);
-  if (bound.length) lines.push(`let ${bound.join(', ')};`);
+  // var: read by the functions below with no check of let's temporal dead zone
+  if (bound.length) lines.push(`var ${bound.join(', ')};`);
   // indexof of an input: its own record's position (resampled inputs differ from the output's)
   p.inNames.forEach((n, k) => {
     const b = p.ins[k]!;
@@ -414,17 +486,20 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
         : `function indexof_${n}() { return [Math.floor(cx * ${e[0]} / ${o0.ext[0]}), Math.floor(cy * ${e[1]} / ${o0.ext[1]}), Math.floor(cz * ${e[2]} / ${o0.ext[2]}), Math.floor(cw * ${e[3]} / ${o0.ext[3]})]; }`,
     );
   });
+  // the record loop's body (below) is the kernel's inlined (js.ts, inline)
+  const inl = kernelJs(spec, true, runFacts(p));
+  const inlineBody = inl ? inl.body : js.body;
+  lines.push(...accessors(`${js.functions}\n${js.body}\n${inlineBody}`, spec, p));
   lines.push(js.functions);
   lines.push(`function brook_kernel() {\n${js.body}\n}`);
   lines.push('function brook_setpos(a, b, c, d) { cx = a; cy = b; cz = c; cw = d; }');
 
-  if (spec.brook?.reduce) return compileReduce(spec, lines, binds);
+  const globals = /\S/.test(js.globals.replace(/^let .*;$/m, '').replace('function brook_globals() {', '').replace(/}\s*$/, ''));
+  if (spec.brook?.reduce) return compileReduce(spec, lines, binds, inl ? inlineBody : undefined, globals, /loop\(\)/.test(inlineBody + js.functions));
 
   // the record loop, in a function of its own whose per-record values are locals (V8 keeps them
   // in registers): the kernel's body inlined in `brook_body: { ... }`, its return and discard
   // leaving the block (js.ts, inline); the factory's names stay for the functions it calls
-  const inl = kernelJs(spec, true);
-  const inlineBody = inl ? inl.body : js.body;
   const uses = (name: string) => inlineBody.includes(name);
   const bounded = max !== undefined && /loop\(\)/.test(inlineBody + js.functions);
   const vc = p.vout ? voutCode(spec, p.vout, bounded) : undefined;
@@ -432,18 +507,30 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
   const loop: string[] = [];
   loop.push('function brook_run(env) {');
   for (const line of binds) loop.push(`const ${line}`);
-  const recordVars = new Set<string>([...decl].filter((v) => !v.startsWith('v_') || true));
-  loop.push(`let cx = 0, cy = 0, cz = 0, cw = 0, discarded = false${recordVars.size ? `, ${[...recordVars].join(', ')}` : ''};`);
-  loop.push('const n = env.n;');
+  // a vector iterator the body reads by its components (js.ts JsEmitter.parts) is kept as numbers
+  const byParts = (n: string) => inlineBody.includes(`${jsIterPart(n, 0)}`);
+  // the record's variables are declared in the loop's body: none is live from one record to the
+  // next, so V8 keeps a float in a register (a variable declared outside, undefined at first,
+  // made a float a heap number at every assignment); a vector iterator's array (filled in place,
+  // below) is the loop's
+  const arrays = new Set(Object.entries(spec.iters ?? {}).filter(([n, type]) => type !== 'float' && !byParts(n)).map(([n]) => jsVar(n)));
+  const recordVars = [...decl].filter((v) => !arrays.has(v));
+  for (const [n, type] of Object.entries(spec.iters ?? {})) if (type !== 'float' && byParts(n)) recordVars.push(...Array.from({ length: Number(type[5]) }, (_, k) => jsIterPart(n, k)));
+  loop.push(`let cx = 0, cy = 0, cz = 0, cw = 0, discarded = false${arrays.size ? `, ${[...arrays].join(', ')}` : ''};`);
+  // Math.fround as a local: no load of the factory's f per call
+  loop.push('const n = env.n, f = Math.fround;');
   if (p.gated) loop.push('const gate_run = env.gateRun, gate_wrote = env.gateWrote, gate_store = env.gateStore;');
   if (vc) loop.push(...vc.setup);
   // iterators: start and step as locals
   for (const [n, type] of Object.entries(spec.iters ?? {})) {
     const c = type === 'float' ? 1 : Number(type[5]);
-    for (let k = 0; k < c; k++) loop.push(`const it_${n}_s${k} = it_${n}.start[${k}], it_${n}_t${k} = it_${n}.step[${k}];`);
+    // whole within 2^24 (p.wholeIters): start and step as int32s, the values computed exactly
+    const int = (p.wholeIters?.get(n) ?? Infinity) <= 2 ** 24 ? ' | 0' : '';
+    for (let k = 0; k < c; k++) loop.push(`const it_${n}_s${k} = it_${n}.start[${k}]${int}, it_${n}_t${k} = it_${n}.step[${k}]${int};`);
   }
-  for (const [n, type] of Object.entries(spec.iters ?? {})) if (type !== 'float') loop.push(`${jsVar(n)} = [${Array(Number(type[5])).fill('0').join(', ')}];`);
+  for (const [n, type] of Object.entries(spec.iters ?? {})) if (arrays.has(jsVar(n))) loop.push(`${jsVar(n)} = [${Array(Number(type[5])).fill('0').join(', ')}];`);
   loop.push('for (let r = 0; r < n; r++) {');
+  if (recordVars.length) loop.push(`let ${recordVars.join(', ')};`);
   const [ex, ey, ez] = o0.ext;
   // the position steps with r, x the fastest (no division per record)
   if (o0.rank === 1 && !o0.view) loop.push('cx = r;');
@@ -492,10 +579,10 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
   for (const [n, type] of Object.entries(spec.iters ?? {})) {
     const c = type === 'float' ? 1 : Number(type[5]);
     const coord = (k: number) => (c === 1 ? 'r' : o0.rank === c ? C[k]! : 'r');
-    const comp = (k: number) => `f(it_${n}_s${k} + f(it_${n}_t${k} * ${coord(k)}))`;
+    const comp = (k: number) => ((p.wholeIters?.get(n) ?? Infinity) <= 2 ** 24 ? `(it_${n}_s${k} + it_${n}_t${k} * ${coord(k)})` : `f(it_${n}_s${k} + f(it_${n}_t${k} * ${coord(k)}))`);
     // a vector iterator's array is made once and filled per record: nothing the body makes
     // outlives its record (vectors are never changed in place, values kept are copied out)
-    loop.push(c === 1 ? `${jsVar(n)} = ${comp(0)};` : Array.from({ length: c }, (_, k) => `${jsVar(n)}[${k}] = ${comp(k)};`).join(' '));
+    loop.push(c === 1 ? `${jsVar(n)} = ${comp(0)};` : Array.from({ length: c }, (_, k) => `${byParts(n) ? jsIterPart(n, k) : `${jsVar(n)}[${k}]`} = ${comp(k)};`).join(' '));
   }
   p.outNames.forEach((n) => {
     if (p.structOf(n)) return;
@@ -503,7 +590,7 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
     loop.push(`${jsVar(n)} = ${info.components === 1 ? '0' : `[${Array(info.components).fill('0').join(', ')}]`};`);
   });
   for (const [s] of structOuts) loop.push(`${jsVar(s)} = zeroStruct(${JSON.stringify(spec.structParams![s]!.struct.name)});`);
-  if (/\S/.test(js.globals.replace(/^let .*;$/m, '').replace('function brook_globals() {', '').replace(/}\s*$/, ''))) loop.push('brook_globals();');
+  if (globals) loop.push('brook_globals();');
   loop.push('discarded = false;');
   if (vc) loop.push(vc.record);
   if (bounded) loop.push('brook_iterations = 0; brook_overrun = false;');
@@ -531,23 +618,28 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
 }
 
 /** A reduce kernel's fold: `fold(records)` folds them in order with the kernel body (r holds the fold so far, a the next). */
-function compileReduce(spec: KernelSpec, lines: string[], binds: string[]): Compiled {
+function compileReduce(spec: KernelSpec, lines: string[], binds: string[], inlineBody: string | undefined, globals: boolean, bounded: boolean): Compiled {
   const red = spec.brook!.reduce!;
   const A = jsVar(red.input);
   const Rr = jsVar(red.result);
   const info = typeInfo(red.type);
   const b = { comps: info.components, char: info.host === 'char' };
+  // one application of the body: inlined in the fold's loop, its fold and record locals (js.ts, inline)
+  const step = inlineBody === undefined
+    ? ['brook_globals(); discarded = false; brook_iterations = 0;', 'brook_kernel();']
+    : [`${globals ? 'brook_globals(); ' : ''}discarded = false;${bounded ? ' brook_iterations = 0;' : ''}`, `brook_body: {\n${inlineBody}\n}`];
+  const fold = (index: string) => [`for (let k = 1; k < n; k++) {`, `${A} = ${readExpr('d', index, b)};`, ...step, '}'];
   const body = [
     'return (env) => {',
     ...binds,
     // over a stream's array: records first, first + 1, ... (or those env.index lists), in order
     'if (env.src) {',
     '  const d = env.src, ix = env.index, n = env.count, first = env.first;',
-    `  ${Rr} = ${readExpr('d', 'ix ? ix[0] : first', b)};`,
-    '  for (let k = 1; k < n; k++) {',
-    `    ${A} = ${readExpr('d', 'ix ? ix[k] : first + k', b)};`,
-    '    brook_globals(); discarded = false; brook_iterations = 0;',
-    '    brook_kernel();',
+    `  let ${A}, ${Rr} = ${readExpr('d', 'ix ? ix[0] : first', b)}, discarded = false;`,
+    '  if (ix) {',
+    ...fold('ix[k]'),
+    '  } else {',
+    ...fold('first + k'),
     '  }',
     `  return ${Rr};`,
     '}',

@@ -16,3 +16,5 @@ import '../cpu/masks.test';
 import '../cpu/vout.test';
 // matrices against src/reference's brookMatrixReference
 import '../cpu/matrix.test';
+// the gathers' accessors written per shape (whole indices with no floor), against plain loops
+import '../cpu/gathers.test';
