@@ -62,9 +62,13 @@ if (args.has('--tests')) {
 }
 if (args.has('--driver')) {
   // The node-side drivers as single files (puppeteer-core included), to carry to a machine
-  // that has a browser and Node but no node_modules: node dist/node/test.mjs, dist/node/bench.mjs
+  // that has a browser and Node but no node_modules: node dist/node/test.mjs, dist/node/bench.mjs,
+  // dist/node/bench-cpu.mjs (with the CPU backend benchmark's work, dist/bench/, built here; its
+  // driver imports the builder only when run from scripts/)
+  const { buildCpuWork } = await import('./bench-cpu-build.mjs');
+  await buildCpuWork(root);
   await Promise.all(
-    ['test', 'bench'].map((name) =>
+    ['test', 'bench', 'bench-cpu'].map((name) =>
       esbuild.build({
         absWorkingDir: root,
         entryPoints: [`scripts/${name}.mjs`],
@@ -74,6 +78,7 @@ if (args.has('--driver')) {
         format: 'esm',
         target: 'node20',
         logLevel: 'error',
+        external: ['./bench-cpu-build.mjs'],
         banner: { js: "import { createRequire as __brookRequire } from 'node:module'; const require = __brookRequire(import.meta.url);" },
       }),
     ),
