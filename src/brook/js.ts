@@ -16,7 +16,11 @@
  * - every user name gets a prefix (`v_` variables, `fn_` functions, `g_` gathers), so no Brook
  *   name meets a JavaScript keyword;
  * - built-ins, gathers, the loop bound and the record's position are the runtime's (`R.*`,
- *   `g_*(...)`, `loop()`, `brook_coord`), src/cpu/runtime.ts.
+ *   `g_*(...)`, `loop()`, `brook_coord`), src/cpu/runtime.ts; a gather of numbers calls the
+ *   accessor `g_name$k` of k indices (slowest first), or `g_name$ki` where every index is a whole
+ *   number (isWhole: no floor needed), which src/cpu/kernel.ts writes for the bound stream;
+ * - float + − × of whole numbers whose result is known to stay within 2^24 is printed with no
+ *   rounding (float32 holds it exactly): wholeBound.
  *
  * The result is the source of the body of a factory `(R, env) => ...` that src/cpu/kernel.ts
  * completes with the record loop.

@@ -8,7 +8,9 @@
  * floor(i * in / out) per dimension where the shapes differ, or through a domain), iterators
  * (start + step * position, in float32), outputs zeroed, the body, then the outputs stored unless
  * the record was discarded. Gathers clamp every dimension to the stream's edge, as BrookGPU's
- * CPU backend (__BrtArray) and its textures (CLAMP_TO_EDGE) did. An output that is also read
+ * CPU backend (__BrtArray) and its textures (CLAMP_TO_EDGE) did, through accessors written into
+ * the compiled source for the bound streams' shapes (`accessors`; the shapes, and which iterators
+ * are whole, are part of the plan's key). An output that is also read
  * (an input or a gather of the same run) is written to a copy that replaces the stream's array
  * after the run, as a GPU pass writes a texture of its own.
  */
