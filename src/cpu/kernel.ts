@@ -203,7 +203,9 @@ const cache = new WeakMap<object, Map<string, Compiled>>();
 /** The JavaScript a CPU run of `spec` executes (for looking at it beside the GLSL), given a plan key's bindings. */
 export function kernelSource(spec: KernelSpec): string {
   const js = jsOf(spec);
-  return [js.globals, js.functions, `function brook_kernel() {\n${js.body}\n}`].filter(Boolean).join('\n');
+  const text = [js.globals, js.functions, `function brook_kernel() {\n${js.body}\n}`].filter(Boolean).join('\n');
+  const note = '// g_name$k(...): a gather of k indices, slowest first (g_name$ki: every index whole, so no floor); each run writes it for the bound stream\'s shape and edge clamp\n';
+  return /\bg_\w+\$\d/.test(text) ? note + text : text;
 }
 
 function jsOf(spec: KernelSpec, run?: { wholeIters?: ReadonlyMap<string, number>; positionBound?: number }): KernelJs {
