@@ -33,6 +33,7 @@ import './brook/chars.test';
 import './brook/frontend.test';
 import './brook/golden.test';
 import './cpu/compare.test';
+import './cpu/gathers.test';
 import './cpu/masks.test';
 import './cpu/differential.test';
 import './cpu/vout.test';
