@@ -392,6 +392,55 @@ function accessors(text: string, spec: KernelSpec, p: Plan): string[] {
   return out;
 }
 
+/**
+ * The same gather read twice in one statement of a kernel's body (`u[p]` in a stencil's centre
+ * term and its -4·u[p]) read once: the line's repeated accessor calls whose indices are plain
+ * arithmetic (names, components `v[1]`, numbers, + − × /, `f(...)`) of names the line does not
+ * assign (vectors are never changed in place, only assigned anew) become a
+ * `const` before it (lines of an expression statement, declarations or an if's test). An accessor only reads a stream the run does not write (an output that is
+ * also read goes to a copy), so reading it earlier reads the same record.
+ */
+function sharedGathers(body: string): string {
+  let k = 0;
+  return body
+    .split('\n')
+    .map((line) => {
+      // statements evaluated once where they stand: an expression, declarations, an if's test
+      // (not a loop's test, nor a line that closes a block first)
+      if (!/^(\(|let |if \()/.test(line) || /\b(while|for|do)\b/.test(line)) return line;
+      const calls = new Map<string, number>();
+      for (const m of line.matchAll(/\bg_\w+?\$[1-4]i?\(/g)) {
+        let depth = 0;
+        let end = m.index! + m[0].length - 1;
+        for (; end < line.length; end++) {
+          if (line[end] === '(') depth++;
+          else if (line[end] === ')' && --depth === 0) break;
+        }
+        const call = line.slice(m.index!, end + 1);
+        calls.set(call, (calls.get(call) ?? 0) + 1);
+      }
+      const pre: string[] = [];
+      let out = line;
+      for (const [call, n] of calls) {
+        if (n < 2) continue;
+        const args = call.slice(call.indexOf('(') + 1, -1);
+        const plain = args.replace(/\bf\(/g, '(');
+        if (!/^[\w$\s.+\-*/(),]*$/.test(plain.replace(/\[\d+\]/g, '')) || /[\w$]\s*\(/.test(plain)) continue;
+        const names = new Set(plain.match(/[A-Za-z_$][\w$]*/g) ?? []);
+        const assigned = [...names].some((id) => {
+          const e = id.replace(/\$/g, '\\$');
+          return new RegExp(`(^|[^\\w$.])${e}\\s*(=(?!=)|\\+\\+|--|[-+*/%&|^]=|<<=|>>>?=)|(\\+\\+|--)\\s*${e}(?![\\w$])`).test(line);
+        });
+        if (assigned) continue;
+        const name = `brook_g${k++}`;
+        pre.push(`const ${name} = ${call};`);
+        out = out.split(call).join(name);
+      }
+      return pre.length ? `${pre.join(' ')} ${out}` : line;
+    })
+    .join('\n');
+}
+
 function uniformValue(what: string, type: string, v: unknown): unknown {
   if (/^mat[234]$/.test(type)) return matrixUniform(what, Number(type[3]), v);
   const n = type === 'bool' ? 1 : typeInfo(type as ElementType).components;
@@ -492,7 +541,7 @@ function compile(spec: KernelSpec, p: Plan): Compiled {
   });
   // the record loop's body (below) is the kernel's inlined (js.ts, inline)
   const inl = kernelJs(spec, true, runFacts(p));
-  const inlineBody = inl ? inl.body : js.body;
+  const inlineBody = inl ? sharedGathers(inl.body) : js.body;
   lines.push(...accessors(`${js.functions}\n${js.body}\n${inlineBody}`, spec, p));
   lines.push(js.functions);
   lines.push(`function brook_kernel() {\n${js.body}\n}`);

@@ -121,6 +121,37 @@ describe('cpu/gathers on the CPU backend (accessors written per shape)', () => {
     [u, o].forEach((x) => x.dispose());
   });
 
+  it('a gather repeated in a statement is read once, unless the statement moves its index or is a loop test', () => {
+    const { twice } = brook`kernel void twice(float u[][], iter float2 p<>, out float o<>) {
+      float2 q = p;
+      float s = u[q] * u[q] + u[q + float2(1, 0)];
+      float t = u[q] + (q.x = q.x + 1.0) * 0.0 + u[q];
+      int k = 0;
+      while (u[q] < 3.0 && u[q] > -3.0 && k < 2) { q = q + float2(1, 1); k++; }
+      o = s + t + u[q];
+    }`;
+    const u = ctx.stream('float', [H, W], U);
+    const o = ctx.stream('float', [H, W]);
+    ctx.run(twice!, { u, p: iter([0, 0], [W, H]), o });
+    const want = Float32Array.from({ length: W * H }, (_, r) => {
+      let qx = r % W;
+      let qy = Math.floor(r / W);
+      const s = f(f(at(qx, qy) * at(qx, qy)) + at(qx + 1, qy));
+      const a = at(qx, qy);
+      qx = qx + 1;
+      const t = f(f(a + f(qx * 0)) + at(qx, qy));
+      for (let k = 0; at(qx, qy) < 3 && at(qx, qy) > -3 && k < 2; k++) {
+        qx += 1;
+        qy += 1;
+      }
+      return f(f(s + t) + at(qx, qy));
+    });
+    expectArrayEqual(o.readSync(), want, 'twice');
+    const src = compileDebug(twice!)[0]!;
+    expect(src).to.match(/const brook_g0 = g_u\$2i?\(/);
+    [u, o].forEach((x) => x.dispose());
+  });
+
   it('1D gathers: whole and fractional indices, NaN (record 0) and infinities (the edges)', () => {
     const n = 40;
     const G = randomFloats(17, 62, -3, 3);
