@@ -1,6 +1,7 @@
-// Pass G's fragment: the pushed element (the oldest of the block's sequence, lwsElement).
-uniform int threads;
-uniform int stackCap;
-uniform int group;
-flat in ivec2 lws_bj;
+// Pass R's fragment: the excess node the vertex placed.
+flat in ivec2 lws_node;
 layout(location = 0) out ivec4 dequeOut;
+
+void main() {
+  dequeOut = ivec4(lws_node, 1, 0);
+}

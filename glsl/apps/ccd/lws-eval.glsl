@@ -6,9 +6,9 @@
 // Front nodes go to its four front outputs (fr0-fr3) until they are full; a node is stepped only
 // where its children (up to 3) fit the local stack beside the nodes not yet taken. What is left
 // (the local stack, then the nodes not taken) is the excess, handed to the block (kids0-kids2,
-// two nodes each; pass D compacts it onto the block's stack, pass E pushes the stack's overflow
-// to the deque). cnt = (excess nodes, nodes stepped, 0, 0). top(b): the block's pointers after
-// popTop (its stack size).
+// two nodes each; pass D's prefix places it, pass R writes it onto the block's stack in its
+// ring, pass E moves the stack's overflow to the deque). cnt = (excess nodes, nodes stepped, 0,
+// 0). top(b): the block's pointers after popTop (its stack size and ring bottom).
 const int LWS_LOCAL = 6;
 int b = brook_index / threads, t = brook_index - b * threads;
 ivec4 p = plan(b);

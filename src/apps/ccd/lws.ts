@@ -1,19 +1,20 @@
 /**
  * Lazy work stealing (da Silva, Esperança & Marroquim 2014, section 4, Algorithms 1-4) as
  * WebGL2 passes. CUDA's B resident blocks of T threads become B x T fragments of a pass; each
- * block owns a stack (the paper's shared-memory stack) and a deque (global memory), both
- * textures. One traversal iteration (Algorithm 1's loop body) is eight passes:
+ * block owns a stack (the paper's shared-memory stack) and a deque (global memory), both in one
+ * ring texture of `dequeCap` slots: the deque is the ring's positions [top, bottom), the stack
+ * the positions above it. One traversal iteration (Algorithm 1's loop body) is six passes:
  *
- *   A  steal round: every thief (empty stack, empty deque, no claim left) claims, from one
- *      snapshot of all deques, the k-th slice of every deque with nodes — the k-th thief by
- *      index takes the k-th slice, where CUDA's threads would race with atomicMin; the claims
- *      carried over lose what the last pop transferred (the lazy transfer needs no pass);
- *   P  popTop and popWork (Algorithms 2-3): each deque's top moves past what was claimed from it,
- *      then each block pops up to `pop` nodes for each of its T threads by level — its stack
- *      (level 1), then its deque's bottom (level 2) or its lowest-indexed claim (level 3: the
- *      first claim is taken now, the others lazily: the lazy transfer). The levels top each
- *      other up, where CUDA threads without a node would idle: here every iteration costs a
- *      sequence of grid-wide passes;
+ *   P  the steal round, popTop and popWork (Algorithms 2-4): every thief (empty stack, empty
+ *      deque, no claim left: a flag pass E set) claims, from one snapshot of all deques, the
+ *      k-th slice of every deque with nodes — the k-th thief by index takes the k-th slice, where
+ *      CUDA's threads would race with atomicMin; each deque's top moves past what was claimed
+ *      from it; then each block pops up to `pop` nodes for each of its T threads by level — its
+ *      stack (level 1), then its deque's bottom (level 2) or its lowest-indexed claim (level 3:
+ *      the first claim is taken now, the others lazily: the lazy transfer, which needs no pass).
+ *      The levels top each other up, where CUDA threads without a node would idle: here every
+ *      iteration costs a sequence of grid-wide passes. The claims are a function of the
+ *      snapshot, so this pass computes the block's own row of them and pass E stores them all;
  *   C  evalCollision, where the threads traverse on their own: each takes its popped nodes one
  *      at a time and steps up to K (`steps`) BVTT nodes depth first on a local stack (a GLSL
  *      array of six nodes, the fragment's counterpart of the block's shared-memory stack),
@@ -21,14 +22,15 @@
  *      or a node's children might not fit its local stack beside its popped nodes not taken
  *      yet, and hands what is left (its excess, at most six nodes) to the block;
  *   D  compact: the block's prefix sum over its threads' excess, in groups of ~sqrt T;
- *   E  pointers and counters;
- *   G  pushWork to the deque: a scatter of the pushed nodes only (B x stackCap points, each
- *      drawn on its ring slot or nowhere);
- *   H  pushWork to the stack (left-over stack, then the excess).
+ *   E  the claims matrix (this round's claims, kept for the lazy transfer), pointers, counters
+ *      and the thief flags (over B x (B + 1) records);
+ *   R  pushWork as a scatter: the excess nodes (B x T x 6 points, each drawn on its ring slot or
+ *      nowhere) onto the block's stack, in the ring above what is left of it.
  * The block's stack takes the excess; it pushes to the deque only when the next iteration's
- * excess might not fit (the lazy push), and the balancing passes (A, P) find work for the blocks
- * whose threads came back empty: a thread's work between two balancing rounds is up to K nodes,
- * where it was one (iterations on a 96 x 96 cloth from the front, SwiftShader, 32 x 1024: 72 -> 8).
+ * excess might not fit (the lazy push: the deque's bottom moves past the stack's oldest nodes,
+ * no node moves), and the balancing (P) finds work for the blocks whose threads came back empty:
+ * a thread's work between two balancing rounds is up to K nodes, where it was one (iterations on
+ * a 96 x 96 cloth from the front, SwiftShader, 32 x 1024: 72 -> 8).
  *   L  the termination pass (below).
  * The loop ends without a readback per iteration: brookgl's occlusion-query loop draws a pass
  * that discards finished blocks and stops at the first query with no sample (a few iterations
@@ -39,14 +41,14 @@
  * claim, never-reset deques (positions only grow; a ring of `dequeCap` slots, with an overflow
  * check that makes the traversal rerun with larger rings), termination on the GPU. What it
  * cannot keep: there is no shared memory (the "shared" stack is a texture like the deque, so
- * the paper's motive for lazy transfer — saving shared-memory room — is only mimicked), every
- * pass is a grid-wide barrier (blocks advance in lockstep, at most K nodes per thread per
- * iteration, where CUDA blocks run at their own pace), a fragment's registers do not outlive its
- * pass (so its local stack is handed to the block's at the end of every evalCollision), and
- * atomics are replaced by deterministic choices from one snapshot. Front nodes go to four chunks
- * per iteration, gathered and compacted after the loop, instead of per-block front deques.
+ * the paper's motive for lazy transfer — saving shared-memory room — is only mimicked, and the
+ * push from stack to deque, a copy in the paper, is a pointer move here), every pass is a
+ * grid-wide barrier (blocks advance in lockstep, at most K nodes per thread per iteration, where
+ * CUDA blocks run at their own pace), a fragment's registers do not outlive its pass (so its
+ * local stack is handed to the block's at the end of every evalCollision), and atomics are
+ * replaced by deterministic choices from one snapshot. Front nodes go to four chunks per
+ * iteration, gathered and compacted after the loop, instead of per-block front deques.
  */
-import CLAIMS from '../../../glsl/apps/ccd/lws-claims.glsl';
 import DEQUE_FRAG from '../../../glsl/apps/ccd/lws-deque.frag.glsl';
 import DEQUE_VERT from '../../../glsl/apps/ccd/lws-deque.vert.glsl';
 import EVAL from '../../../glsl/apps/ccd/lws-eval.glsl';
@@ -54,7 +56,6 @@ import LIVE from '../../../glsl/apps/ccd/lws-live.glsl';
 import PLAN from '../../../glsl/apps/ccd/lws-plan.glsl';
 import POPPED from '../../../glsl/apps/ccd/lws-popped.glsl';
 import PREFIX from '../../../glsl/apps/ccd/lws-prefix.glsl';
-import PUSH from '../../../glsl/apps/ccd/lws-push.glsl';
 import STATE from '../../../glsl/apps/ccd/lws-state.glsl';
 import THIEVES from '../../../glsl/apps/ccd/lws-thieves.glsl';
 import BVTT from '../../../glsl/apps/ccd/bvtt.glsl';
@@ -80,7 +81,8 @@ export interface LwsOptions {
    * pop and pushes the rest to its deque only when the next iteration's excess (up to six nodes a
    * thread) might not fit (the paper: the best size is model dependent). */
   stackCap?: number;
-  /** Deque ring per block. Default 64 T (grown 4x on overflow, four times at most). */
+  /** Ring per block, holding its deque and its stack (positions only grow). Default 64 T (grown
+   * 4x when a ring would overwrite a live node, four times at most). */
   dequeCap?: number;
   /** Occlusion queries in flight. Default 4. */
   inFlight?: number;
@@ -104,14 +106,14 @@ export interface LwsStats {
 }
 
 const U = { blocks: 'int', threads: 'int', pop: 'int' } as const;
-const STEAL_GATHERS = { bstate: 'int4', claims: 'int4', plan: 'int4' } as const;
+/** The snapshot the steal round reads (lws-thieves.glsl): the pointers, claims and pop the last iteration left. */
+const SNAPSHOT = { bstate: 'int4', claims: 'int4', plan: 'int4' } as const;
 
-const LWS_CLAIMS: KernelSpec = { name: 'LwsStealClaims', gathers: STEAL_GATHERS, uniforms: U, outputs: { claimOut: 'int4' }, helpers: THIEVES, body: CLAIMS };
-const LWS_PLAN: KernelSpec = { name: 'LwsPopWork', gathers: { ...STEAL_GATHERS, fresh: 'int4' }, uniforms: U, outputs: { stateOut: 'int4', planOut: 'int4' }, helpers: THIEVES, body: PLAN };
+const LWS_PLAN: KernelSpec = { name: 'LwsPopWork', gathers: SNAPSHOT, uniforms: U, outputs: { stateOut: 'int4', planOut: 'int4' }, helpers: THIEVES, body: PLAN };
 const LWS_EVAL: KernelSpec = {
   name: 'LwsEvalCollision',
-  gathers: { plan: 'int4', top: 'int4', stack: 'int4', deque: 'int4', start: 'int4', nodes: 'int4', nodeObject: 'int', boxLo: 'float4', boxHi: 'float4', tris: 'int4' },
-  uniforms: { ...U, stackCap: 'int', dequeCap: 'int', selfTest: 'int', steps: 'int' },
+  gathers: { plan: 'int4', top: 'int4', deque: 'int4', start: 'int4', nodes: 'int4', nodeObject: 'int', boxLo: 'float4', boxHi: 'float4', tris: 'int4' },
+  uniforms: { ...U, dequeCap: 'int', selfTest: 'int', steps: 'int' },
   outputs: { cnt: 'int4', kids0: 'int4', kids1: 'int4', kids2: 'int4', fr0: 'int4', fr1: 'int4', fr2: 'int4', fr3: 'int4' },
   helpers: `${BVTT}\n${POPPED}`,
   body: EVAL,
@@ -120,31 +122,16 @@ const LWS_PREFIX: KernelSpec = { name: 'LwsCompact', gathers: { cnt: 'int4' }, u
 const LWS_STATE: KernelSpec = {
   name: 'LwsPointers',
   inputs: { counterIn: 'int4' },
-  gathers: { bstate: 'int4', plan: 'int4', prefix: 'int4', claims: 'int4' },
+  gathers: { ...SNAPSHOT, top: 'int4', pnow: 'int4', prefix: 'int4' },
   uniforms: { ...U, stackCap: 'int', dequeCap: 'int', group: 'int' },
-  outputs: { stateOut: 'int4', push: 'int4', counters: 'int4' },
+  outputs: { claimOut: 'int4', stateOut: 'int4', counters: 'int4' },
+  helpers: THIEVES,
   body: STATE,
 };
-const PUSH_GATHERS = { stack: 'int4', kids0: 'int4', kids1: 'int4', kids2: 'int4', prefix: 'int4', push: 'int4' } as const;
-const LWS_STACK: KernelSpec = {
-  name: 'LwsPushStack',
-  gathers: PUSH_GATHERS,
-  uniforms: { threads: 'int', stackCap: 'int', group: 'int' },
-  outputs: { stackOut: 'int4' },
-  helpers: PUSH,
-  body: [
-    'int b = brook_index / stackCap, k = brook_index - b * stackCap;',
-    'ivec4 u = push(b);',
-    'stackOut = k < u.x + u.y - u.z ? lwsElement(b, k + u.z) : stack(brook_index);',
-  ].join('\n'),
-};
-/** Pass G as a scatter of B x stackCap points (glsl/apps/ccd/lws-deque.*.glsl). */
-const DEQUE_VERTEX: ShaderStage = { glsl: DEQUE_VERT, gathers: { push: 'int4' } };
-const DEQUE_FRAGMENT: ShaderStage = {
-  glsl: `${DEQUE_FRAG}\n${PUSH}\nvoid main() {\n  dequeOut = lwsElement(lws_bj.x, lws_bj.y);\n}`,
-  gathers: PUSH_GATHERS,
-};
-const LWS_LIVE: KernelSpec = { name: 'LwsLive', gathers: STEAL_GATHERS, uniforms: U, outputs: { alive: 'int' }, helpers: THIEVES, body: LIVE };
+/** Pass R as a scatter of B x T x 6 points (glsl/apps/ccd/lws-deque.*.glsl). */
+const RING_VERTEX: ShaderStage = { glsl: DEQUE_VERT, gathers: { cnt: 'int4', prefix: 'int4', top: 'int4', pnow: 'int4', kids0: 'int4', kids1: 'int4', kids2: 'int4' } };
+const RING_FRAGMENT: ShaderStage = { glsl: DEQUE_FRAG };
+const LWS_LIVE: KernelSpec = { name: 'LwsLive', gathers: { bstate: 'int4' }, uniforms: { blocks: 'int' }, outputs: { alive: 'int' }, body: LIVE };
 
 export interface LwsResult {
   front: Stream | null;
@@ -215,17 +202,22 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
       streams.push(s);
       return s;
     };
-    const initState = new Int32Array((B + 1) * 4);
+    // pass E writes the claims matrix, B x (B + 1) records, and the pointers and counters in the
+    // same pass: records 0..B of it (B + 1 <= B (B + 1))
+    const NE = B * (B + 1);
+    const initState = new Int32Array(NE * 4);
+    for (let b = 0; b < B; b++) initState[b * 4 + 3] = 2; // every block starts a thief
     initState[B * 4 + 2] = count; // the start list: top 0, bottom count
-    const bstate = make('int4', B + 1, initState), bstate1 = make('int4', B + 1);
-    // claims and plans ping-pong: a steal round reads the last claims less the last pop's transfer
-    let claims = make('int4', B * (B + 1), new Int32Array(B * (B + 1) * 4)), fresh = make('int4', B * (B + 1));
+    // pointers: as the last iteration left them (the snapshot), after popTop (pass P), after the
+    // iteration (pass E); claims and plans ping-pong, the pass after reading the last ones
+    let bstate = make('int4', NE, initState), bnext = make('int4', NE);
+    const bstate1 = make('int4', B + 1);
+    let claims = make('int4', NE, new Int32Array(NE * 4)), fresh = make('int4', NE);
     let plan = make('int4', B + 1, new Int32Array((B + 1) * 4)), plan1 = make('int4', B + 1);
-    const counters = make('int4', B + 1, new Int32Array((B + 1) * 4));
-    const push = make('int4', B + 1);
+    const counters = make('int4', NE, new Int32Array(NE * 4));
     const cnt = make('int4', B * T), kids0 = make('int4', B * T), kids1 = make('int4', B * T), kids2 = make('int4', B * T), prefix = make('int4', B * T);
-    // stacks and rings hold garbage past their live range, which nothing reads: no upload
-    const stack = make('int4', B * S), deque = make('int4', B * Q);
+    // the rings (deque and stack) hold garbage past their live range, which nothing reads: no upload
+    const deque = make('int4', B * Q);
     const alive = make('int', B + 1);
     // the block prefix in groups of about sqrt(T) threads (a power of two)
     const group = Math.min(T, 1 << Math.ceil(Math.log2(Math.sqrt(T))));
@@ -234,10 +226,7 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
       maxIterations: 1 << 20,
       inFlight,
       iterate: () => {
-        run(LWS_CLAIMS, { bstate, claims, plan, ...u, claimOut: fresh });
-        run(LWS_PLAN, { bstate, claims, plan, fresh, ...u, stateOut: bstate1, planOut: plan1 });
-        [claims, fresh] = [fresh, claims];
-        [plan, plan1] = [plan1, plan];
+        run(LWS_PLAN, { bstate, claims, plan, ...u, stateOut: bstate1, planOut: plan1 });
         // the iteration's front slots: four a thread
         const fr = [0, 1, 2, 3].map(() => {
           const c = host.scratch('int4', B * T, "an iteration's front slots");
@@ -245,24 +234,26 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
           return c;
         });
         const kids = { kids0, kids1, kids2 };
-        run(LWS_EVAL, { plan, top: bstate1, stack, deque, start, ...bvtt, ...u, stackCap: S, dequeCap: Q, steps: K, cnt, ...kids, fr0: fr[0]!, fr1: fr[1]!, fr2: fr[2]!, fr3: fr[3]! });
+        run(LWS_EVAL, { plan: plan1, top: bstate1, deque, start, ...bvtt, ...u, dequeCap: Q, steps: K, cnt, ...kids, fr0: fr[0]!, fr1: fr[1]!, fr2: fr[2]!, fr3: fr[3]! });
         run(LWS_PREFIX, { cnt, ...u, group, prefix });
-        run(LWS_STATE, { counterIn: counters, bstate: bstate1, plan, prefix, claims, ...u, stackCap: S, dequeCap: Q, group, stateOut: bstate, push, counters });
+        run(LWS_STATE, { counterIn: counters, bstate, claims, plan, top: bstate1, pnow: plan1, prefix, ...u, stackCap: S, dequeCap: Q, group, claimOut: fresh, stateOut: bnext, counters });
         host.stage('balancing');
         host.pass({
-          name: 'LwsPushDeque',
+          name: 'LwsPushWork',
           kind: 'scatter',
-          vertex: DEQUE_VERTEX,
-          fragment: DEQUE_FRAGMENT,
+          vertex: RING_VERTEX,
+          fragment: RING_FRAGMENT,
           primitive: 'points',
-          count: B * S,
+          count: B * T * 6,
           targets: [deque],
-          gathers: { stack, ...kids, prefix, push },
-          uniforms: { threads: T, stackCap: S, dequeCap: Q, group },
+          gathers: { cnt, prefix, top: bstate1, pnow: plan1, ...kids },
+          uniforms: { threads: T, dequeCap: Q, group },
         });
-        run(LWS_STACK, { stack, ...kids, prefix, push, threads: T, stackCap: S, group, stackOut: stack });
+        [bstate, bnext] = [bnext, bstate];
+        [claims, fresh] = [fresh, claims];
+        [plan, plan1] = [plan1, plan];
       },
-      terminate: () => run(LWS_LIVE, { bstate, claims, plan, ...u, alive }),
+      terminate: () => run(LWS_LIVE, { bstate, blocks: B, alive }),
     });
     // the iterations issued past the end (up to inFlight - 1) found every block empty and wrote
     // no front slot: their chunks go now, unjoined, so the front's join, pyramids and gathers
@@ -284,7 +275,7 @@ async function finish(host: CcdHost, bstate: Stream, counters: Stream, chunks: S
   const [st, cn] = (await Promise.all([bstate.read(), counters.read()])) as [Int32Array, Int32Array];
   let overflow = false, nodes = 0, moved = 0, stolen = 0, steals = 0;
   for (let b = 0; b < B; b++) {
-    if (st[b * 4 + 3] !== 0) overflow = true;
+    if ((st[b * 4 + 3]! & 1) !== 0) overflow = true;
     nodes += cn[b * 4]!;
     moved += cn[b * 4 + 1]!;
     stolen += cn[b * 4 + 2]!;
