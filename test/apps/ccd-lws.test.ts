@@ -69,6 +69,12 @@ describe('apps/ccd load balancing: static compaction vs lazy work stealing (Algo
     expect(l.moved, 'nodes pushed to deques').to.be.greaterThan(0);
     expect(l.stolen, 'nodes stolen').to.be.greaterThan(0);
     expect(l.reruns, 'reruns after a ring overflow').to.be.greaterThan(0);
+    // 16 blocks: the claims matrix (272 records) is 9 texture rows, pooled 10 high
+    const c = createCcd(ctx, scene);
+    const sc = await c.step({ balance: 'lws', lws: { blocks: 16, threads: 4 } });
+    expect(sc.pairs).to.deep.equal(sa.pairs);
+    expect(reference.frontKeys(await c.readFront())).to.deep.equal(reference.frontKeys(await a.readFront()));
+    c.dispose();
     a.dispose();
     b.dispose();
   });
