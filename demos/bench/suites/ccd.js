@@ -338,7 +338,7 @@ export async function run(ctx, { log = () => {}, plan = () => {}, quick = false,
     rows: tk,
   });
   tables.push({
-    title: "LWS per-iteration account (profiled frame): the loop's passes (steal round, popTop+popWork, evalCollision, compact, pointers, deque scatter, stack push, termination) — passes and GPU µs per iteration, GPU µs a pass; the frame's wall ms (profiled: timer queries add to it), nodes and utilisation (nodes / (B·T·iterations))",
+    title: "LWS per-iteration account (profiled frame): the loop's passes (popTop+popWork with the steal round, evalCollision, compact, pointers with the claims, the push onto the rings, termination) — passes and GPU µs per iteration, GPU µs a pass; the frame's wall ms (profiled: timer queries add to it), nodes and utilisation (nodes / (B·T·iterations))",
     columns: ['scene', 'method', 'iterations', 'loop passes', 'passes / iteration', 'loop GPU ms', 'GPU µs / iteration', 'GPU µs / pass', 'frame wall ms (profiled)', 'nodes processed', 'utilisation'],
     rows: tacc,
   });

@@ -7,8 +7,8 @@
  *
  * Which passes are balancing: the passes that manage nodes rather than test them. Static: the
  * filter compacting the children into the next work list (gProximity's redistribution). Lazy work
- * stealing: the steal round, popTop+popWork, the block prefix sum, the pointer update and the
- * stack/deque pushes; its traversal is evalCollision and the occlusion-query
+ * stealing: the pop (with its steal round), the block prefix sum, the pointer update (with the
+ * claims matrix) and the push onto the blocks' rings; its traversal is evalCollision and the occlusion-query
  * termination pass. Front update: the chunks of front nodes gathered and compacted (and, from a
  * saved front, nothing else). Elementary: choosing the candidate pairs from the front, the 15
  * feature tests per pair, the orphan tests, and the compaction of the hits.
