@@ -418,7 +418,7 @@ deques at once and transfers the stolen nodes lazily. Algorithm 2 as printed:
 {listing('dasilva-2014', '2')}
 
 In brookgl every block is B × T fragments of a pass, stacks and deques are textures, and each
-iteration of Algorithm 1 is seven passes and a termination pass ended by an occlusion query; in
+iteration of Algorithm 1 is five passes and a termination pass ended by an occlusion query; in
 its evalCollision pass each fragment traverses on its own, up to K = 32 BVTT nodes depth first on
 a local stack, before it hands what is left back to its block (src/apps/ccd/lws.ts)."""),
     SETUP,

@@ -62,16 +62,17 @@ await paperPage({
   intro:
     'Continuous collision detection between deforming triangle meshes: a bounding volume hierarchy refit every frame, the bounding volume test tree traversed from last frame’s front, and the candidate triangle pairs tested for vertex-face and edge-edge contacts during the frame’s motion. ' +
     'The paper balances the traversal among CUDA blocks by <i>lazy work stealing</i>: each block owns a shared-memory stack and a global deque, pops in three levels (stack, own deque, steal), and steals greedily from all deques at once while transferring the stolen nodes lazily. ' +
-    'Here every block is B × T fragments of a pass, stacks and deques are textures, and each iteration of Algorithm 1 is seven passes ended by an occlusion query.',
+    'Here every block is B × T fragments of a pass, stacks and deques are textures, and each iteration of Algorithm 1 is five passes ended by an occlusion query.',
   listings: [
     {
       title: 'Algorithm 1: traversal and front acquisition',
       printed: PRINTED['1'],
       code: [
-        ['src/apps/ccd/lws.ts (the loop: one iteration = seven passes + the termination query)', '../../../src/apps/ccd/lws.ts'],
+        ['src/apps/ccd/lws.ts (the loop: one iteration = five passes + the termination query)', '../../../src/apps/ccd/lws.ts'],
         ['glsl/apps/ccd/lws-eval.glsl (EVALCOLLISION)', '../../../glsl/apps/ccd/lws-eval.glsl'],
         ['glsl/apps/ccd/lws-prefix.glsl (COMPACT: the block prefix sum)', '../../../glsl/apps/ccd/lws-prefix.glsl'],
-        ['glsl/apps/ccd/lws-push.glsl (PUSHWORK: stack, then deque when nearly full)', '../../../glsl/apps/ccd/lws-push.glsl'],
+        ['glsl/apps/ccd/lws-deque.vert.glsl (PUSHWORK: the excess onto the stack, in the ring it shares with the deque)', '../../../glsl/apps/ccd/lws-deque.vert.glsl'],
+        ['glsl/apps/ccd/lws-state.glsl (the pointers: the lazy push to the deque when the stack is nearly full, the claims kept, the thief flags)', '../../../glsl/apps/ccd/lws-state.glsl'],
       ],
       run: runTraversal,
     },
@@ -80,9 +81,8 @@ await paperPage({
       printed: `${PRINTED['2']}\n\n${PRINTED['3']}\n\n${PRINTED['4']}`,
       code: [
         ['glsl/apps/ccd/lws-plan.glsl (POPTOP, then POPWORK: level 1 stack, level 2 own deque, level 3 first claim)', '../../../glsl/apps/ccd/lws-plan.glsl'],
-        ['glsl/apps/ccd/lws-thieves.glsl (who steals: ATOMICMIN replaced by a choice from one snapshot; the lazy transfer: claims used up one pop at a time)', '../../../glsl/apps/ccd/lws-thieves.glsl'],
-        ['glsl/apps/ccd/lws-claims.glsl (LEVEL3POP: every thief claims its slice of every deque)', '../../../glsl/apps/ccd/lws-claims.glsl'],
-        ['glsl/apps/ccd/lws-deque.vert.glsl (PUSHWORK to the deque: a scatter of the pushed nodes)', '../../../glsl/apps/ccd/lws-deque.vert.glsl'],
+        ['glsl/apps/ccd/lws-thieves.glsl (who steals and LEVEL3POP’s claims: ATOMICMIN replaced by a choice from one snapshot, every thief its slice of every deque; the lazy transfer: claims used up one pop at a time)', '../../../glsl/apps/ccd/lws-thieves.glsl'],
+        ['glsl/apps/ccd/lws-popped.glsl (the nodes a thread pops: stack top, own deque bottom, or a claim)', '../../../glsl/apps/ccd/lws-popped.glsl'],
       ],
       run: runPops,
     },
