@@ -53,6 +53,8 @@ interface Entry {
   bytes: number;
   /** Storage of a texture or renderbuffer: sized format and size, for framebuffer checks. */
   storage?: string;
+  /** Width and height of a texture (of each layer of an array) or renderbuffer. */
+  size?: readonly [number, number];
 }
 
 /** Sized formats of the storage the registry makes beside streams' own (named, not GL literals). */
@@ -94,7 +96,7 @@ export class Resources {
   /** A 2D texture of `width` x `height` texels, nearest filtering, clamped. */
   texture(width: number, height: number, internalFormat: number, texelBytes: number): WebGLTexture {
     const gl = this.gl;
-    const tex = this.made(gl.createTexture(), 'texture', width * height * texelBytes, `2d ${internalFormat} ${width}x${height}`);
+    const tex = this.made(gl.createTexture(), 'texture', width * height * texelBytes, `2d ${internalFormat} ${width}x${height}`, [width, height]);
     gl.bindTexture(GL_TEXTURE_2D, tex);
     gl.texStorage2D(GL_TEXTURE_2D, 1, internalFormat, width, height);
     setNearest(gl, GL_TEXTURE_2D);
@@ -105,7 +107,7 @@ export class Resources {
   /** A 2D texture array of `layers` layers (depth or colour formats), nearest filtering. */
   textureArray(width: number, height: number, layers: number, internalFormat: number, texelBytes: number): WebGLTexture {
     const gl = this.gl;
-    const tex = this.made(gl.createTexture(), 'texture', width * height * layers * texelBytes, `array ${internalFormat} ${width}x${height}`);
+    const tex = this.made(gl.createTexture(), 'texture', width * height * layers * texelBytes, `array ${internalFormat} ${width}x${height}`, [width, height]);
     gl.bindTexture(GL_TEXTURE_2D_ARRAY, tex);
     gl.texStorage3D(GL_TEXTURE_2D_ARRAY, 1, internalFormat, width, height, layers);
     setNearest(gl, GL_TEXTURE_2D_ARRAY);
@@ -116,7 +118,7 @@ export class Resources {
   /** A renderbuffer (depth, stencil or depth-stencil) of `width` x `height`. */
   renderbuffer(width: number, height: number, internalFormat: number, texelBytes: number): WebGLRenderbuffer {
     const gl = this.gl;
-    const rb = this.made(gl.createRenderbuffer(), 'renderbuffer', width * height * texelBytes, `rb ${internalFormat} ${width}x${height}`);
+    const rb = this.made(gl.createRenderbuffer(), 'renderbuffer', width * height * texelBytes, `rb ${internalFormat} ${width}x${height}`, [width, height]);
     gl.bindRenderbuffer(gl.RENDERBUFFER, rb);
     gl.renderbufferStorage(gl.RENDERBUFFER, internalFormat, width, height);
     gl.bindRenderbuffer(gl.RENDERBUFFER, null);
@@ -234,6 +236,17 @@ export class Resources {
     for (const { fbo } of [...this.framebuffers.values()]) this.release(fbo);
   }
 
+  /**
+   * The [width, height] a live texture (a layer of a texture array) or renderbuffer was made
+   * with: a pooled 1D stream's texture may be taller than its layout (pool.ts), and WebGL2
+   * draws only into attachments of one size.
+   */
+  sizeOf(obj: WebGLTexture | WebGLRenderbuffer): readonly [number, number] {
+    const size = this.entries.get(obj)?.size;
+    if (!size) throw new BrookError(`internal: asked the size of a ${describeObject(obj)} this context does not own`);
+    return size;
+  }
+
   /** Whether this registry made `obj` and it is still live. */
   owns(obj: object): boolean {
     return this.entries.has(obj);
@@ -284,12 +297,12 @@ export class Resources {
     };
   }
 
-  private made<T extends object>(obj: T | null, kind: ResourceKind, bytes: number, storage?: string): T {
+  private made<T extends object>(obj: T | null, kind: ResourceKind, bytes: number, storage?: string, size?: readonly [number, number]): T {
     if (!obj) {
       this.guard();
       throw new BrookError(`could not create a ${kind} (out of GPU memory?)`);
     }
-    this.entries.set(obj, { kind, id: this.nextId++, bytes, storage });
+    this.entries.set(obj, { kind, id: this.nextId++, bytes, storage, size });
     this.counts[kind]++;
     if (kind === 'texture' || kind === 'renderbuffer') this.bytes[kind] += bytes;
     return obj;

@@ -4,7 +4,10 @@
  * read renders into a pooled texture and is swapped in after every pass has run (ping-pong: as
  * in Brook, no pass reads and writes the same texture); a pass that leaves texels unwritten (a
  * z mask, a region, an output domain, a tested write mask, a kernel that may `discard`) starts
- * that texture from a copy of the old contents.
+ * that texture from a copy of the old contents. Every attachment of a pass has one size (WebGL2
+ * refuses others as FRAMEBUFFER_INCOMPLETE_DIMENSIONS), while a pooled 1D stream's texture may be
+ * taller than its layout: an output whose texture is not of the pass's rows is drawn the same
+ * way, into a pooled texture of those rows swapped in afterwards.
  */
 import type { Device } from './device';
 import { check } from './errors';
@@ -69,7 +72,13 @@ export function runKernel(ctx: Device, given: Kernel | KernelSpec, args: KernelA
   const partial = options.mask !== undefined || region !== 'all' || scissor !== undefined || wm?.test === true || mayDiscard(spec);
   const readStreams = [...reads.values()];
   const aliased = outputs.map((o) => readStreams.includes(o));
-  const temps = outputs.map((o, i) => (aliased[i] ? ctx.acquireTexture(domain.width, domain.height, o.info) : null));
+  // WebGL2 draws only into attachments of one size, and a pooled 1D stream's texture may be
+  // taller than its layout (its height class, pool.ts): every attachment gets `rows` rows, and an
+  // output whose texture has other rows renders into a pooled texture of `rows`, swapped in
+  // afterwards like a ping-pong output's
+  const heights = outputs.map((o) => ctx.resources.sizeOf(o.texture)[1]);
+  const rows = attachmentRows(ctx, heights, aliased, mask ?? wm?.mask, domain.height);
+  const temps = outputs.map((o, i) => (aliased[i] || heights[i] !== rows ? ctx.acquireTexture(domain.width, rows, o.info) : null));
   if (partial) {
     outputs.forEach((o, i) => temps[i] && copyTexels(ctx, o.texture, temps[i]!, domain.width, domain.height, `${o.describe()} (ping-pong copy)`));
   }
@@ -114,6 +123,23 @@ export function runKernel(ctx: Device, given: Kernel | KernelSpec, args: KernelA
   });
   outputs.forEach((o, i) => {
     if (!temps[i]) return;
-    ctx.releaseTexture(o.swapTexture(temps[i]!), domain.width, domain.height, o.info);
+    // a mask build writes no colour: its outputs keep their textures (and records)
+    if (options.build) ctx.releaseTexture(temps[i]!, domain.width, rows, o.info);
+    else ctx.releaseTexture(o.swapTexture(temps[i]!), domain.width, heights[i]!, o.info);
   });
+}
+
+/**
+ * The rows of every attachment of a run's passes: a z mask's (a renderbuffer of the layout's
+ * exact size) where one is bound; else the rows most of the outputs drawn in place already have
+ * (the fewest swaps), or the layout's own where every output ping-pongs.
+ */
+function attachmentRows(ctx: Device, heights: readonly number[], aliased: readonly boolean[], mask: ZMask | undefined, layoutRows: number): number {
+  if (mask) return ctx.resources.sizeOf(mask.renderbuffer)[1];
+  const counts = new Map<number, number>();
+  heights.forEach((h, i) => aliased[i] || counts.set(h, (counts.get(h) ?? 0) + 1));
+  let best = layoutRows;
+  let most = 0;
+  for (const [h, c] of counts) if (c > most) (best = h), (most = c);
+  return best;
 }

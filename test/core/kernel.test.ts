@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrookContext, KernelSpec, iter, reference } from '../../src/index';
+import { BrookContext, KernelSpec, Stream, iter, reference } from '../../src/index';
 import { expectArrayEqual, expectNoGLError, newContext, randomFloats } from '../helpers';
 
 const f32 = Math.fround;
@@ -215,6 +215,74 @@ describe('core/kernel: more outputs than draw buffers', () => {
     const expected = reference.manyOutputs(data, outputs);
     for (let k = 0; k < outputs; k++) expectArrayEqual(await streams[k]!.read(), expected[k]!, `output o${k}`);
     streams.forEach((s) => s.dispose());
+    expectNoGLError(ctx);
+  });
+});
+
+describe('core/kernel: outputs whose textures differ in height', () => {
+  let ctx: BrookContext;
+  before(() => (ctx = newContext()));
+  after(() => ctx.dispose());
+
+  // 1056 records lay out as 17 rows of 64; a scratch (pooled) 1D stream's texture is made as tall
+  // as the height class above, 20 rows, while a user stream's is exactly 17: one pass drawing
+  // into both must still have attachments of one size (WebGL2 refuses others as incomplete).
+  const n = 1056;
+  const twoOut: KernelSpec = { name: 'plusAndTimes', inputs: { a: 'float' }, outputs: { p: 'float', q: 'float' }, body: 'p = a + 1.0;\nq = a * 2.0 + float(brook_index);' };
+  const cases: [string, (a: Stream) => { p: Stream; q: Stream; a: Stream }][] = [
+    ['a user stream read and written in place beside a scratch output', (a) => ({ a, p: a, q: ctx.scratch('float', n) })],
+    ['a scratch stream read and written in place beside another scratch output', (a) => ({ a, p: a, q: ctx.scratch('float', n) })],
+    ['a user stream output beside a scratch output (nothing in place)', (a) => ({ a, p: ctx.stream('float', n), q: ctx.scratch('float', n) })],
+    ['a scratch output beside a user stream read and written in place', (a) => ({ a, p: ctx.scratch('float', n), q: a })],
+  ];
+  cases.forEach(([what, make], c) => {
+    it(`draws ${what} (${n} records: 17 rows, pooled 20) and equals a plain loop, leaking nothing`, () => {
+      ctx.trimPool();
+      const before = ctx.stats();
+      const values = randomFloats(n, 40 + c, -100, 100);
+      const a = c === 1 ? ctx.scratch('float', n).write(values) : ctx.stream('float', n, values);
+      const args = make(a);
+      const rounds = 3;
+      let want = Float32Array.from(values);
+      let wantP = want;
+      let wantQ = want;
+      for (let r = 0; r < rounds; r++) {
+        ctx.run(twoOut, args);
+        wantP = want.map((v) => f32(v + 1));
+        wantQ = want.map((v, i) => f32(f32(v * 2) + i));
+        want = args.p === a ? wantP : args.q === a ? wantQ : want;
+      }
+      expectArrayEqual(args.p.readSync(), wantP, 'p');
+      expectArrayEqual(args.q.readSync(), wantQ, 'q');
+      new Set([a, args.p, args.q]).forEach((s) => s.dispose());
+      ctx.trimPool();
+      const after = ctx.stats();
+      expect(after.textures, 'textures').to.equal(before.textures);
+      expect(after.framebuffers, 'framebuffers').to.equal(before.framebuffers);
+      expectNoGLError(ctx);
+    });
+  });
+
+  it(`builds a z mask (${n} records: 17 rows, like the layout) and runs through it into a scratch stream (pooled 20), equal to a plain loop`, () => {
+    ctx.trimPool();
+    const before = ctx.stats();
+    const values = randomFloats(n, 45, -100, 100);
+    const init = randomFloats(n, 46, -100, 100);
+    const a = ctx.stream('float', n, values);
+    const out = ctx.scratch('float', n).write(init);
+    const mask = ctx.zmask(out);
+    // records the builder discards (a > 0) are the ones later runs write; its output is bound but not written
+    ctx.buildMask(mask, { name: 'positives', inputs: { a: 'float' }, outputs: { o: 'float' }, body: 'if (a > 0.0) discard;\no = -1.0;' }, { a, o: out });
+    expectArrayEqual(out.readSync(), init, 'after the build (its output is not written)');
+    const triple: KernelSpec = { name: 'triple', inputs: { a: 'float' }, outputs: { o: 'float' }, body: 'o = a * 3.0;' };
+    ctx.run(triple, { a, o: out }, { mask });
+    ctx.run(triple, { a: out, o: out }, { mask }); // in place
+    expectArrayEqual(out.readSync(), values.map((v, i) => (v > 0 ? f32(f32(v * 3) * 3) : init[i]!)), 'after two masked runs');
+    [a, out].forEach((s) => s.dispose());
+    mask.dispose();
+    ctx.trimPool();
+    const after = ctx.stats();
+    expect([after.textures, after.renderbuffers, after.framebuffers], 'textures, renderbuffers, framebuffers').to.deep.equal([before.textures, before.renderbuffers, before.framebuffers]);
     expectNoGLError(ctx);
   });
 });
