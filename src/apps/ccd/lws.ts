@@ -214,9 +214,7 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
     const bstate1 = make('int4', B + 1);
     let claims = make('int4', NE, new Int32Array(NE * 4)), fresh = make('int4', NE);
     let plan = make('int4', B + 1, new Int32Array((B + 1) * 4)), plan1 = make('int4', B + 1);
-    // counters ping-pong too (an output that is also the pass's input would be drawn into a texture
-    // of the domain's exact height, beside pooled outputs of the height class above it)
-    let counters = make('int4', NE, new Int32Array(NE * 4)), counters1 = make('int4', NE);
+    const counters = make('int4', NE, new Int32Array(NE * 4));
     const cnt = make('int4', B * T), kids0 = make('int4', B * T), kids1 = make('int4', B * T), kids2 = make('int4', B * T), prefix = make('int4', B * T);
     // the rings (deque and stack) hold garbage past their live range, which nothing reads: no upload
     const deque = make('int4', B * Q);
@@ -238,7 +236,7 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
         const kids = { kids0, kids1, kids2 };
         run(LWS_EVAL, { plan: plan1, top: bstate1, deque, start, ...bvtt, ...u, dequeCap: Q, steps: K, cnt, ...kids, fr0: fr[0]!, fr1: fr[1]!, fr2: fr[2]!, fr3: fr[3]! });
         run(LWS_PREFIX, { cnt, ...u, group, prefix });
-        run(LWS_STATE, { counterIn: counters, bstate, claims, plan, top: bstate1, pnow: plan1, prefix, ...u, stackCap: S, dequeCap: Q, group, claimOut: fresh, stateOut: bnext, counters: counters1 });
+        run(LWS_STATE, { counterIn: counters, bstate, claims, plan, top: bstate1, pnow: plan1, prefix, ...u, stackCap: S, dequeCap: Q, group, claimOut: fresh, stateOut: bnext, counters });
         host.stage('balancing');
         host.pass({
           name: 'LwsPushWork',
@@ -252,7 +250,6 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
           uniforms: { threads: T, dequeCap: Q, group },
         });
         [bstate, bnext] = [bnext, bstate];
-        [counters, counters1] = [counters1, counters];
         [claims, fresh] = [fresh, claims];
         [plan, plan1] = [plan1, plan];
       },
