@@ -38,6 +38,7 @@ import './cpu/masks.test';
 import './cpu/differential.test';
 import './cpu/vout.test';
 import './cpu/matrix.test';
+import './cpu/csp.test';
 import './brook/fuzz.test';
 import './core/reduce.test';
 import './core/queries.test';

@@ -401,7 +401,8 @@ export class BrookContext implements StreamHost {
 
   /** Live GL object counts; flat across a long run when nothing leaks. */
   stats(): Stats {
-    return { ...this.resources.snapshot(), pooledTextures: this.pool.count, ...spareStats(this) };
+    // (objects a check made beside the caller's work, as compareBackends' reads, are counted apart: Resources.observe)
+    return { ...this.resources.snapshot(), pooledTextures: this.pool.count - this.pool.idleWhere((t) => this.resources.isObserved(t)), ...spareStats(this) };
   }
 
   /**
@@ -425,6 +426,12 @@ export class BrookContext implements StreamHost {
   }
 
   // ---- internals used by the other core modules --------------------------------------------
+
+  /** A pooled texture the caller's work takes: an observer's moves to the caller's counts (Resources.claim). */
+  private claimed(tex: WebGLTexture): WebGLTexture {
+    this.resources.claim(tex);
+    return tex;
+  }
 
   /** @internal */
   adopt(stream: Stream): void {
@@ -516,7 +523,7 @@ export class BrookContext implements StreamHost {
   /** @internal A texture of this size and format from the pool (pool.ts), or a new one; `'class'`: perhaps taller (1D streams). */
   acquireTexture(width: number, height: number, info: PoolFormat, fit: PoolFit = 'exact'): WebGLTexture {
     const fits = fit === 'class' && heightClass(height) <= this.caps.maxTextureSize ? 'class' : 'exact';
-    return this.pool.acquire(width, height, info, 0, fits);
+    return this.claimed(this.pool.acquire(width, height, info, 0, fits));
   }
 
   /** @internal Returns a texture to the pool, which keeps it within its bounds (pool.ts). */
@@ -529,7 +536,7 @@ export class BrookContext implements StreamHost {
    * (DEM, agents) reuse their slices, and with them the framebuffers cached on their layers.
    */
   acquireTextureArray(width: number, height: number, layers: number, format: PoolFormat): WebGLTexture {
-    return this.pool.acquire(width, height, format, layers);
+    return this.claimed(this.pool.acquire(width, height, format, layers));
   }
 
   /** @internal Returns a texture array to the pool (its contents are not kept: users clear it). */

@@ -115,6 +115,13 @@ export class TexturePool {
     return this.idle.size;
   }
 
+  /** Idle textures now for which `test` holds. */
+  idleWhere(test: (tex: WebGLTexture) => boolean): number {
+    let n = 0;
+    for (const tex of this.idle.keys()) if (test(tex)) n++;
+    return n;
+  }
+
   /** Bytes of the idle textures now. */
   get bytes(): number {
     return this.idleBytes;

@@ -41,6 +41,7 @@ export class ProgramCache {
     const hit = inner?.get(fragment);
     if (hit) {
       hit.used = ++this.clock;
+      this.resources.claim(hit.info.program); // (one an observer linked moves to the caller's counts: Resources.observe)
       return hit;
     }
     if (this.size >= this.capacity) this.evict();

@@ -14,6 +14,12 @@
  * a renderbuffer per attachment point) and deleted with the first of them to go. Programs are
  * compiled and linked in one place (`link`), which deletes what it made when a stage fails and
  * reports the driver's log through the caller's `describe`.
+ *
+ * Objects made inside `observe(fn)` (a check that reads streams beside the caller's own work,
+ * as compareBackends does) are counted in a bucket of their own (`observed()`), not in
+ * `snapshot()`, so that what the caller measures is what it would be without the check; one
+ * that the caller's own work then uses (a cached framebuffer or program, a pooled texture:
+ * `claim`) moves to the caller's counts, as if made then.
  */
 import { BrookError, framebufferStatusName, numberLines } from './errors';
 
@@ -55,6 +61,8 @@ interface Entry {
   storage?: string;
   /** Width and height of a texture (of each layer of an array) or renderbuffer. */
   size?: readonly [number, number];
+  /** Made while observing (`observe`) and not used since: counted in the observer's bucket. */
+  observed?: boolean;
 }
 
 /** Sized formats of the storage the registry makes beside streams' own (named, not GL literals). */
@@ -74,6 +82,12 @@ export class Resources {
     texture: 0, renderbuffer: 0, framebuffer: 0, vertexArray: 0, buffer: 0, program: 0, query: 0, sync: 0,
   };
   private bytes = { texture: 0, renderbuffer: 0 };
+  /** The same counts of the objects made while observing and not claimed since (`observe`). */
+  private readonly observedCounts: Record<ResourceKind, number> = {
+    texture: 0, renderbuffer: 0, framebuffer: 0, vertexArray: 0, buffer: 0, program: 0, query: 0, sync: 0,
+  };
+  private observedBytes = { texture: 0, renderbuffer: 0 };
+  private observing = 0;
   private nextId = 1;
   /** Cached framebuffers by attachment key, and the objects each depends on. */
   private readonly framebuffers = new Map<string, { fbo: WebGLFramebuffer; uses: object[] }>();
@@ -187,7 +201,10 @@ export class Resources {
   framebufferFor(a: Attachments): WebGLFramebuffer {
     const key = this.attachmentKey(a);
     const hit = this.framebuffers.get(key);
-    if (hit) return hit.fbo;
+    if (hit) {
+      this.claim(hit.fbo);
+      return hit.fbo;
+    }
     const gl = this.gl;
     const fbo = this.made(gl.createFramebuffer(), 'framebuffer', 0);
     gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
@@ -267,8 +284,9 @@ export class Resources {
       if (key !== undefined) this.uncache(key);
     }
     this.entries.delete(obj);
-    this.counts[entry.kind]--;
-    if (entry.kind === 'texture' || entry.kind === 'renderbuffer') this.bytes[entry.kind] -= entry.bytes;
+    const [counts, bytes] = entry.observed ? [this.observedCounts, this.observedBytes] : [this.counts, this.bytes];
+    counts[entry.kind]--;
+    if (entry.kind === 'texture' || entry.kind === 'renderbuffer') bytes[entry.kind] -= entry.bytes;
     if (!this.lost()) deleteObject(this.gl, entry.kind, obj);
   }
 
@@ -280,21 +298,49 @@ export class Resources {
     for (const obj of [...this.entries.keys()]) if (this.entries.has(obj)) this.release(obj);
   }
 
-  /** Live objects of each kind and the bytes they hold. */
+  /**
+   * Runs `fn` as an observer of the caller's work: the objects it makes are counted apart
+   * (`observed()`) until the caller's own work uses them (`claim`). Nests; returns fn's result.
+   */
+  observe<T>(fn: () => T): T {
+    this.observing++;
+    try {
+      return fn();
+    } finally {
+      this.observing--;
+    }
+  }
+
+  /** Whether `obj` was made while observing and not claimed since. */
+  isObserved(obj: object): boolean {
+    return this.entries.get(obj)?.observed === true;
+  }
+
+  /**
+   * The caller's own work (not an observer's) uses `obj` (a cache hit): an object an observer
+   * made moves to the caller's counts, as if the caller had made it now.
+   */
+  claim(obj: object): void {
+    if (this.observing > 0) return;
+    const entry = this.entries.get(obj);
+    if (!entry?.observed) return;
+    entry.observed = false;
+    this.observedCounts[entry.kind]--;
+    this.counts[entry.kind]++;
+    if (entry.kind === 'texture' || entry.kind === 'renderbuffer') {
+      this.observedBytes[entry.kind] -= entry.bytes;
+      this.bytes[entry.kind] += entry.bytes;
+    }
+  }
+
+  /** Live objects of each kind and the bytes they hold (not those an observer made: `observed()`). */
   snapshot(): ResourceCounts {
-    const c = this.counts;
-    return {
-      textures: c.texture,
-      textureBytes: this.bytes.texture,
-      renderbuffers: c.renderbuffer,
-      renderbufferBytes: this.bytes.renderbuffer,
-      framebuffers: c.framebuffer,
-      vertexArrays: c.vertexArray,
-      buffers: c.buffer,
-      programs: c.program,
-      queries: c.query,
-      syncs: c.sync,
-    };
+    return countsOf(this.counts, this.bytes);
+  }
+
+  /** Live objects made while observing and not claimed since (`observe`), as `snapshot()` counts. */
+  observed(): ResourceCounts {
+    return countsOf(this.observedCounts, this.observedBytes);
   }
 
   private made<T extends object>(obj: T | null, kind: ResourceKind, bytes: number, storage?: string, size?: readonly [number, number]): T {
@@ -302,9 +348,11 @@ export class Resources {
       this.guard();
       throw new BrookError(`could not create a ${kind} (out of GPU memory?)`);
     }
-    this.entries.set(obj, { kind, id: this.nextId++, bytes, storage, size });
-    this.counts[kind]++;
-    if (kind === 'texture' || kind === 'renderbuffer') this.bytes[kind] += bytes;
+    const observed = this.observing > 0;
+    this.entries.set(obj, { kind, id: this.nextId++, bytes, storage, size, observed });
+    const [counts, all] = observed ? [this.observedCounts, this.observedBytes] : [this.counts, this.bytes];
+    counts[kind]++;
+    if (kind === 'texture' || kind === 'renderbuffer') all[kind] += bytes;
     return obj;
   }
 
@@ -394,4 +442,19 @@ function deleteObject(gl: WebGL2RenderingContext, kind: ResourceKind, obj: objec
 
 function describeObject(obj: object): string {
   return obj.constructor?.name ?? 'GL object';
+}
+
+function countsOf(c: Record<ResourceKind, number>, bytes: { texture: number; renderbuffer: number }): ResourceCounts {
+  return {
+    textures: c.texture,
+    textureBytes: bytes.texture,
+    renderbuffers: c.renderbuffer,
+    renderbufferBytes: bytes.renderbuffer,
+    framebuffers: c.framebuffer,
+    vertexArrays: c.vertexArray,
+    buffers: c.buffer,
+    programs: c.program,
+    queries: c.query,
+    syncs: c.sync,
+  };
 }

@@ -7,7 +7,8 @@
  * if (!report.ok) console.table(report.outputs.out.first);   // record, gpu, cpu, ulps, inputs
  * ```
  *
- * Every stream argument is copied to a CPU context first (so an output that is also an input is
+ * Every stream argument (streams, domains, struct streams and their domains, compared field by
+ * field as interleaved records) is copied to a CPU context first (so an output that is also an input is
  * read as it was), the GPU runs the kernel on the arguments as given (its outputs change as
  * ctx.run changes them), the CPU on the copies. Floats compare within `ulps` units in the last
  * place or `abs` absolutely (NaN equals NaN, infinities equal themselves); ints, uints and 8-bit
@@ -20,8 +21,13 @@
  * first, exactly, by a pass under its own depth test (a uint target cleared to 0, then 1 where
  * a record drawn at 0.5 passes LESS), and the CPU run gets a depth buffer of the same values, so
  * both runs skip the same records and a skipped record keeps its old value on both.
+ *
+ * The comparison's own reads of the GPU's streams and depth buffers make GL objects
+ * (framebuffers, a pack or depth-read pass's program or texture) that the caller did not ask for: they are counted apart from
+ * `ctx.stats()` (`ctx.resources.observed()`), and move to its counts only when the caller's own
+ * work uses them, so a page or spec that measures its resources measures its own.
  */
-import { BrookError, check } from '../core/errors';
+import { check } from '../core/errors';
 import type { BrookContext } from '../core/context';
 import type { Kernel } from '../core/kernel';
 import { Iter, type KernelSpec } from '../core/kernelspec';
@@ -106,7 +112,12 @@ type Arg = KernelArgs[string];
 /** The same argument on the CPU context: streams, domains and struct streams copied (a stream passed twice, once). */
 function toCpu(cpu: CpuContext, v: Arg, copies: Map<object, Stream | StructStream>): Arg {
   if (v instanceof StreamDomain) return domainLike(toCpu(cpu, v.stream, copies) as Stream, v);
-  if (v instanceof StructDomain) throw new BrookError('compareBackends: domains of struct streams are not compared yet; pass the struct stream');
+  if (v instanceof StructDomain) {
+    // the same domain of the struct stream's copy (every field's domain has the same bounds)
+    const s = toCpu(cpu, v.struct, copies) as StructStream;
+    const { start, end } = bounds(s.fields[s.type.fields[0]!.name]!, Object.values(v.fields)[0]!);
+    return s.shape.length === 1 ? s.domain(start[0]!, end[0]!) : s.domain(start, end);
+  }
   if (!(v instanceof Stream) && !(v instanceof StructStream)) return v;
   let c = copies.get(v);
   if (!c) {
@@ -120,12 +131,16 @@ function toCpu(cpu: CpuContext, v: Arg, copies: Map<object, Stream | StructStrea
   return c as Arg;
 }
 
+/** The start and end of the domain `d`, for a domain of the same bounds on `s` (its copy). */
+function bounds(s: Stream, d: StreamDomain): { start: number[]; end: number[] } {
+  const start = d.origin.slice(0, s.layout.dims);
+  return { start, end: start.map((o, k) => o + d.extents[k]!) };
+}
+
 /** `d`'s domain of the CPU copy `s` of its stream. */
 function domainLike(s: Stream, d: StreamDomain): StreamDomain {
-  const rank = s.layout.dims;
-  const start = d.origin.slice(0, rank);
-  const end = start.map((o, k) => o + d.extents[k]!);
-  return rank === 1 ? s.domain(start[0]!, end[0]!) : s.domain(start, end);
+  const { start, end } = bounds(s, d);
+  return s.layout.dims === 1 ? s.domain(start[0]!, end[0]!) : s.domain(start, end);
 }
 
 /**
@@ -195,16 +210,21 @@ export function compareBackends(gpu: BrookContext, kernel: Kernel | KernelSpec, 
   const cpu = options.cpu ?? new CpuContext();
   const copies = new Map<object, Stream | StructStream>();
   const depths: CpuDepth[] = [];
+  // this comparison's reads of the GPU's streams are counted apart from the caller's work (Resources.observe): ctx.stats() is what it would be without them
+  const resources = (gpu as { resources?: { observe?: <T>(fn: () => T) => T } }).resources;
+  const observe = <T>(fn: () => T): T => (resources && typeof resources.observe === 'function' ? resources.observe(fn) : fn());
   try {
     const cpuArgs: KernelArgs = {};
-    for (const [k, v] of Object.entries(args)) cpuArgs[k] = toCpu(cpu, v, copies);
+    observe(() => {
+      for (const [k, v] of Object.entries(args)) cpuArgs[k] = toCpu(cpu, v, copies);
+    });
     // the inputs as the kernel reads them, before either run writes
     const inputs: Record<string, { data: ArrayLike<number>; comps: number; length: number }> = {};
     for (const n of Object.keys(spec.inputs ?? {})) {
       const v = cpuArgs[n];
       if (v instanceof Stream && !(v instanceof Iter)) inputs[n] = { data: v.readSync(), comps: v.info.components, length: v.length };
     }
-    const cpuOptions = masked(gpu, cpu, spec, cpuArgs, options.run, depths);
+    const cpuOptions = observe(() => masked(gpu, cpu, spec, cpuArgs, options.run, depths)); // (its depth reads are the comparison's too)
     gpu.run(kernel, args, options.run);
     cpu.run(kernel, cpuArgs, cpuOptions);
     // struct outputs compare as their struct streams (interleaved records)
@@ -216,8 +236,8 @@ export function compareBackends(gpu: BrookContext, kernel: Kernel | KernelSpec, 
     for (const n of outNames) {
       const g = args[n];
       const c = cpuArgs[n];
-      const read = (x: unknown) => (x instanceof StructStream || x instanceof Stream || x instanceof StreamDomain ? x.readSync() : undefined);
-      const gd = read(g);
+      const read = (x: unknown) => (x instanceof StructStream || x instanceof StructDomain || x instanceof Stream || x instanceof StreamDomain ? x.readSync() : undefined);
+      const gd = observe(() => read(g));
       const cd = read(c);
       if (!gd || !cd) continue;
       const records = (g as Stream).length;

@@ -28,6 +28,7 @@
  * (docs/brook.md, "CPU backend").
  */
 import { BrookError, check } from '../core/errors';
+import { compileError } from './csp';
 import type { Capabilities } from '../core/caps';
 import type { Kernel } from '../core/kernel';
 import type { KernelSpec, RunOptions } from '../core/kernelspec';
@@ -151,7 +152,7 @@ export class CpuContext {
     try {
       new Function('R', 'DISCARD', source);
     } catch (e) {
-      throw new BrookError(`kernel ${spec.name}: the CPU backend's JavaScript did not compile (${(e as Error).message}); this is a bug in brookgl's JavaScript generator (src/brook/js.ts)`);
+      throw compileError(e, spec.name); // (a Content-Security-Policy without 'unsafe-eval' says so: csp.ts)
     }
     return { spec } as unknown as Kernel;
   }

@@ -15,6 +15,7 @@
  * after the run, as a GPU pass writes a texture of its own.
  */
 import { BrookError, check } from '../core/errors';
+import { compileError } from './csp';
 import { Iter, KernelSpec, glslName } from '../core/kernelspec';
 import type { KernelArgs } from '../core/kernelargs';
 import { Stream } from '../core/stream';
@@ -714,7 +715,7 @@ function build(source: string, spec: KernelSpec): (r: typeof R, discard: unknown
   try {
     return new Function('R', 'DISCARD', source) as never;
   } catch (e) {
-    throw new BrookError(`kernel ${spec.name}: the CPU backend's JavaScript did not compile (${(e as Error).message}); this is a bug in brookgl's JavaScript generator (src/brook/js.ts)`);
+    throw compileError(e, spec.name); // (a Content-Security-Policy without 'unsafe-eval' says so: csp.ts)
   }
 }
 

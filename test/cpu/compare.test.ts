@@ -159,6 +159,53 @@ describe('cpu/compareBackends: the brook kernels agree on the GPU and the CPU', 
     [p, q].forEach((x) => x.dispose());
   });
 
+  it('domains of struct streams in and out, field by field (1D and 2D), against the kernel done by hand', () => {
+    const P = K.structs!.structs!.P!;
+    const pv = randomFloats(120, 31);
+    const p = structStream(ctx, P, 40, pv);
+    const q = structStream(ctx, P, 40, new Float32Array(120).fill(-7));
+    const c = compareBackends(ctx, K.structs!, { p: p.domain(5, 25), q: q.domain(10, 30) });
+    expectSame(c, 'struct domains');
+    expect(c.outputs.q!.records, 'the records of the domain compared').to.equal(20);
+    // what both wrote: q[10 + i] = f(p[5 + i]) inside the domain (q.a = p.a.yx * 2, q.b = p.b + p.a.x), -7 outside
+    const got = q.readSync();
+    for (let r = 0; r < 40; r++) {
+      const i = r - 10;
+      const want = i >= 0 && i < 20 ? [pv[(5 + i) * 3 + 1]! * 2, pv[(5 + i) * 3]! * 2, Math.fround(pv[(5 + i) * 3 + 2]! + pv[(5 + i) * 3]!)] : [-7, -7, -7];
+      expect(Array.from(got.subarray(r * 3, r * 3 + 3)), `record ${r}`).to.deep.equal(want);
+    }
+    const p2 = structStream(ctx, P, [6, 8], randomFloats(144, 32));
+    const q2 = structStream(ctx, P, [4, 4]);
+    const c2 = compareBackends(ctx, K.structs!, { p: p2.domain([1, 2], [5, 6]), q: q2.domain([0, 0], [4, 4]) });
+    expectSame(c2, '2D struct domains');
+    expect(c2.outputs.q!.records).to.equal(16);
+    [p, q, p2, q2].forEach((x) => x.dispose());
+  });
+
+  it('its own reads of the GPU\'s streams are counted apart from ctx.stats(), and move to it when the caller\'s work uses what they made', () => {
+    const { two } = brook`kernel void two(out float p<>, out float q<>) { p = 1.0; q = 2.0; }`;
+    const a = ctx.stream('float', 10, randomFloats(10, 33));
+    const b = ctx.stream('float', 10, randomFloats(10, 34));
+    const before = ctx.stats();
+    const seen = ctx.resources.observed();
+    // the GPU refuses the run (output domains of different records) after the comparison copied the arguments
+    expect(() => compareBackends(ctx, two!, { p: a.domain(0, 5), q: b.domain(1, 6) })).to.throw(/same records/);
+    expect(ctx.stats(), 'ctx.stats() after a refused comparison').to.deep.equal(before);
+    const after = ctx.resources.observed();
+    expect(after.framebuffers, 'the framebuffers its reads made, counted apart').to.be.greaterThan(seen.framebuffers);
+    // the caller reads a itself: the framebuffer the comparison made for it is now the caller's, as if made now
+    a.readSync();
+    expect(ctx.stats().framebuffers).to.equal(before.framebuffers + 1);
+    expect(ctx.resources.observed().framebuffers).to.equal(after.framebuffers - 1);
+    // released with its stream from the bucket it is counted in
+    const mid = ctx.stats();
+    b.dispose();
+    expect(ctx.stats().framebuffers, 'b\'s framebuffer was never the caller\'s').to.equal(mid.framebuffers);
+    expect(ctx.resources.observed().framebuffers).to.equal(after.framebuffers - 2);
+    a.dispose();
+    expect(ctx.stats().framebuffers).to.equal(mid.framebuffers - 1);
+  });
+
   it('reduce kernels to one record and to a stream (sums in another order: within 2^-20 relatively)', () => {
     const a = ctx.stream('float', 1000, randomFloats(1000, 16, 0, 1));
     const r = ctx.stream('float', 1);
