@@ -17,6 +17,13 @@ await esbuild.build({
   entryPoints: [path.join(root, 'test/node/all.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: out,
   loader: { '.glsl': 'text', '.brook': 'text' }, logLevel: 'error', external: ['mocha', 'chai'], ignoreAnnotations: true,
 });
+// the library alone, for test/node/csp.test.ts's child Nodes (started with flags of their own)
+const lib = path.join(root, 'dist', 'test', 'node-lib.cjs');
+await esbuild.build({
+  entryPoints: [path.join(root, 'src/index.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: lib,
+  loader: { '.glsl': 'text', '.brook': 'text' }, logLevel: 'error',
+});
+globalThis.__brookNodeLib = lib;
 const Mocha = createRequire(import.meta.url)('mocha');
 globalThis.__brookBackend = 'cpu';
 const mocha = new Mocha({ reporter: 'dot', timeout: 60000, ...(grepAt >= 0 ? { grep: args[grepAt + 1] } : {}) });

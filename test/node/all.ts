@@ -18,3 +18,5 @@ import '../cpu/vout.test';
 import '../cpu/matrix.test';
 // the gathers' accessors written per shape (whole indices with no floor), against plain loops
 import '../cpu/gathers.test';
+// the CPU backend where code generation from strings is refused (Node's counterpart of a CSP without 'unsafe-eval')
+import './csp.test';
