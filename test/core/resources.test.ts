@@ -123,6 +123,36 @@ describe('core/resources', () => {
 });
 
 describe('core/resources: the registry', () => {
+  it('observe: what an observer makes is counted apart, and moves to ctx.stats() when the caller\'s own work uses it (pooled texture, program, framebuffer)', () => {
+    const c = createContext(); // (not the spec context: its runs are the caller's alone)
+    const spec = { name: 'observedFill', outputs: { o: 'float' }, body: 'o = 3.0;' } as const;
+    const start = c.stats();
+    const none = c.resources.observed();
+    c.resources.observe(() => {
+      const t = c.scratch('float', [37, 3]); // a pooled texture of a shape nothing else asks for
+      c.run(spec, { o: t }); // a program and a framebuffer
+      t.dispose(); // back to the pool, idle
+    });
+    expect(c.stats(), 'ctx.stats() after the observer').to.deep.equal(start);
+    const seen = c.resources.observed();
+    expect(seen.textures - none.textures, 'the observer\'s texture').to.equal(1);
+    expect(seen.programs - none.programs, 'its program').to.equal(1);
+    expect(seen.framebuffers - none.framebuffers, 'its framebuffer').to.equal(1);
+    // the caller's own run of the same kernel on a stream of the same shape: the pool's texture, the
+    // cached program and framebuffer become the caller's, as if made now
+    const mine = c.scratch('float', [37, 3]);
+    c.run(spec, { o: mine });
+    expect(Array.from(mine.readSync()).every((v) => v === 3)).to.equal(true);
+    const now = c.stats();
+    expect(now.textures - start.textures, 'textures').to.equal(1);
+    expect(now.programs - start.programs, 'programs').to.equal(1);
+    expect(now.framebuffers - start.framebuffers, 'framebuffers').to.equal(1);
+    expect(c.resources.observed(), 'the observer\'s bucket, emptied').to.deep.equal(none);
+    mine.dispose();
+    c.dispose();
+    expect(c.resources.observed()).to.include({ textures: 0, programs: 0, framebuffers: 0 });
+  });
+
   it('counts every kind with bytes, and a disposed context returns to zero', () => {
     const c = createContext();
     const start = c.stats();
