@@ -23,7 +23,7 @@ import type { BrookContext } from '../core/context';
 import { BrookError } from '../core/errors';
 import { Kernel } from '../core/kernel';
 import { Iter, type IterType, type KernelSpec, type RunOptions } from '../core/kernelspec';
-import { type KernelArgs } from '../core/kernelargs';
+import { checkIterForStream, type KernelArgs } from '../core/kernelargs';
 import { installLowering } from '../core/context';
 import { runKernel } from '../core/run';
 import { runReduceKernel } from './reducekernel';
@@ -87,7 +87,6 @@ function runCounted(ctx: BrookContext, given: Kernel | KernelSpec, args: KernelA
   else runKernel(ctx, given, args, options);
 }
 
-const ITER_TYPES: readonly string[] = ['float', 'float2', 'float3', 'float4'];
 const iterVariants = new WeakMap<KernelSpec, Map<string, KernelSpec>>();
 
 /** `spec` with the stream inputs `names` turned into iterator parameters of the same type. */
@@ -101,7 +100,7 @@ function iteratorInputs(spec: KernelSpec, names: string[]): KernelSpec {
     const iters: Record<string, IterType> = { ...spec.iters };
     for (const name of names) {
       const type = inputs[name]!;
-      if (!ITER_TYPES.includes(type)) throw new BrookError(`kernel ${spec.name}, argument '${name}': an iterator can stand for a float..float4 stream, not a ${type} one; pass a stream`);
+      checkIterForStream(`kernel ${spec.name}, argument '${name}'`, type); // the CPU backend refuses with the same words
       delete inputs[name];
       iters[name] = type as IterType;
     }

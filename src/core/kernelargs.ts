@@ -133,32 +133,9 @@ export function bindArguments(ctx: Device, kernel: { spec: KernelSpec }, givenAr
     setGatherUniforms(uniforms, name, s);
   }
   for (const [name, type] of Object.entries(spec.iters ?? {})) {
-    const it = args[name];
-    check(it instanceof Iter, () => `${where(name)}: expected an iterator, iter(start, end), got ${describeValue(it)}`);
-    if (type === 'float') {
-      check(
-        typeof it.start === 'number' && typeof it.end === 'number',
-        () => `${where(name)}: a float iterator takes numbers, iter(0, n)`,
-      );
-      uniforms[`brook_i_${name}_start`] = it.start;
-      uniforms[`brook_i_${name}_step`] = ((it.end as number) - (it.start as number)) / out.length;
-    } else {
-      const c = Number(type[5]);
-      const a = it.start as readonly number[];
-      const b = it.end as readonly number[];
-      check(
-        Array.isArray(a) && Array.isArray(b) && a.length === c && b.length === c,
-        () => `${where(name)}: a ${type} iterator takes two arrays of ${c} numbers, iter([${Array(c).fill('x').join(', ')}], [...])`,
-      );
-      check(
-        out.rank === 1 || out.rank === c,
-        () => `${where(name)}: a ${type} iterator needs a ${c}D or a 1D output domain (as in BrookGPU, an iterator's dimensions equal its components, or it is 1D); this output is ${out.rank}D`,
-      );
-      // Over a 1D domain record i sees start + i * (end - start) / n in every component; over a
-      // domain of c dimensions component k steps along dimension k (x the fastest).
-      uniforms[`brook_i_${name}_start`] = [...a];
-      uniforms[`brook_i_${name}_step`] = a.map((x, k) => (b[k]! - x) / (out.rank === 1 ? out.length : out.extents[k]!));
-    }
+    const { start, step } = iterSteps(where(name), type, args[name], out.rank, out.length, out.extents);
+    uniforms[`brook_i_${name}_start`] = type === 'float' ? start[0] : start;
+    uniforms[`brook_i_${name}_step`] = type === 'float' ? step[0] : step;
   }
   for (const [name, type] of Object.entries(spec.uniforms ?? {})) {
     const v = args[name];
@@ -166,6 +143,45 @@ export function bindArguments(ctx: Device, kernel: { spec: KernelSpec }, givenAr
     uniforms[glslName(name)] = uniformValue(where(name), type, v);
   }
   return { outputs: outs.map((o) => o.stream), uniforms, reads, records: out.length, variant, ...(out.view ? { scissor: viewScissor(out) } : {}) };
+}
+
+/** The stream types an iterator can stand for (Brook converts an iterator passed for a stream parameter). */
+export const ITER_STREAM_TYPES: readonly string[] = ['float', 'float2', 'float3', 'float4'];
+
+/**
+ * Checks that an iterator may be passed for stream parameter `what` (kernel X, argument 'n') of
+ * `type`: a float..float4 stream. A GPU context (src/brt/lower.ts) and a CPU context
+ * (src/cpu/kernel.ts) refuse the others with this one message.
+ */
+export function checkIterForStream(what: string, type: string): void {
+  check(ITER_STREAM_TYPES.includes(type), () => `${what}: an iterator can stand for a float..float4 stream, not a ${type} one; pass a stream`);
+}
+
+/**
+ * An iterator argument `it` of `type` over an output domain of `rank` dimensions, `length` records
+ * and `extents` (x first), checked as Brook takes it: its start, and its step per record (over a
+ * 1D domain every component steps by (end - start) / length), or per position along dimension k
+ * for component k (a domain of as many dimensions as components). Unrounded: a GPU context
+ * passes them as uniforms, a CPU context (src/cpu/kernel.ts) rounds them to float32; the two
+ * refuse a bad iterator with the same words.
+ */
+export function iterSteps(what: string, type: string, it: unknown, rank: number, length: number, extents: readonly number[]): { start: number[]; step: number[] } {
+  check(it instanceof Iter, () => `${what}: expected an iterator, iter(start, end), got ${describeValue(it)}`);
+  if (type === 'float') {
+    check(typeof it.start === 'number' && typeof it.end === 'number', () => `${what}: a float iterator takes numbers, iter(0, n)`);
+    return { start: [it.start as number], step: [((it.end as number) - (it.start as number)) / length] };
+  }
+  const c = Number(type[5]);
+  const a = it.start as readonly number[];
+  const b = it.end as readonly number[];
+  check(Array.isArray(a) && Array.isArray(b) && a.length === c && b.length === c, () => `${what}: a ${type} iterator takes two arrays of ${c} numbers, iter([${Array(c).fill('x').join(', ')}], [...])`);
+  check(
+    rank === 1 || rank === c,
+    () => `${what}: a ${type} iterator needs a ${c}D or a 1D output domain (as in BrookGPU, an iterator's dimensions equal its components, or it is 1D); this output is ${rank}D`,
+  );
+  // Over a 1D domain record i sees start + i * (end - start) / n in every component; over a
+  // domain of c dimensions component k steps along dimension k (x the fastest).
+  return { start: [...a], step: a.map((x, k) => (b[k]! - x) / (rank === 1 ? length : extents[k]!)) };
 }
 
 /** The names of a description's parameters, found once per description object. */

@@ -42,7 +42,7 @@ import { reduceReference } from '../reference/reduce';
 import { CpuStream } from './stream';
 import { kernelSource, runCpuKernel, runCpuReduce } from './kernel';
 import { checkFunction, checkOptions, describeValue } from '../core/checks';
-import { cpuGatherOp, cpuScatterOp } from './ops';
+import { cpuGatherOp, cpuScatterOp, cpuScatterReduce } from './ops';
 import { cpuFilter, cpuScan, cpuSort } from './idioms';
 import { CpuDepth, planRun, type RunGate, type RunTarget } from './masks';
 import type { ZMask } from '../core/zmask';
@@ -263,6 +263,12 @@ export class CpuContext {
   scatterOp(spec: KernelSpec, a: Stream, b: Stream, c: Stream, args: KernelArgs): void {
     this.guard();
     cpuScatterOp(spec, a, b, c, args);
+  }
+
+  /** @internal scatterReduce on the CPU (src/idioms/scatterop.ts calls it for a CPU context, after its checks). */
+  scatterReduceOp(spec: KernelSpec, s: Stream, index: Stream, t: Stream, args: KernelArgs): void {
+    this.guard();
+    cpuScatterReduce(spec, s, index, t, args);
   }
 
   /** @internal filter, scan and sortStream on the CPU (src/idioms calls them for a CPU context; src/cpu/idioms.ts). */

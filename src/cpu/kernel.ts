@@ -17,7 +17,7 @@
 import { BrookError, check } from '../core/errors';
 import { compileError } from './csp';
 import { Iter, KernelSpec, glslName } from '../core/kernelspec';
-import type { KernelArgs } from '../core/kernelargs';
+import { checkIterForStream, iterSteps, type KernelArgs } from '../core/kernelargs';
 import { Stream } from '../core/stream';
 import { StreamDomain } from '../core/domain';
 import { StructDomain, StructStream, expandStructArgs, fieldParam } from '../core/struct';
@@ -162,13 +162,12 @@ export function gatherOf(b: Binding): (...idx: Array<number | number[]>) => unkn
  * values over the output's records as a stream of their own, as the GPU's IterToStream pass makes it.
  */
 function iterBinding(it: Iter, type: ElementType, o0: Binding, what: string): Binding {
-  check(/^float[234]?$/.test(type), () => `${what}: an iterator passed for a stream gives floats; the parameter is ${type}`);
+  // the GPU context's checks and words (src/brt/lower.ts, core/kernelargs.ts)
+  checkIterForStream(what, type);
   const c = typeInfo(type).components;
-  const start = typeof it.start === 'number' ? [it.start] : [...it.start];
-  const end = typeof it.end === 'number' ? [it.end] : [...it.end];
-  check(start.length === c, () => `${what}: a ${type} stream takes an iterator of ${c} component${c > 1 ? 's' : ''}, got ${start.length}`);
-  const step = start.map((x, k) => Math.fround((end[k]! - x) / (c === 1 || o0.rank === 1 ? o0.length : o0.ext[k]!)));
-  const s0 = start.map((x) => Math.fround(x));
+  const steps = iterSteps(what, type, it, o0.rank, o0.length, o0.ext);
+  const step = steps.step.map((x) => Math.fround(x));
+  const s0 = steps.start.map((x) => Math.fround(x));
   const n = o0.length;
   const data = new Float32Array(n * c);
   const [ex, ey, ez] = o0.ext;
@@ -262,19 +261,8 @@ export function runCpuKernel(spec: KernelSpec, args0: KernelArgs, gateFor?: (tar
   const iters: Env['iters'] = {};
   const wholeIters = new Map<string, number>();
   for (const [n, type] of Object.entries(spec.iters ?? {})) {
-    const it = args[n];
-    check(it instanceof Iter, () => `${where(n)}: expected an iterator, iter(start, end), got ${describeValue(it)}`);
-    if (type === 'float') {
-      check(typeof it.start === 'number' && typeof it.end === 'number', () => `${where(n)}: a float iterator takes numbers, iter(0, n)`);
-      iters[n] = { start: [Math.fround(it.start as number)], step: [Math.fround(((it.end as number) - (it.start as number)) / o0.length)] };
-    } else {
-      const c = Number(type[5]);
-      const a = it.start as readonly number[];
-      const b = it.end as readonly number[];
-      check(Array.isArray(a) && Array.isArray(b) && a.length === c && b.length === c, () => `${where(n)}: a ${type} iterator takes two arrays of ${c} numbers, iter([${Array(c).fill('x').join(', ')}], [...])`);
-      check(o0.rank === 1 || o0.rank === c, () => `${where(n)}: a ${type} iterator needs a ${c}D or a 1D output domain (as in BrookGPU, an iterator's dimensions equal its components, or it is 1D); this output is ${o0.rank}D`);
-      iters[n] = { start: a.map((x) => Math.fround(x)), step: a.map((x, k) => Math.fround((b[k]! - x) / (o0.rank === 1 ? o0.length : o0.ext[k]!))) };
-    }
+    const steps = iterSteps(where(n), type, args[n], o0.rank, o0.length, o0.ext); // checked as a GPU context checks it (core/kernelargs.ts)
+    iters[n] = { start: steps.start.map((x) => Math.fround(x)), step: steps.step.map((x) => Math.fround(x)) };
     // whole start and step: every value start + step * position (float32) is a whole number; within
     // 2^24 float32 holds each exactly (the bound: |start| + |step| * the largest position)
     const { start, step } = iters[n]!;

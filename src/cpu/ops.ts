@@ -69,3 +69,24 @@ export function cpuScatterOp(spec: KernelSpec, a: Stream, b: Stream, c: Stream, 
   }
   A.stream.data = out;
 }
+
+/**
+ * scatterReduce on the CPU (src/idioms/scatterop.ts): for i in order, t[k] = op(s[i], t[k]) where
+ * k = index[i] rounded as BrookGPU rounds ((int)(x + 0.5)); an index outside t scatters nothing.
+ * The GPU folds each target's run of sorted (index, i) pairs in the order of i: the same
+ * applications in the same order. s is read as it was before the call (s may be t).
+ */
+export function cpuScatterReduce(spec: KernelSpec, s: Stream, index: Stream, t: Stream, args: KernelArgs): void {
+  const what = 'scatterReduce(s, index, t, op)';
+  const S = bind(s, `${what}: s`);
+  const I = bind(index, `${what}: index`);
+  const T = bind(t, `${what}: t`);
+  const step = reduceStep(spec, args);
+  const src = S.stream === T.stream ? S.data.slice() : S.data;
+  const out = T.data.slice();
+  for (let i = 0; i < I.length; i++) {
+    const k = target(I.data, i, 1, [T.length], true);
+    if (k >= 0) store(out, k, T.comps, step(recordOf(src, i, S.comps), recordOf(out, k, T.comps)));
+  }
+  T.stream.data = out;
+}

@@ -9,6 +9,8 @@
  * side, so this sorts (index, i) pairs by target (stable: the order of i is kept) and lets each
  * record of `t` binary-search its run of sorted records and fold it — one sort and one pass.
  *
+ * On a CPU context (src/cpu/ops.ts) the loop itself runs: for i in order, t[index[i]] = op(s[i], t[index[i]]).
+ *
  * BrookGPU's own streamScatterOp, despite its name, reads through its index (a[p] = op(a[p],
  * c[b[p]]); gatherop.ts): this is the scatter that its name suggests, which BrookGPU did not have.
  */
@@ -39,6 +41,9 @@ export function scatterReduce(ctx: BrookContext, s: Stream, index: Stream, t: St
     // each record of t finds its run by float(its record number): past 2^24 neighbours would share one
     throw new BrookError(`scatterReduce: t has ${t.length} records, at most 2^24 (16777216) can be named exactly by float indices; split t`);
   }
+  // a CPU context (src/cpu, backend: 'cpu') folds in record order with the operator's JavaScript: the same applications, in the same order
+  const cpu = (ctx as unknown as { backend?: string }).backend === 'cpu' ? (ctx as unknown as { scatterReduceOp(spec: KernelSpec, s: Stream, index: Stream, t: Stream, args: KernelArgs): void }) : undefined;
+  if (cpu) return cpu.scatterReduceOp(spec, s, index, t, args);
   let derived = scatterOps.get(spec);
   if (!derived) {
     const uniforms: Record<string, UniformType> = { ...spec.uniforms, sop_n: 'int' };

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { BrookContext, brook, brookStructs, sortStream, streamBeginWriteQuery, streamEndWriteQuery, structStream, writeQuery } from '../../src/index';
 import { brookWriteQueryReference } from '../../src/reference';
-import { expectBrookError, newContext, randomFloats } from '../helpers';
+import { expectBrookError, gpuOnly, newContext, randomFloats } from '../helpers';
 
 const kernels = brook`
   kernel void CopyStream(float s<>, out float o<>) {
@@ -127,7 +127,8 @@ describe('brook/write queries: records a kernel did not discard', () => {
     [s, o].forEach((x) => x.dispose());
   });
 
-  it('leaves no textures behind, and refuses misuse with BrookErrors', () => {
+  it('leaves no textures behind (a GPU context: its pool and texture counts)', function () {
+    gpuOnly(this, ctx, 'counts pooled textures (ctx.trimPool, stats().textures): a CPU context has no textures; its query holds no GL object');
     const s = ctx.stream('float', 64, randomFloats(64, 14, 0, 10));
     const o = ctx.stream('float', 64);
     ctx.trimPool();
@@ -141,7 +142,12 @@ describe('brook/write queries: records a kernel did not discard', () => {
     ctx.trimPool();
     expect(ctx.stats().textures).to.equal(before.textures);
     expect(ctx.stats().textureBytes).to.equal(before.textureBytes);
+    [s, o].forEach((x) => x.dispose());
+  });
 
+  it('refuses misuse with BrookErrors', () => {
+    const s = ctx.stream('float', 64, randomFloats(64, 14, 0, 10));
+    const o = ctx.stream('float', 64);
     const q2 = writeQuery(ctx);
     expectBrookError(() => q2.end(), /end\(\) without begin\(\)/);
     expectBrookError(() => q2.countSync(), /needs begin\(\) and end\(\) first/);

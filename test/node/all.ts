@@ -20,3 +20,5 @@ import '../cpu/matrix.test';
 import '../cpu/gathers.test';
 // the CPU backend where code generation from strings is refused (Node's counterpart of a CSP without 'unsafe-eval')
 import './csp.test';
+import '../brook/brookgpu-features.test';
+import '../brook/writequery.test';
