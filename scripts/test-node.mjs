@@ -15,7 +15,7 @@ const out = path.join(root, 'dist', 'test', 'node-specs.cjs');
 fs.mkdirSync(path.dirname(out), { recursive: true });
 await esbuild.build({
   entryPoints: [path.join(root, 'test/node/all.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: out,
-  loader: { '.glsl': 'text', '.brook': 'text' }, logLevel: 'error', external: ['mocha', 'chai'], ignoreAnnotations: true,
+  loader: { '.glsl': 'text', '.brook': 'text', '.br': 'text' }, logLevel: 'error', external: ['mocha', 'chai'], ignoreAnnotations: true,
 });
 // the library alone, for test/node/csp.test.ts's child Nodes (started with flags of their own)
 const lib = path.join(root, 'dist', 'test', 'node-lib.cjs');

@@ -20,5 +20,23 @@ import '../cpu/matrix.test';
 import '../cpu/gathers.test';
 // the CPU backend where code generation from strings is refused (Node's counterpart of a CSP without 'unsafe-eval')
 import './csp.test';
+// BrookGPU 0.5's language features (scatterReduce under a write mask too) and write queries; their GL-only checks skip, with the reason
 import '../brook/brookgpu-features.test';
 import '../brook/writequery.test';
+// the specs of test/brook/ that need no GPU (or skip, with the reason, the parts that do: vout, brook_index)
+import '../brook/brookgpu-compile-only.test';
+import '../brook/brookgpu-gles.test';
+import '../brook/brookgpu-pack-vout.test';
+import '../brook/calls.test';
+import '../brook/cg.test';
+import '../brook/comments.test';
+import '../brook/compile.test';
+import '../brook/gatherop.test';
+import '../brook/golden.test';
+import '../brook/iterators.test';
+import '../brook/loops.test';
+import '../brook/programs.test';
+import '../brook/promote.test';
+import '../brook/reduce.test';
+import '../brook/return.test';
+import '../brook/vout.test';
