@@ -194,40 +194,7 @@ export class Stream {
   private toTexels(data: ArrayLike<number>): StreamData {
     const { info, layout } = this;
     const expected = layout.length * info.components;
-    const want = { float: 'Float32Array', int: 'Int32Array', uint: 'Uint32Array', char: 'Uint8Array' }[info.host];
-    const isTyped = ArrayBuffer.isView(data) && !(data instanceof DataView);
-    if (!Array.isArray(data) && !isTyped) {
-      throw new BrookError(`write(data): data must be a ${want} or an array of numbers for the ${this.describe()}, got ${describeValue(data)}`);
-    }
-    if (data instanceof BigInt64Array || data instanceof BigUint64Array) {
-      throw new BrookError(`write(data): a ${data.constructor.name} holds BigInts; pass a ${want} for the ${this.describe()}`);
-    }
-    if (data.length !== expected) {
-      throw new BrookError(
-        `write() got ${data.length} numbers for the ${this.describe()}: it needs ${expected} ` +
-          `(${layout.length} records x ${info.components} components)`,
-      );
-    }
-    const own = arrayKind(data);
-    const kind = own === 'char' && info.host !== 'char' ? undefined : own; // bytes are plain numbers to other streams
-    if (Array.isArray(data)) {
-      // strings, booleans, objects and holes would become NaN, 0 or 1 on the GPU: refuse them
-      for (let i = 0; i < data.length; i++) {
-        const v: unknown = data[i];
-        if (typeof v !== 'number') throw new BrookError(`write(data): element ${i} is ${i in data ? describeValue(v) : 'a hole (sparse array)'}, not a number, for the ${this.describe()}`);
-      }
-    }
-    if (kind !== undefined && kind !== info.host) {
-      throw new BrookError(`write() got a ${data.constructor.name} for the ${this.describe()}: pass a ${want}`);
-    }
-    if (kind === undefined && info.host !== 'float') {
-      const [lo, hi] = info.host === 'int' ? [-0x80000000, 0x7fffffff] : [0, info.host === 'char' ? 0xff : 0xffffffff];
-      for (let i = 0; i < data.length; i++) {
-        const v = data[i]!;
-        const ok = Number.isInteger(v) && v >= lo && v <= hi;
-        if (!ok) throw new BrookError(`write(): element ${i} is ${v}, not a valid ${info.host === 'char' ? 'byte (0 to 255)' : info.host} for the ${this.describe()}`);
-      }
-    }
+    const kind = checkWriteData(this, data);
     if (info.components === info.channels) {
       return kind !== undefined ? (data as StreamData) : copyInto(allocate(info.host, expected), data);
     }
@@ -240,6 +207,52 @@ export class Stream {
     }
     return out;
   }
+}
+
+/**
+ * @internal The checks of a stream's write(data), shared by both backends (a CPU stream's write,
+ * src/cpu/stream.ts, refuses with the same words): a typed array of the stream's kind or an array
+ * of numbers, `length x components` of them, integers in range for int, uint and 8-bit streams.
+ * Returns the typed array's kind, or undefined for numbers to convert.
+ */
+export function checkWriteData(stream: Stream, data: ArrayLike<number>): 'float' | 'int' | 'uint' | 'char' | undefined {
+  const { info, layout } = stream;
+  const expected = layout.length * info.components;
+  const want = { float: 'Float32Array', int: 'Int32Array', uint: 'Uint32Array', char: 'Uint8Array' }[info.host];
+  const isTyped = ArrayBuffer.isView(data) && !(data instanceof DataView);
+  if (!Array.isArray(data) && !isTyped) {
+    throw new BrookError(`write(data): data must be a ${want} or an array of numbers for the ${stream.describe()}, got ${describeValue(data)}`);
+  }
+  if (data instanceof BigInt64Array || data instanceof BigUint64Array) {
+    throw new BrookError(`write(data): a ${data.constructor.name} holds BigInts; pass a ${want} for the ${stream.describe()}`);
+  }
+  if (data.length !== expected) {
+    throw new BrookError(
+      `write() got ${data.length} numbers for the ${stream.describe()}: it needs ${expected} ` +
+        `(${layout.length} records x ${info.components} components)`,
+    );
+  }
+  const own = arrayKind(data);
+  const kind = own === 'char' && info.host !== 'char' ? undefined : own; // bytes are plain numbers to other streams
+  if (Array.isArray(data)) {
+    // strings, booleans, objects and holes would become NaN, 0 or 1 on the GPU: refuse them
+    for (let i = 0; i < data.length; i++) {
+      const v: unknown = data[i];
+      if (typeof v !== 'number') throw new BrookError(`write(data): element ${i} is ${i in data ? describeValue(v) : 'a hole (sparse array)'}, not a number, for the ${stream.describe()}`);
+    }
+  }
+  if (kind !== undefined && kind !== info.host) {
+    throw new BrookError(`write() got a ${data.constructor.name} for the ${stream.describe()}: pass a ${want}`);
+  }
+  if (kind === undefined && info.host !== 'float') {
+    const [lo, hi] = info.host === 'int' ? [-0x80000000, 0x7fffffff] : [0, info.host === 'char' ? 0xff : 0xffffffff];
+    for (let i = 0; i < data.length; i++) {
+      const v = data[i]!;
+      const ok = Number.isInteger(v) && v >= lo && v <= hi;
+      if (!ok) throw new BrookError(`write(): element ${i} is ${v}, not a valid ${info.host === 'char' ? 'byte (0 to 255)' : info.host} for the ${stream.describe()}`);
+    }
+  }
+  return kind;
 }
 
 function copyInto(target: StreamData, source: ArrayLike<number>): StreamData {

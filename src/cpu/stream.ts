@@ -5,9 +5,8 @@
  * the 8-bit char types, `length x components` numbers in row-major record order.
  */
 import { BrookError } from '../core/errors';
-import { Stream, type StreamOwner, type StreamShape } from '../core/stream';
+import { Stream, checkWriteData, type StreamOwner, type StreamShape } from '../core/stream';
 import type { ElementType, StreamData } from '../core/types';
-import { describeValue } from '../core/checks';
 
 /** The typed array of a CPU stream's records: by the type's host kind (float, int, uint, 8-bit char). */
 export type CpuData = Float32Array | Int32Array | Uint32Array | Uint8Array;
@@ -31,18 +30,7 @@ export class CpuStream extends Stream {
 
   override write(data: ArrayLike<number>): this {
     this.live('write(data)');
-    const want = this.length * this.info.components;
-    const name = this.data.constructor.name;
-    const typed = ArrayBuffer.isView(data) && !(data instanceof DataView);
-    if (!Array.isArray(data) && !typed) throw new BrookError(`write(data): data must be a ${name} or an array of numbers for the ${this.describe()}, got ${describeValue(data)}`);
-    if (data.length !== want) throw new BrookError(`write(data): the ${this.describe()} takes ${want} numbers (${this.length} records x ${this.info.components}), got ${data.length}`);
-    if (!typed || data.constructor !== this.data.constructor) {
-      for (let i = 0; i < want; i++) {
-        const v = data[i];
-        if (typeof v !== 'number') throw new BrookError(`write(data): data[${i}] is ${describeValue(v)}, not a number`);
-        if (this.info.host !== 'float' && !Number.isInteger(v)) throw new BrookError(`write(data): the ${this.describe()} takes integers; data[${i}] is ${v}`);
-      }
-    }
+    checkWriteData(this, data); // a GPU stream's checks and words (core/stream.ts)
     this.data.set(data as ArrayLike<number>);
     return this;
   }
