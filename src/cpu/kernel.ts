@@ -57,12 +57,12 @@ export function bind(v: unknown, what: string): Binding {
   if (v instanceof StreamDomain) {
     const s = v.stream;
     check(s instanceof CpuStream, () => `${what}: the domain's stream belongs to a GPU context; pass streams of this CPU context`);
-    check(!s.disposed, () => `${what}: the stream was disposed`);
+    check(!s.disposed, () => `${what}: the stream of the domain was disposed`); // a GPU context's words
     return { stream: s as CpuStream, data: (s as CpuStream).data, comps: s.info.components, char: s.info.host === 'char', ext: [...v.extents], full: xyzw(s.shape), origin: [...v.origin], view: true, rank: s.layout.dims, length: v.length };
   }
   check(v instanceof Stream, () => `${what}: expected a stream, got ${describeValue(v)}`);
   check(v instanceof CpuStream, () => `${what}: the ${(v as Stream).describe()} belongs to a GPU context; pass streams of this CPU context (ctx.stream), or copy its records over (readSync, then write)`);
-  check(!v.disposed, () => `${what}: the ${v.describe()} was disposed`);
+  check(!v.disposed, () => `${what}: the stream was disposed`); // a GPU context's words
   const e = xyzw(v.shape);
   return { stream: v, data: v.data, comps: v.info.components, char: v.info.host === 'char', ext: e, full: e, origin: [0, 0, 0, 0], view: false, rank: v.layout.dims, length: v.length };
 }
@@ -236,16 +236,25 @@ export function runCpuKernel(spec: KernelSpec, args0: KernelArgs, gateFor?: (tar
   const outs = outNames.map((n) => bind(args[n], where(n)));
   const firstIn = Object.keys(spec.inputs ?? {})[0]!;
   const o0 = collect ? bind(args[firstIn], where(firstIn)) : outs[0]!;
+  // the GPU context's checks and words (core/kernelargs.ts bindArguments)
+  const described = (n: string) => (args[n] as { describe(): string }).describe();
+  const same = (a: readonly number[], b: readonly number[]) => a.every((x, k) => x === b[k]);
   outs.forEach((o, k) => {
-    check(o.length === o0.length && o.ext.every((e, j) => e === o0.ext[j]), () => `kernel ${spec.name}: every output must have the shape of '${outNames[0]}' ([${[...o0.ext].reverse().slice(4 - o0.rank).join(', ')}]); '${outNames[k]}' has another`);
-    check(o.stream.type === spec.outputs[outNames[k]!], () => `${where(outNames[k]!)}: expected a ${spec.outputs[outNames[k]!]} stream, got a ${o.stream.describe()}`);
+    const n = outNames[k]!;
+    check(o.stream.type === spec.outputs[n], () => `${where(n)}: expected a ${spec.outputs[n]} stream, got a ${o.stream.describe()}`);
+    check(o.stream.layout.length === o0.stream.layout.length && o.stream.layout.width === o0.stream.layout.width, () => `${where(n)}: all outputs must have the same shape; got ${described(n)} and ${described(outNames[0]!)}`);
+    check(
+      o.view === o0.view && same(o.origin, o0.origin) && same(o.ext, o0.ext),
+      () => `${where(n)}: outputs written through domains must all cover the same records (the same domain of streams of one shape); got ${described(n)} and ${described(outNames[0]!)}`,
+    );
+    check(outs.findIndex((x) => x.stream === o.stream) === k, () => `${where(n)}: the same stream is passed as two outputs`);
   });
   const inNames = Object.keys(spec.inputs ?? {});
   const ins = inNames.map((n) => {
     const a = args[n];
     const b = a instanceof Iter ? iterBinding(a, spec.inputs![n]!, o0, where(n)) : bind(a, where(n));
     check(b.stream.type === spec.inputs![n], () => `${where(n)}: expected a ${spec.inputs![n]} stream, got a ${b.stream.describe()}`);
-    check(spec.resample || b.length === o0.length, () => `${where(n)}: its ${b.length} records differ from the output's ${o0.length}`);
+    check(spec.resample || b.length === o0.length, () => `${where(n)}: a ${a instanceof Iter ? b.stream.describe() : described(n)} cannot be read elementwise over a domain of ${o0.length} records (lengths must match; use a gather [] to read other shapes)`);
     return b;
   });
   const gNames = Object.keys(spec.gathers ?? {}).filter((n) => n !== REDUCE_SOURCE);

@@ -126,11 +126,11 @@ export async function filterAfter(ctx: BrookContext, stream: Stream, options: Fi
   if (options.sentinel && stream.info.kind !== 'float') {
     throw new BrookError(`the sentinel form (+inf marks a null record) needs a float stream, got a ${stream.describe()}`);
   }
-  // the CPU backend (src/cpu/idioms.ts) filters through src/reference
-  const cpu = (ctx as unknown as { backend?: string; filterRecords?: (s: Stream, k: string | undefined, i: boolean) => FilterResult }).backend === 'cpu' ? (ctx as unknown as { filterRecords: (s: Stream, k: string | undefined, i: boolean) => FilterResult }) : undefined;
-  if (cpu) return cpu.filterRecords(stream, options.keep, !!options.indices);
   // a user's predicate is one Brook expression of x and i, compiled by the front end (never spliced as written)
   const keep = options.keep !== undefined ? brookPredicate(options.keep, stream.type, 'filter: options.keep').glsl : `!(${SENTINEL})`;
+  // the CPU backend (src/cpu/idioms.ts) filters through src/reference, the predicate checked above (the same refusals)
+  const cpu = (ctx as unknown as { backend?: string; filterRecords?: (s: Stream, k: string | undefined, i: boolean) => FilterResult }).backend === 'cpu' ? (ctx as unknown as { filterRecords: (s: Stream, k: string | undefined, i: boolean) => FilterResult }) : undefined;
+  if (cpu) return cpu.filterRecords(stream, options.keep, !!options.indices);
   const watch = options.watch ?? (() => {});
   if (method === 'pyramid') return pyramidFilter(ctx, stream, keep, !!options.indices, watch, beforeCount);
   if (method === 'bitonic') return bitonicFilter(ctx, stream, keep, !!options.indices, watch);
