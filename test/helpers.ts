@@ -32,6 +32,11 @@ export function randomFloats(count: number, seed: number, lo = -1000, hi = 1000)
   return out;
 }
 
+/** Whether `ctx` is a CPU context (the Node run's, scripts/test-node.mjs): for a spec's GL-only checks (texture counts, traces of passes). */
+export function onCpu(ctx: BrookContext): boolean {
+  return (ctx as { backend?: string }).backend === 'cpu';
+}
+
 /**
  * Skips the running spec on a CPU context, with `why` (what it needs of a GPU context) listed
  * among the Node run's skips (scripts/test-node.mjs prints each with its reason): for specs that

@@ -216,7 +216,7 @@ function jsOf(spec: KernelSpec, run?: { wholeIters?: ReadonlyMap<string, number>
   if (copy && !spec.helpers && !spec.prologue && spec.outputs[copy[1]!] && (spec.inputs?.[copy[2]!] || spec.iters?.[copy[2]!])) {
     return { body: `${jsVar(copy[1]!)} = ${jsVar(copy[2]!)};`, functions: '', globals: 'function brook_globals() {}', structs: {}, saturating: [copy[1]!] };
   }
-  throw new BrookError(`kernel ${spec.name}: the CPU backend runs kernels written in Brook (the brook tag, parseBrook); this description's body is GLSL only`);
+  throw new BrookError(`kernel ${spec.name}: the CPU backend runs kernels written in Brook (the brook tag, parseBrook); this description's body is GLSL only: run it on a GPU context (createContext())`);
 }
 
 /**

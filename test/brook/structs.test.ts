@@ -2,7 +2,7 @@
 // field, with struct inputs, gathers and outputs, and interleaved host write/read.
 import { expect } from 'chai';
 import { BrookContext, BrookError, brook, brookStructs, iter, structStream } from '../../src/index';
-import { expectArrayEqual, expectBrookError, expectNoGLError, newContext, randomFloats } from '../helpers';
+import { expectArrayEqual, expectBrookError, expectNoGLError, newContext, onCpu, randomFloats } from '../helpers';
 
 // Listing 36-3 of Horn, GPU Gems 2 ch. 36, as printed (with the traverser struct of section 36.2).
 const LISTING_36_3 = `
@@ -92,7 +92,7 @@ describe('brook/structs', () => {
     const data = randomFloats(n * 9, 5);
     const t = structStream(ctx, translate!.structs!.Tri!, n, data);
     const moved = structStream(ctx, translate!.structs!.Tri!, n);
-    expect(ctx.stats().textures).to.be.at.least(6);
+    if (!onCpu(ctx)) expect(ctx.stats().textures).to.be.at.least(6); // a texture a field on a GPU (a CPU context has none)
     ctx.run(translate!, { t, d: [1, 2, 3], moved });
     const expected = data.map((x, i) => Math.fround(i % 9 < 6 ? x + [1, 2, 3][i % 3]! : x - [1, 2, 3][i % 3]!));
     expectArrayEqual(await moved.read(), expected, 'moved');
@@ -167,10 +167,13 @@ describe('brook/structs', () => {
     for (let i = 0; i < expected.length; i++) expect(Math.abs(got[i]! - expected[i]!)).to.be.at.most(1e-5 * Math.abs(expected[i]!) + 1e-6);
     // nine outputs: more than SwiftShader's 8 draw buffers, so the run takes several passes
     const o = structStream(ctx, Neighbor, n);
-    ctx.trace.start();
-    ctx.run(shift!, { nb, o });
-    const passes = (await ctx.trace.stop()).filter((p) => p.kernel.startsWith('shift'));
-    expect(passes).to.have.length(Math.ceil(9 / ctx.caps.maxDrawBuffers));
+    if (onCpu(ctx)) ctx.run(shift!, { nb, o }); // a CPU run is one loop over the records: no passes, no trace
+    else {
+      ctx.trace.start();
+      ctx.run(shift!, { nb, o });
+      const passes = (await ctx.trace.stop()).filter((p) => p.kernel.startsWith('shift'));
+      expect(passes).to.have.length(Math.ceil(9 / ctx.caps.maxDrawBuffers));
+    }
     const back = o.readSync();
     const exp = data.map((x, i) => (i % 36 === 35 ? 7 : x));
     expectArrayEqual(back, exp, 'Neighbor output');

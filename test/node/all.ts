@@ -46,3 +46,4 @@ import '../brook/frontend.test';
 import '../brook/shapes.test';
 import '../brook/structs.test';
 import '../brook/chars.test';
+import '../brook/gatheredge.test';
