@@ -11,8 +11,12 @@ import REDUCE_BR from './br/reduce.br';
 import ERRORS_BR from './br/errors.br';
 import { expectArrayEqual, expectNoGLError, newContext } from '../helpers';
 
-/** The module text imported as the browser imports a file. */
+/** The module text imported as the browser imports a file (in Node, the Node run's, a data: URL: Node imports no blob: URL). */
 async function importText(text: string): Promise<Record<string, KernelSpec>> {
+  if (typeof window === 'undefined') {
+    const data = `data:text/javascript;base64,${btoa(unescape(encodeURIComponent(text)))}`;
+    return ((await import(/* @vite-ignore */ data)) as { default: Record<string, KernelSpec> }).default;
+  }
   const url = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
   try {
     return ((await import(/* @vite-ignore */ url)) as { default: Record<string, KernelSpec> }).default;

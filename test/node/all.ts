@@ -47,3 +47,4 @@ import '../brook/shapes.test';
 import '../brook/structs.test';
 import '../brook/chars.test';
 import '../brook/gatheredge.test';
+import '../brook/cli.test';
