@@ -35,6 +35,7 @@ import './brook/golden.test';
 import './cpu/compare.test';
 import './cpu/gathers.test';
 import './cpu/masks.test';
+import './cpu/scatterops.test';
 import './cpu/differential.test';
 import './cpu/vout.test';
 import './cpu/matrix.test';

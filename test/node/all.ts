@@ -48,3 +48,5 @@ import '../brook/structs.test';
 import '../brook/chars.test';
 import '../brook/gatheredge.test';
 import '../brook/cli.test';
+// scatterReduce, streamGatherOp, streamScatterOp against src/reference (in the page also against the GPU)
+import '../cpu/scatterops.test';
