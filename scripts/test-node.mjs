@@ -1,6 +1,6 @@
 // The specs that need no browser, in Node on the CPU backend (test/node/all.ts, bundled by
-// esbuild for Node and run by mocha): BrookGPU's prog/tests against their gold files on
-// createContext({ backend: 'cpu' }). Ends with "N passed, N failed" (and the skips with their
+// esbuild for Node and run by mocha): BrookGPU's prog/tests against their gold files, and the
+// spec files of test/brook/, on createContext({ backend: 'cpu' }). Ends with "N passed, N failed" (and the skips with their
 // reasons before it) like scripts/test.mjs. Options: --grep <pattern>.
 import fs from 'node:fs';
 import path from 'node:path';

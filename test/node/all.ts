@@ -1,7 +1,10 @@
 // The specs that run in Node on the CPU backend (scripts/test-node.mjs bundles this for Node and
 // runs it with mocha, no browser): BrookGPU 0.5's prog/tests against their gold files, on
 // createContext({ backend: 'cpu' }) through test/helpers.ts's newContext; the Brook fuzz, whose
-// mutants each compile to JavaScript (ctx.kernel) or throw a BrookError.
+// mutants each compile to JavaScript (ctx.kernel) or throw a BrookError; and every spec file of
+// test/brook/ but both.test (the GPU run's tally of both backends), whose GL-only checks run on a
+// GPU context only (test/helpers.ts onCpu, gpuOnly) and whose GPU-only features skip, each with
+// its reason (./gpuonly).
 import './gpuonly';
 import '../brook/brookgpu-tests.test';
 // pack_vout: BrookGPU's vout packing library (vout.br) in Brook, against its gold file
@@ -23,14 +26,21 @@ import './csp.test';
 // BrookGPU 0.5's language features (scatterReduce under a write mask too) and write queries; their GL-only checks skip, with the reason
 import '../brook/brookgpu-features.test';
 import '../brook/writequery.test';
-// the specs of test/brook/ that need no GPU (or skip, with the reason, the parts that do: vout, brook_index)
+// the other spec files of test/brook/ (chars: BrookGPU CPU's 8-bit wrap on a CPU context; cli: the written module from a data: URL;
+// gatheredge, cli: their hand-written GLSL kernels skip; vout, brook_index: skip)
 import '../brook/brookgpu-compile-only.test';
 import '../brook/brookgpu-gles.test';
 import '../brook/brookgpu-pack-vout.test';
 import '../brook/calls.test';
 import '../brook/cg.test';
+import '../brook/chars.test';
+import '../brook/cli.test';
 import '../brook/comments.test';
 import '../brook/compile.test';
+import '../brook/dimensions.test';
+import '../brook/domain.test';
+import '../brook/frontend.test';
+import '../brook/gatheredge.test';
 import '../brook/gatherop.test';
 import '../brook/golden.test';
 import '../brook/iterators.test';
@@ -39,14 +49,8 @@ import '../brook/programs.test';
 import '../brook/promote.test';
 import '../brook/reduce.test';
 import '../brook/return.test';
-import '../brook/vout.test';
-import '../brook/dimensions.test';
-import '../brook/domain.test';
-import '../brook/frontend.test';
 import '../brook/shapes.test';
 import '../brook/structs.test';
-import '../brook/chars.test';
-import '../brook/gatheredge.test';
-import '../brook/cli.test';
+import '../brook/vout.test';
 // scatterReduce, streamGatherOp, streamScatterOp against src/reference (in the page also against the GPU)
 import '../cpu/scatterops.test';
