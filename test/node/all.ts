@@ -27,10 +27,9 @@ import './csp.test';
 import '../brook/brookgpu-features.test';
 import '../brook/writequery.test';
 // the other spec files of test/brook/ (chars: BrookGPU CPU's 8-bit wrap on a CPU context; cli: the written module from a data: URL;
-// gatheredge, cli: their hand-written GLSL kernels skip; vout, brook_index: skip)
+// gatheredge, cli: their hand-written GLSL kernels skip; brook_index: skips)
 import '../brook/brookgpu-compile-only.test';
 import '../brook/brookgpu-gles.test';
-import '../brook/brookgpu-pack-vout.test';
 import '../brook/calls.test';
 import '../brook/cg.test';
 import '../brook/chars.test';
