@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { BrookContext, READ_BANDS, READ_BAND_BYTES, Stream, brook, streamDecl, streamRead, streamWrite } from '../../src/index';
 import { charToFloat, floatToChar } from '../../src/reference';
-import { expectArrayEqual, expectBrookError, newContext, onCpu, rng } from '../helpers';
+import { expectArrayEqual, expectBrookError, gpuOnly, newContext, onCpu, rng } from '../helpers';
 
 function bytes(count: number, seed: number): Uint8Array {
   const r = rng(seed);
@@ -16,7 +16,8 @@ describe('brook/char streams: 8-bit normalized, as BrookGPU defined them', () =>
   before(() => (ctx = newContext()));
   after(() => ctx.dispose());
 
-  it('read() sizes its readback buffers by the bytes of the texels (a byte a channel), banded from READ_BAND_BYTES up', async () => {
+  it('read() sizes its readback buffers by the bytes of the texels (a byte a channel), banded from READ_BAND_BYTES up', async function () {
+    gpuOnly(this, ctx, 'watches gl.bufferData for the readback buffers a GPU read makes; a CPU stream is read from its array');
     const gl = ctx.gl;
     const real = gl.bufferData;
     const sizes: number[] = [];
