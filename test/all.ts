@@ -36,6 +36,8 @@ import './cpu/compare.test';
 import './cpu/gathers.test';
 import './cpu/masks.test';
 import './cpu/scatterops.test';
+import './cpu/charops.test';
+import './cpu/stats.test';
 import './cpu/differential.test';
 import './cpu/vout.test';
 import './cpu/matrix.test';

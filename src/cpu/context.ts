@@ -30,6 +30,7 @@
 import { BrookError, check } from '../core/errors';
 import { compileError } from './csp';
 import type { Capabilities } from '../core/caps';
+import type { Stats } from '../core/context';
 import type { Kernel } from '../core/kernel';
 import type { KernelSpec, RunOptions } from '../core/kernelspec';
 import type { KernelArgs } from '../core/kernelargs';
@@ -299,12 +300,33 @@ export class CpuContext {
     return reduceReference(stream.data, stream.info.components, op);
   }
 
-  /** Live streams and their bytes (no GL objects on the CPU: those counts stay 0). */
-  stats(): { streams: number; bytes: number; masks: number; textures: number; textureBytes: number; framebuffers: number; programs: number } {
+  /**
+   * A GPU context's Stats (src/core/context.ts), every key a number, so checks written for one
+   * compare numbers on the other: there are no GL objects, pool or read spares on the CPU, so
+   * those counts are 0. Beside them: live streams, z masks, and the bytes of their arrays.
+   */
+  stats(): Stats & { streams: number; bytes: number; masks: number } {
     let bytes = 0;
     for (const s of this.streams) bytes += (s as CpuStream).data.byteLength;
     for (const m of this.masks) bytes += m.depth!.byteLength;
-    return { streams: this.streams.size, bytes, masks: this.masks.size, textures: 0, textureBytes: 0, framebuffers: 0, programs: 0 };
+    return {
+      textures: 0,
+      textureBytes: 0,
+      renderbuffers: 0,
+      renderbufferBytes: 0,
+      framebuffers: 0,
+      programs: 0,
+      vertexArrays: 0,
+      buffers: 0,
+      queries: 0,
+      syncs: 0,
+      pooledTextures: 0,
+      readSpares: 0,
+      readSpareBytes: 0,
+      streams: this.streams.size,
+      bytes,
+      masks: this.masks.size,
+    };
   }
 
   /** Releases every stream. Idempotent. */

@@ -716,6 +716,11 @@ function build(source: string, spec: KernelSpec): (r: typeof R, discard: unknown
   }
 }
 
+/** Whether a reduce kernel's 8-bit results saturate (BrookGPU's fixed types) rather than wrap modulo 256 (char, uchar). */
+export function charSaturates(spec: KernelSpec): boolean {
+  return jsOf(spec).saturating.length > 0;
+}
+
 /** One application of a reduce kernel: `step(x, r)` is what the body leaves in r given the stream record x. */
 export function reduceStep(spec: KernelSpec, args: KernelArgs): (x: unknown, r: unknown) => unknown {
   const { gathers, uniforms, compiled } = reducePrep(spec, args);
@@ -765,7 +770,7 @@ export function runCpuReduce(spec: KernelSpec, args: KernelArgs): void {
     const vs = Array.isArray(v) ? v : [v];
     vs.forEach((x, j) => (out.data[k * out.comps + j] = out.char ? charStore(x as number, saturating) : (x as number)));
   };
-  const saturating = jsOf(spec).saturating.length > 0;
+  const saturating = charSaturates(spec);
   const [W, H] = src.ext;
   if (out.length === 1) {
     if (!src.view) return put(0, foldRange(0, src.length));

@@ -8,7 +8,7 @@ import { BrookError, check } from '../core/errors';
 import type { KernelSpec } from '../core/kernelspec';
 import type { KernelArgs } from '../core/kernelargs';
 import type { Stream } from '../core/stream';
-import { bind, reduceStep } from './kernel';
+import { bind, charSaturates, charStore, reduceStep, type Binding } from './kernel';
 
 /** The source record an index record names ((int)(x + 0.5) per component, x first), or -1 outside. */
 function target(index: ArrayLike<number>, k: number, comps: number, ext: number[], float: boolean): number {
@@ -24,12 +24,27 @@ function target(index: ArrayLike<number>, k: number, comps: number, ext: number[
   return flat;
 }
 
-const recordOf = (data: ArrayLike<number>, i: number, comps: number): number | number[] =>
-  comps === 1 ? data[i]! : Array.from({ length: comps }, (_, k) => data[i * comps + k]!);
-const store = (data: { [i: number]: number }, i: number, comps: number, v: unknown) => {
-  if (comps === 1) data[i] = v as number;
-  else (v as number[]).forEach((x, k) => (data[i * comps + k] = x));
-};
+/**
+ * Record `i` of a binding as a kernel reads it: a number or an array of numbers, an 8-bit record's
+ * bytes as floats b / 255 (float32), as a gather or a stream argument gives them to the operator.
+ */
+function recordOf(b: Binding, data: ArrayLike<number>, i: number): number | number[] {
+  const at = (k: number) => (b.char ? Math.fround(data[k]! / 255) : data[k]!);
+  return b.comps === 1 ? at(i) : Array.from({ length: b.comps }, (_, k) => at(i * b.comps + k));
+}
+
+/**
+ * Stores a value the operator computed (or a record read) into record `i`: an 8-bit record through
+ * charStore, wrapping modulo 256 for char/uchar and saturating for fixed, as the CPU backend's
+ * kernel outputs do (BrookGPU's CPU backend: C's unsigned char arithmetic).
+ */
+function store(b: Binding, data: { [i: number]: number }, i: number, v: unknown, saturate: boolean): void {
+  const put = (k: number, x: number) => (data[k] = b.char ? charStore(x, saturate) : x);
+  if (b.comps === 1) put(i, v as number);
+  else (v as number[]).forEach((x, k) => put(i * b.comps + k, x));
+}
+
+const zero = (comps: number): number | number[] => (comps === 1 ? 0 : new Array<number>(comps).fill(0));
 
 /** streamGatherOp on the CPU: for i in order, t[i] = s[index[i]]; s[index[i]] = op(s[index[i]]). */
 export function cpuGatherOp(spec: KernelSpec, t: Stream, index: Stream, s: Stream, args: KernelArgs): void {
@@ -39,16 +54,17 @@ export function cpuGatherOp(spec: KernelSpec, t: Stream, index: Stream, s: Strea
   const S = bind(s, `${what}: s`);
   check(I.length === T.length, () => `${what}: index must have one record per record of t (${T.length}), got ${I.length}`);
   const step = reduceStep(spec, args);
+  const sat = charSaturates(spec);
   const float = index.info.host === 'float';
   for (let i = 0; i < T.length; i++) {
     const j = target(I.data, i, I.comps, S.ext, float);
     if (j < 0) {
-      store(T.data, i, T.comps, T.comps === 1 ? 0 : new Array(T.comps).fill(0));
+      store(T, T.data, i, zero(T.comps), sat);
       continue;
     }
-    const v = recordOf(S.data, j, S.comps);
-    store(T.data, i, T.comps, v);
-    store(S.data, j, S.comps, step(v, v));
+    const v = recordOf(S, S.data, j);
+    store(T, T.data, i, v, sat);
+    store(S, S.data, j, step(v, v), sat);
   }
 }
 
@@ -61,11 +77,12 @@ export function cpuScatterOp(spec: KernelSpec, a: Stream, b: Stream, c: Stream, 
   if (B.length !== A.length) throw new BrookError(`${what}: b must have one record per record of a (${A.length}), got ${B.length}`);
   const step = reduceStep(spec, args);
   const float = b.info.host === 'float';
+  const sat = charSaturates(spec);
   const out = A.data.slice();
   for (let p = 0; p < A.length; p++) {
     const j = target(B.data, p, B.comps, C.ext, float);
-    const x = j < 0 ? (C.comps === 1 ? 0 : new Array(C.comps).fill(0)) : recordOf(C.data, j, C.comps);
-    store(out, p, A.comps, step(x, recordOf(A.data, p, A.comps)));
+    const x = j < 0 ? zero(C.comps) : recordOf(C, C.data, j);
+    store(A, out, p, step(x, recordOf(A, A.data, p)), sat);
   }
   A.stream.data = out;
 }
@@ -82,11 +99,12 @@ export function cpuScatterReduce(spec: KernelSpec, s: Stream, index: Stream, t: 
   const I = bind(index, `${what}: index`);
   const T = bind(t, `${what}: t`);
   const step = reduceStep(spec, args);
+  const sat = charSaturates(spec);
   const src = S.stream === T.stream ? S.data.slice() : S.data;
   const out = T.data.slice();
   for (let i = 0; i < I.length; i++) {
     const k = target(I.data, i, 1, [T.length], true);
-    if (k >= 0) store(out, k, T.comps, step(recordOf(src, i, S.comps), recordOf(out, k, T.comps)));
+    if (k >= 0) store(T, out, k, step(recordOf(S, src, i), recordOf(T, out, k)), sat);
   }
   T.stream.data = out;
 }

@@ -53,3 +53,6 @@ import '../brook/structs.test';
 import '../brook/vout.test';
 // scatterReduce, streamGatherOp, streamScatterOp against src/reference (in the page also against the GPU)
 import '../cpu/scatterops.test';
+// 8-bit records through scatterReduce, streamGatherOp, streamScatterOp against plain byte loops; a CPU context's stats() shape
+import '../cpu/charops.test';
+import '../cpu/stats.test';
