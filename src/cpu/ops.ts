@@ -3,6 +3,11 @@
  * (runtime/brt.cpp, `__streamGatherOrScatterOp`), in record order, with the operator (a reduce
  * kernel) applied by its generated JavaScript. src/idioms/gatherop.ts calls these for a CPU
  * context; its header gives the meaning and the GPU's way to the same answer.
+ *
+ * 8-bit records (char streams) are read as the operator's kernel reads them, b / 255, and stored
+ * as the CPU's kernel outputs store them (charStore: char/uchar wrap modulo 256, fixed saturates),
+ * after every application, as BrookGPU's loops did; the GPU saturates, and folds a repeated
+ * target's applications in float before one store (docs/brook.md, "CPU backend").
  */
 import { BrookError, check } from '../core/errors';
 import type { KernelSpec } from '../core/kernelspec';

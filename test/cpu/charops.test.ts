@@ -9,13 +9,15 @@ import { expect } from 'chai';
 import { BrookContext, brook, createContext, scatterReduce, streamGatherOp, streamScatterOp } from '../../src/index';
 import { expectArrayEqual, rng } from '../helpers';
 
-const { add8, max8, last2, add4, dec8, addFixed } = brook`
+const { add8, max8, last2, add4, dec8, addFixed, scale3, decay } = brook`
   reduce void add8(uchar a<>, reduce uchar r<>) { r += a; }
   reduce void max8(char a<>, reduce char r<>) { r = max(r, a * a); }
   reduce void last2(char2 a<>, reduce char2 r<>) { r = a; }
   reduce void add4(char4 a<>, reduce char4 r<>) { r = r + a; }
   reduce void dec8(uchar a<>, reduce uchar r<>) { r = a - 1.0 / 255.0; }
-  reduce void addFixed(fixed a<>, reduce fixed r<>) { r += a; }`;
+  reduce void addFixed(fixed a<>, reduce fixed r<>) { r += a; }
+  reduce void scale3(uchar a<>, reduce uchar r<>) { r = a * 0.3; }
+  reduce void decay(uchar a<>, reduce uchar r<>) { r = r * 0.3 + a; }`;
 
 const onGpu = typeof window !== 'undefined';
 
@@ -171,5 +173,58 @@ describe('cpu/8-bit records through scatterReduce, streamGatherOp and streamScat
       expectArrayEqual(got.gpu.t, [1, 0, 0, 7], 'GPU t');
       expectArrayEqual(got.gpu.s, [0, 0, 6], 'GPU s (saturates)');
     }
+  });
+
+  it('streamGatherOp with a repeated index: the CPU stores a byte after each application (BrookGPU\'s loop), the GPU applies op k times in float and stores once', () => {
+    const n = 7;
+    const start = 200;
+    const got = both((ctx) => {
+      const t = ctx.stream('char', n);
+      const index = ctx.stream('float', n, new Float32Array(n)); // every record names source record 0
+      const s = ctx.stream('char', 1, Uint8Array.of(start));
+      streamGatherOp(ctx, t, index, s, scale3!);
+      const out = { t: t.readSync(), s: s.readSync() };
+      [t, index, s].forEach((x) => x.dispose());
+      return out;
+    });
+    const f = Math.fround;
+    const toByte = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 255);
+    // CPU: s[0] = byte(op(s[0] / 255)) after every read; GPU: the k-th read is op applied k times to 200 / 255 in float32
+    const cpuT: number[] = [];
+    let b = start;
+    for (let k = 0; k < n; k++) {
+      cpuT.push(b);
+      b = toByte(f(f(b / 255) * f(0.3)));
+    }
+    const gpuT: number[] = [];
+    let x = f(start / 255);
+    for (let k = 0; k < n; k++) {
+      gpuT.push(toByte(x));
+      x = f(x * f(0.3));
+    }
+    expect(cpuT, 'the two loops differ (the rule is exercised)').to.not.deep.equal(gpuT);
+    expectArrayEqual(got.cpu.t, cpuT, 'CPU t');
+    expectArrayEqual(got.cpu.s, [b], 'CPU s');
+    if (got.gpu) {
+      expectArrayEqual(got.gpu.t, gpuT, 'GPU t');
+      expectArrayEqual(got.gpu.s, [toByte(x)], 'GPU s');
+    }
+  });
+
+  it('scatterReduce into one target: the CPU stores a byte after each application, the GPU folds the run in float and stores once', () => {
+    const n = 5;
+    const start = 200;
+    const got = runScatterReduce('char', 1, new Uint8Array(n), new Float32Array(n), Uint8Array.of(start), decay);
+    const f = Math.fround;
+    const toByte = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 255);
+    let b = start;
+    let x = f(start / 255);
+    for (let k = 0; k < n; k++) {
+      b = toByte(f(f(b / 255) * f(0.3))); // + a, which is 0
+      x = f(x * f(0.3));
+    }
+    expect(b, 'the two loops differ (the rule is exercised)').to.not.equal(toByte(x));
+    expectArrayEqual(got.cpu, [b], 'CPU t');
+    if (got.gpu) expectArrayEqual(got.gpu, [toByte(x)], 'GPU t');
   });
 });
