@@ -121,10 +121,12 @@ export function parseBrook(source: string, options: BrookOptions = {}): Record<s
   }
   if (!/\b(?:kernel|reduce)\b/.test(stripComments(source))) throw new BrookError('brook: no `kernel void Name(...) { ... }` found in the source');
   const { program, checker, structs } = frontEnd(source);
-  return guard(() => compileKernels(program, checker, structs, maxIterations === Infinity ? undefined : maxIterations));
+  // the source the descriptions carry (origin.source) for a CPU context to compile again: lines of spaces (host code npx brookgl blanked) left empty
+  const kept = source.replace(/^[ \t]+$/gm, '');
+  return guard(() => compileKernels(program, checker, structs, maxIterations === Infinity ? undefined : maxIterations, kept));
 }
 
-function compileKernels(program: Program, checker: Checker, structs: Record<string, StructType>, bound: number | undefined): Record<string, KernelSpec> {
+function compileKernels(program: Program, checker: Checker, structs: Record<string, StructType>, bound: number | undefined, source: string): Record<string, KernelSpec> {
   const fns = program.items.filter((x): x is FunctionDecl => x.k === 'function');
   checkDeclarations(fns);
   const found = fns.filter((f) => f.body && (f.kind === 'reduce' || (f.kind === 'kernel' && f.ret.name === 'void')));
@@ -162,7 +164,7 @@ function compileKernels(program: Program, checker: Checker, structs: Record<stri
     if (glue.epilogue) spec.epilogue = glue.epilogue;
     if (Object.keys(structParams).length) spec.structParams = structParams;
     if (Object.keys(structs).length) spec.structs = structs;
-    spec.origin = { text: k.shown ?? '', bodyLine: k.body!.pos.line };
+    spec.origin = { text: k.shown ?? '', bodyLine: k.body!.pos.line, source };
     spec.resample = true;
     // BrookGPU's gathers clamp to the edge (its textures' CLAMP_TO_EDGE, its CPU backend's
     // __BrtArray::indexOf): every gather the user declared (struct gathers by field), not the

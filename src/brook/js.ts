@@ -576,6 +576,21 @@ export function keepKernelTree(spec: object, tree: KernelTree): void {
   trees.set(spec, tree);
 }
 
+/** @internal Whether `spec` has parseBrook's typed tree (in this page or process). */
+export function hasKernelTree(spec: object): boolean {
+  return trees.has(spec);
+}
+
+/**
+ * @internal Gives `spec` the typed tree of `twin`, the same kernel compiled again from the Brook
+ * source `spec` carries (origin.source: a description written by npx brookgl, or copied as data).
+ */
+export function adoptKernelTree(spec: object, twin: object): boolean {
+  const tree = trees.get(twin);
+  if (tree) trees.set(spec, tree);
+  return !!tree;
+}
+
 /** The JavaScript of a kernel: its body, the functions it calls, its globals (per record) and struct types. */
 export interface KernelJs {
   body: string;

@@ -54,15 +54,23 @@ export interface ModuleOptions {
 
 /**
  * The ES module of `kernels`: a named export per kernel (except a name JavaScript reserves), and
- * a default export holding them all. The source text the descriptions keep for error messages
- * (`origin.text`) is written once and shared.
+ * a default export holding them all. Each description keeps the Brook source it was compiled
+ * from (`origin.source`: a CPU context compiles the kernel again from it, as the brook tag's
+ * kernels run there); the module writes that source once, shared by its kernels, and each body's
+ * text for error messages (`origin.text`) as a slice of it.
  */
 export function kernelModule(kernels: Record<string, KernelSpec>, options: ModuleOptions): string {
   const names = Object.keys(kernels);
   const sources: string[] = [];
+  const shared = (text: string) => {
+    let k = sources.indexOf(text);
+    if (k < 0) k = sources.push(text) - 1;
+    return k;
+  };
   const out: string[] = [];
   out.push(`// Written by brookgl ${options.version} (npx brookgl) from ${options.file}: the kernels as brookgl kernel descriptions.`);
-  out.push(`// Do not edit: change ${options.file} and run npx brookgl again. Run them with ctx.run (reduce kernels: reduceValue; vout: voutRun).`);
+  out.push(`// Do not edit: change ${options.file} and run npx brookgl again. Run them with ctx.run (reduce kernels: reduceValue; vout: voutRun),`);
+  out.push('// on a GPU context (their GLSL) or a CPU context (createContext({ backend: \'cpu\' }) compiles BROOK_0, their Brook source, again).');
   out.push('//');
   for (const name of names) out.push(`//   ${options.signatures?.[name] ?? name}`);
   const skipped = options.skipped ?? [];
@@ -75,15 +83,19 @@ export function kernelModule(kernels: Record<string, KernelSpec>, options: Modul
   const bodies = names.map((name) => {
     const spec = kernels[name]!;
     let copy: Record<string, unknown> = { ...spec };
-    if (spec.origin) {
-      let k = sources.indexOf(spec.origin.text);
-      if (k < 0) k = sources.push(spec.origin.text) - 1;
-      copy = { ...copy, origin: { ...spec.origin, text: `\u0000SOURCE${k}\u0000` } };
+    const origin = spec.origin;
+    if (origin) {
+      // marker strings, replaced below by the shared constant (or a slice of it) the module declares
+      const source = origin.source === undefined ? undefined : shared(origin.source);
+      const at = source === undefined ? -1 : origin.source!.indexOf(origin.text);
+      const text = at >= 0 ? `\u0000SLICE${source}:${at}:${at + origin.text.length}\u0000` : origin.text;
+      copy = { ...copy, origin: { ...origin, text, ...(source === undefined ? {} : { source: `\u0000SOURCE${source}\u0000` }) } };
     }
-    // the shared source by reference: replace the marker string's literal by the constant's name
-    return literal(copy).replace(/"\\u0000SOURCE(\d+)\\u0000"/g, (_m, k: string) => `SOURCE_${k}`);
+    return literal(copy)
+      .replace(/"\\u0000SOURCE(\d+)\\u0000"/g, (_m, k: string) => `BROOK_${k}`)
+      .replace(/"\\u0000SLICE(\d+):(\d+):(\d+)\\u0000"/g, (_m, k: string, a: string, b: string) => `BROOK_${k}.slice(${a}, ${b})`);
   });
-  sources.forEach((text, k) => out.push(`const SOURCE_${k} = ${JSON.stringify(text)};`, ''));
+  sources.forEach((text, k) => out.push(`// the Brook source of ${options.file} the kernels were compiled from (its host code's lines left empty)`, `const BROOK_${k} = ${JSON.stringify(text)};`, ''));
   names.forEach((name, k) => {
     const binding = RESERVED.has(name) ? `kernel_${k}` : name;
     out.push(`/** @type {import('brookgl').KernelSpec} */`);

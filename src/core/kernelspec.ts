@@ -68,8 +68,14 @@ export interface KernelSpec {
    * Default false: lengths must match.
    */
   resample?: boolean;
-  /** Where the body came from, for error messages: the user's text and the body's first line in it. */
-  origin?: { text: string; bodyLine: number };
+  /**
+   * Where the body came from (set by the Brook front end): for error messages, the user's text of
+   * the body and the body's first line in the source; `source`, the whole Brook source the kernel
+   * was compiled from (lines of spaces left empty), from which a CPU context compiles the kernel
+   * again where the description has lost the front end's typed tree (a module written by
+   * `npx brookgl`, a description copied as data).
+   */
+  origin?: { text: string; bodyLine: number; source?: string };
 }
 
 /** What a gather outside its stream reads (KernelSpec.gatherEdge). */

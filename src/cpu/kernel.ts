@@ -23,8 +23,8 @@ import { StreamDomain } from '../core/domain';
 import { StructDomain, StructStream, expandStructArgs, fieldParam } from '../core/struct';
 import { typeInfo, type ElementType } from '../core/types';
 import { describeValue } from '../core/checks';
-import { KernelJs, kernelJs, jsGather, jsIterPart, jsVar } from '../brook/js';
-import { REDUCE_SOURCE } from '../brook/compile';
+import { KernelJs, adoptKernelTree, hasKernelTree, kernelJs, jsGather, jsIterPart, jsVar } from '../brook/js';
+import { REDUCE_SOURCE, parseBrook } from '../brook/compile';
 import { CpuData, CpuStream } from './stream';
 import { DISCARD, R } from './runtime';
 import type { RunGate, RunTarget } from './masks';
@@ -208,7 +208,42 @@ export function kernelSource(spec: KernelSpec): string {
   return /\bg_\w+\$\d/.test(text) ? note + text : text;
 }
 
+/** parseBrook's kernels of the Brook sources descriptions carried here lately (a module's kernels share one), by loop bound and source. */
+const recompiled = new Map<string, Record<string, KernelSpec>>();
+const RECOMPILED_KEPT = 8;
+
+/**
+ * A description the Brook front end made that has lost its typed tree (a module written by
+ * `npx brookgl`, a description copied as data) gets the tree of the same kernel compiled again
+ * from the Brook source it carries (origin.source), with its own loop bound; then it runs as the
+ * brook tag's kernel does. The two must agree: a description whose GLSL differs from what its
+ * source compiles to (edited by hand) is refused.
+ */
+function recompile(spec: KernelSpec): void {
+  const source = spec.origin?.source;
+  if (typeof source !== 'string' || hasKernelTree(spec)) return;
+  const bound = spec.maxIterations ?? Infinity;
+  const key = `${bound}\u0000${source}`;
+  let all = recompiled.get(key);
+  if (!all) {
+    try {
+      all = parseBrook(source, { maxIterations: bound });
+    } catch (e) {
+      throw new BrookError(`kernel ${spec.name}: the Brook source the description carries (origin.source) does not compile: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    recompiled.set(key, all);
+    if (recompiled.size > RECOMPILED_KEPT) recompiled.delete(recompiled.keys().next().value!);
+  }
+  const twin = Object.prototype.hasOwnProperty.call(all, spec.name) ? all[spec.name] : undefined;
+  check(
+    twin !== undefined && twin.body === spec.body && (twin.helpers ?? '') === (spec.helpers ?? ''),
+    () => `kernel ${spec.name}: the description's GLSL differs from ${twin ? 'the kernel' : 'anything'} its Brook source (origin.source) compiles to (was it edited?); compile the source again (npx brookgl, or the brook tag)`,
+  );
+  adoptKernelTree(spec, twin!);
+}
+
 function jsOf(spec: KernelSpec, run?: { wholeIters?: ReadonlyMap<string, number>; positionBound?: number }): KernelJs {
+  recompile(spec);
   const js = kernelJs(spec, false, run);
   if (js) return js;
   // the library's copies (a domain's host I/O, an iterator made a stream) are the descriptions the CPU runs without the front end: `o = i;`
