@@ -3,7 +3,8 @@
 // kernels with host C++ around them, and one with mistakes), and every BrookGPU prog/tests kernel
 // source vendored in test/brook/brookgpu-*.test.ts written out as a .br file with a main() after
 // it. Each written module is imported and compared with what the library's own compiler
-// (dist/brookgl.js, parseBrook) gives for the same Brook. Part of `npm test` (a few seconds);
+// (dist/brookgl.js, parseBrook) gives for the same Brook, and run on a CPU context
+// (createContext({ backend: 'cpu' }), as the brook tag's kernels run there). Part of `npm test` (a few seconds);
 // alone: node scripts/test-cli.mjs [--bin PATH] (scripts/test-package.mjs passes the packed
 // package's bin). Ends with "N passed, N failed".
 import fs from 'node:fs';
@@ -20,7 +21,7 @@ if (!fs.existsSync(bin)) {
   console.error(`test-cli: ${bin} is missing: run node scripts/build.mjs first`);
   process.exit(1);
 }
-const { parseBrook } = await import(pathToFileURL(path.join(root, 'dist/brookgl.js')).href);
+const { parseBrook, createContext, cpuKernelSource, reduceValue, structStream } = await import(pathToFileURL(path.join(root, 'dist/brookgl.js')).href);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'brookgl-cli-'));
 const fixtures = path.join(root, 'test/brook/br');
 
@@ -127,6 +128,38 @@ for (const [file, want] of Object.entries(FIXTURES)) {
   });
 }
 
+await check("the written modules' kernels run on a CPU context (createContext({ backend: 'cpu' })) and give the records the brook tag's kernels of the same Brook give", async () => {
+  const cpu = createContext({ backend: 'cpu' });
+  try {
+    const pairs = await importModule(path.join(tmp, 'pairs.js'));
+    const reduce = await importModule(path.join(tmp, 'reduce.js'));
+    // the source the module carries is the file's Brook with its host lines left empty (line for line the file's, checked
+    // below); the library's compiler over it gives the kernels the brook tag gives for the file's Brook
+    const [pairsTag, reduceTag] = [parseBrook(pairs.clear2.origin.source), parseBrook(reduce.foo.origin.source)];
+    const text = fs.readFileSync(path.join(fixtures, 'pairs.br'), 'utf8').split('\n');
+    const carried = pairs.clear2.origin.source.split('\n');
+    assert.equal(carried.length, text.length);
+    carried.forEach((l, i) => assert.ok(l === '' || l === text[i], `pairs.js line ${i + 1}`));
+    const n = 1000;
+    const data = Float32Array.from({ length: 2 * n }, (_, i) => Math.fround(Math.cos(i) * 100));
+    const Pair = pairsTag.scalePair.structs.Pair;
+    const p = structStream(cpu, Pair, n, data);
+    const [a, b] = [structStream(cpu, Pair, n), structStream(cpu, Pair, n)];
+    cpu.run(pairs.scalePair, { p, result: a });
+    cpu.run(pairsTag.scalePair, { p, result: b });
+    const [got, want] = [await a.read(), await b.read()];
+    assert.ok(want.some((x) => x !== 0));
+    assert.deepEqual(got, want);
+    for (let i = 0; i < n; i++) assert.equal(got[2 * i], Math.fround(Math.fround(data[2 * i] * 2) * 2.5), `scalePair record ${i}`);
+    const m = cpu.stream('float4', 64, Float32Array.from({ length: 256 }, (_, i) => ((i * 5) % 9) - 4));
+    const d = cpu.stream('float', [10, 10], Float32Array.from({ length: 100 }, (_, i) => i % 13));
+    assert.deepEqual(await reduceValue(cpu, reduce.foo, { a: m, c: [3, 1, 2, 5], d }), await reduceValue(cpu, reduceTag.foo, { a: m, c: [3, 1, 2, 5], d }));
+    assert.deepEqual(await reduceValue(cpu, reduce.matrix_mult, { b: m }), await reduceValue(cpu, reduceTag.matrix_mult, { b: m }));
+  } finally {
+    cpu.dispose();
+  }
+});
+
 await check('--shader prints whole fragment shaders; --check writes nothing; -q prints no listing', () => {
   fs.copyFileSync(path.join(fixtures, 'pairs.br'), path.join(tmp, 'shader.br'));
   const r = brookgl(['--shader', '--check', 'shader.br']);
@@ -183,7 +216,7 @@ await check('host C++ that looks like Brook is still listed: braces inside strin
 
 // Every BrookGPU prog/tests kernel source the specs vendor (brook`...` templates without ${}),
 // written out as a .br file with host code after it, through the command line at once.
-await check('every vendored BrookGPU prog/tests kernel source (test/brook/brookgpu-*.test.ts) compiles through npx brookgl to the kernels parseBrook gives', async () => {
+await check('every vendored BrookGPU prog/tests kernel source (test/brook/brookgpu-*.test.ts) compiles through npx brookgl to the kernels parseBrook gives, and the CPU backend runs the same JavaScript for them', async () => {
   const dir = path.join(tmp, 'prog');
   fs.mkdirSync(dir);
   const sources = [];
@@ -218,7 +251,11 @@ await check('every vendored BrookGPU prog/tests kernel source (test/brook/brookg
     const written = await importModule(path.join(dir, f.name.replace('.br', '.js')));
     const expected = parseBrook(brookOf(fs.readFileSync(path.join(dir, f.name), 'utf8'), f.hostFrom));
     assert.deepEqual(Object.keys(written), Object.keys(expected), `${f.name} (from ${f.from})`);
-    for (const name of Object.keys(expected)) assert.deepEqual(comparable(written[name]), comparable(expected[name]), `${f.name} (from ${f.from}): ${name}`);
+    for (const name of Object.keys(expected)) {
+      assert.deepEqual(comparable(written[name]), comparable(expected[name]), `${f.name} (from ${f.from}): ${name}`);
+      // the CPU backend compiles the module's kernel again from the Brook it carries: the JavaScript it runs is the tag kernel's
+      assert.equal(cpuKernelSource(written[name]), cpuKernelSource(expected[name]), `${f.name} (from ${f.from}): ${name}, the CPU backend's JavaScript`);
+    }
     kernels += Object.keys(expected).length;
   }
   console.log(`      ${files.length} sources, ${kernels} kernels (${rejected} source(s) the specs expect refused, left out)`);

@@ -2,7 +2,7 @@
 // file's module, written by kernelModule and imported as a module is, runs with the library and
 // answers as the CPU does; runBrookgl with an in-memory io reports errors at file:line:col.
 import { expect } from 'chai';
-import { BrookContext, KernelSpec, reduceValue, structStream } from '../../src/index';
+import { BrookContext, KernelSpec, createContext, cpuKernelSource, parseBrook, reduceValue, structStream } from '../../src/index';
 import { compileBrFile } from '../../src/cli/brfile';
 import { kernelModule, literal } from '../../src/cli/module';
 import { runBrookgl } from '../../src/cli/cli';
@@ -70,6 +70,67 @@ describe('brook/npx brookgl: the module it writes, run with the library', () => 
     }
     expect([x, y, z, w]).to.deep.equal(acc);
     b.dispose();
+  });
+
+  it("a module's kernels give the same records on this context as the brook tag's kernels of the same Brook, and the CPU backend writes the same JavaScript for them", async () => {
+    for (const [file, text] of [['pairs.br', PAIRS_BR], ['reduce.br', REDUCE_BR]] as const) {
+      const result = compileBrFile(text);
+      const written = await importText(kernelModule(result.kernels, { file, version: 'test' }));
+      const tagged = parseBrook(result.brook); // the Brook of the file, as the brook tag compiles it
+      expect(Object.keys(written)).to.deep.equal(Object.keys(tagged));
+      for (const name of Object.keys(tagged)) {
+        // the module's description is the tag's, field for field (origin.source: the file's Brook, its host lines left empty)
+        expect(written[name], name).to.deep.equal(tagged[name]);
+        expect(written[name]!.origin!.source).to.equal(result.brook.replace(/^[ \t]+$/gm, ''));
+        expect(cpuKernelSource(written[name]!), name).to.equal(cpuKernelSource(tagged[name]!));
+      }
+    }
+    // pairs.br's scalePair on structs, record by record
+    const pairs = compileBrFile(PAIRS_BR);
+    const fromModule = await importText(kernelModule(pairs.kernels, { file: 'pairs.br', version: 'test' }));
+    const fromTag = parseBrook(pairs.brook);
+    const n = 53;
+    const data = new Float32Array(2 * n);
+    for (let i = 0; i < n; i++) [data[2 * i], data[2 * i + 1]] = [Math.sin(i) * 40, i / 7 - 3];
+    const Pair = fromTag.scalePair!.structs!.Pair!;
+    const p = structStream(ctx, Pair, n, data);
+    const [a, b] = [structStream(ctx, Pair, n), structStream(ctx, Pair, n)];
+    ctx.run(fromModule.scalePair!, { p, result: a });
+    ctx.run(fromTag.scalePair!, { p, result: b });
+    const want = await b.read();
+    expect(want.some((x) => x !== 0)).to.equal(true);
+    expectArrayEqual(await a.read(), want, 'scalePair: module vs brook tag');
+    // reduce.br's foo (a gather and a constant) and matrix_mult, as values
+    const red = compileBrFile(REDUCE_BR);
+    const redModule = await importText(kernelModule(red.kernels, { file: 'reduce.br', version: 'test' }));
+    const redTag = parseBrook(red.brook);
+    const m = new Float32Array(4 * 40);
+    for (let i = 0; i < m.length; i++) m[i] = ((i * 13) % 7) - 3;
+    const s4 = ctx.stream('float4', 40, m);
+    const d = ctx.stream('float', [10, 10], Float32Array.from({ length: 100 }, (_, i) => (i % 11) * 0.5));
+    const c = [1, 2, 0.5, 4];
+    expect(await reduceValue(ctx, redModule.foo!, { a: s4, c, d })).to.deep.equal(await reduceValue(ctx, redTag.foo!, { a: s4, c, d }));
+    expect(await reduceValue(ctx, redModule.matrix_mult!, { b: s4 })).to.deep.equal(await reduceValue(ctx, redTag.matrix_mult!, { b: s4 }));
+    expectNoGLError(ctx);
+    for (const x of [p, a, b, s4, d]) x.dispose();
+  });
+
+  it("a CPU context refuses a module's description whose GLSL was edited, or whose Brook source no longer compiles, with a BrookError", async () => {
+    const result = compileBrFile(PAIRS_BR);
+    const { clear2 } = await importText(kernelModule(result.kernels, { file: 'pairs.br', version: 'test' }));
+    const cpu = createContext({ backend: 'cpu' });
+    try {
+      const out = cpu.stream('float2', 4);
+      const edited = { ...clear2!, body: `${clear2!.body}\n` };
+      expect(() => cpu.run(edited, { result: out })).to.throw(/kernel clear2: the description's GLSL differs from the kernel its Brook source \(origin\.source\) compiles to/);
+      const broken = { ...clear2!, origin: { ...clear2!.origin!, source: clear2!.origin!.source!.replace('kernel void clear2', 'kernel void clear2 oops') } };
+      expect(() => cpu.run(broken, { result: out })).to.throw(/kernel clear2: the Brook source the description carries \(origin\.source\) does not compile/);
+      cpu.run(clear2!, { result: out }); // the description as written runs: result = -1
+      expect(Array.from(await out.read())).to.deep.equal(new Array(8).fill(-1));
+      out.dispose();
+    } finally {
+      cpu.dispose();
+    }
   });
 
   it('runBrookgl: errors.br reports each error at file:line:col and writes nothing; a good file writes its module', () => {
