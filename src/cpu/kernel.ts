@@ -236,10 +236,18 @@ function recompile(spec: KernelSpec): void {
   }
   const twin = Object.prototype.hasOwnProperty.call(all, spec.name) ? all[spec.name] : undefined;
   check(
-    twin !== undefined && twin.body === spec.body && (twin.helpers ?? '') === (spec.helpers ?? ''),
-    () => `kernel ${spec.name}: the description's GLSL differs from ${twin ? 'the kernel' : 'anything'} its Brook source (origin.source) compiles to (was it edited?); compile the source again (npx brookgl, or the brook tag)`,
+    twin !== undefined && canonical(twin) === canonical(spec),
+    () => `kernel ${spec.name}: the description differs from ${twin ? 'the kernel' : 'every kernel'} its Brook source (origin.source) compiles to (changed after the Brook front end made it); the CPU backend runs a kernel as its Brook source compiles: compile the source again (the brook tag, npx brookgl), or run this description on a GPU context (createContext())`,
   );
   adoptKernelTree(spec, twin!);
+}
+
+/** A description as text, keys sorted at every level, for telling whether two are the same (origin aside: its text is for messages). */
+function canonical(spec: KernelSpec): string {
+  const { origin: _origin, ...rest } = spec;
+  return JSON.stringify(rest, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : typeof v === 'number' && !Number.isFinite(v) ? String(v) : v,
+  );
 }
 
 function jsOf(spec: KernelSpec, run?: { wholeIters?: ReadonlyMap<string, number>; positionBound?: number }): KernelJs {

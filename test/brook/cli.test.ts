@@ -115,14 +115,18 @@ describe('brook/npx brookgl: the module it writes, run with the library', () => 
     for (const x of [p, a, b, s4, d]) x.dispose();
   });
 
-  it("a CPU context refuses a module's description whose GLSL was edited, or whose Brook source no longer compiles, with a BrookError", async () => {
+  it("a CPU context refuses a module's description that was edited (its GLSL, name or outputs), or whose Brook source no longer compiles, with a BrookError", async () => {
     const result = compileBrFile(PAIRS_BR);
     const { clear2 } = await importText(kernelModule(result.kernels, { file: 'pairs.br', version: 'test' }));
     const cpu = createContext({ backend: 'cpu' });
     try {
       const out = cpu.stream('float2', 4);
       const edited = { ...clear2!, body: `${clear2!.body}\n` };
-      expect(() => cpu.run(edited, { result: out })).to.throw(/kernel clear2: the description's GLSL differs from the kernel its Brook source \(origin\.source\) compiles to/);
+      expect(() => cpu.run(edited, { result: out })).to.throw(/kernel clear2: the description differs from the kernel its Brook source \(origin\.source\) compiles to .*or run this description on a GPU context/);
+      const renamed = { ...clear2!, name: 'clear3' };
+      expect(() => cpu.run(renamed, { result: out })).to.throw(/kernel clear3: the description differs from every kernel its Brook source/);
+      const wider = { ...clear2!, outputs: { result: 'float3' as const } };
+      expect(() => cpu.run(wider, { result: cpu.stream('float3', 4) })).to.throw(/kernel clear2: the description differs from the kernel/);
       const broken = { ...clear2!, origin: { ...clear2!.origin!, source: clear2!.origin!.source!.replace('kernel void clear2', 'kernel void clear2 oops') } };
       expect(() => cpu.run(broken, { result: out })).to.throw(/kernel clear2: the Brook source the description carries \(origin\.source\) does not compile/);
       cpu.run(clear2!, { result: out }); // the description as written runs: result = -1
