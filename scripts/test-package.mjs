@@ -104,7 +104,7 @@ async function main() {
     if (!out.includes('node check ok')) throw new Error(out);
   });
 
-  await step('npx brookgl from the packed package: the bin npm links runs, compiles a .br file, and its module runs beside brookgl in Node', () => {
+  await step('npx brookgl from the packed package: the bin npm links runs, compiles a .br file, and its module runs on brookgl\'s CPU backend in Node', () => {
     // npm install links each "bin" into node_modules/.bin; the tarball was unpacked by hand, so link it the same way
     const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
     const binDir = path.join(consumer, 'node_modules/.bin');
@@ -116,11 +116,22 @@ async function main() {
     const r = spawnSync('npx', ['--no', '--', 'brookgl', '-q', 'reduce.br'], { cwd: consumer, encoding: 'utf8' });
     if (r.status !== 0 || !/reduce\.br:29:1: note: host code skipped: function main/.test(r.stderr)) throw new Error(`npx brookgl reduce.br: exit ${r.status}\n${r.stderr}`);
     const out = run(process.execPath, ['--input-type=module', '-e', `
-      import { parseBrook } from 'brookgl';
+      import { createContext, reduceValue } from 'brookgl';
       import kernels from './reduce.js';
       const names = Object.keys(kernels).join(',');
       if (names !== 'foo,matrix_mult') throw new Error('module exports ' + names);
       if (kernels.foo.brook.reduce.result !== 'e' || !kernels.matrix_mult.body.replace(/ /g, '').includes('a.x*b.x')) throw new Error('not the kernels of reduce.br');
+      // the module's reduce kernel on a CPU context (no GPU in Node): 2x2 matrices of small integers folded in order, every product exact
+      const ctx = createContext({ backend: 'cpu' });
+      const m = Float32Array.from({ length: 4 * 9 }, (_, i) => [1, 0, -1, 2, 1, 1][(i * 7 + (i >> 2)) % 6]);
+      let acc = Array.from(m.subarray(0, 4));
+      for (let k = 1; k < 9; k++) {
+        const [p, q, r, s] = m.subarray(4 * k, 4 * k + 4);
+        acc = [acc[0] * p + acc[1] * r, acc[0] * q + acc[1] * s, acc[2] * p + acc[3] * r, acc[2] * q + acc[3] * s];
+      }
+      const got = await reduceValue(ctx, kernels.matrix_mult, { b: ctx.stream('float4', 9, m) });
+      if (JSON.stringify(got) !== JSON.stringify(acc)) throw new Error('matrix_mult on the CPU: ' + got + ', want ' + acc);
+      ctx.dispose();
       console.log('module ok');`]);
     if (!out.includes('module ok')) throw new Error(out);
   });

@@ -26,8 +26,9 @@ import './csp.test';
 // BrookGPU 0.5's language features (scatterReduce under a write mask too) and write queries; their GL-only checks skip, with the reason
 import '../brook/brookgpu-features.test';
 import '../brook/writequery.test';
-// the other spec files of test/brook/ (chars: BrookGPU CPU's 8-bit wrap on a CPU context; cli: the written module from a data: URL;
-// gatheredge, cli: their hand-written GLSL kernels skip; brook_index: skips)
+// the other spec files of test/brook/ (chars: BrookGPU CPU's 8-bit wrap on a CPU context; cli: npx brookgl's written module,
+// imported from a data: URL, run on the CPU backend against the brook tag's kernels; gatheredge: its hand-written GLSL kernel skips;
+// brook_index: skips)
 import '../brook/brookgpu-compile-only.test';
 import '../brook/brookgpu-gles.test';
 import '../brook/calls.test';
