@@ -85,6 +85,17 @@ describe('brook/npx brookgl: the module it writes, run with the library', () => 
         expect(cpuKernelSource(written[name]!), name).to.equal(cpuKernelSource(tagged[name]!));
       }
     }
+    // a loop bound other than the default (npx brookgl --max-iterations N, or Infinity: none) is compiled again with it
+    const LOOP = 'kernel void spin(float n, out float o<>) { float s = 0.0; int i; for (i = 0; i < int(n); i++) s += 1.0; o = s; }';
+    for (const maxIterations of [50, Infinity]) {
+      const { spin } = await importText(kernelModule(parseBrook(LOOP, { maxIterations }), { file: 'spin.br', version: 'test' }));
+      expect(spin!.maxIterations).to.equal(maxIterations === Infinity ? undefined : 50);
+      expect(cpuKernelSource(spin!)).to.equal(cpuKernelSource(parseBrook(LOOP, { maxIterations }).spin!));
+      const o = ctx.stream('float', 3);
+      ctx.run(spin!, { n: 80, o });
+      expect(Array.from(await o.read())).to.deep.equal(maxIterations === Infinity ? [80, 80, 80] : [NaN, NaN, NaN]);
+      o.dispose();
+    }
     // pairs.br's scalePair on structs, record by record
     const pairs = compileBrFile(PAIRS_BR);
     const fromModule = await importText(kernelModule(pairs.kernels, { file: 'pairs.br', version: 'test' }));
