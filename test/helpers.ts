@@ -22,6 +22,39 @@ export function newContext(): BrookContext {
   return ctx;
 }
 
+/** A describe's CPU context and, in the page (not the Node run), its GPU context. */
+export interface CpuAndGpu {
+  readonly cpu: BrookContext;
+  /** Undefined in the Node run, or before the describe's `before` hook. */
+  readonly gpu: BrookContext | undefined;
+  /** Runs `body` on the CPU context and, where there is one, on the GPU context. */
+  both<T>(body: (ctx: BrookContext) => T): { cpu: T; gpu?: T };
+}
+
+/**
+ * For a describe comparing the backends: a CPU context made now, and in the page a GPU context
+ * made by `makeGpu` in a `before` hook (createContext, or newContext to have test/both.ts
+ * compare its plain runs too); both disposed in an `after` hook. Call it inside `describe`.
+ */
+export function cpuAndGpu(makeGpu: () => BrookContext = createContext): CpuAndGpu {
+  const cpu = createContext({ backend: 'cpu' }) as unknown as BrookContext;
+  let gpu: BrookContext | undefined;
+  before(() => {
+    if ((globalThis as { __brookBackend?: string }).__brookBackend !== 'cpu') gpu = makeGpu();
+  });
+  after(() => {
+    cpu.dispose();
+    gpu?.dispose();
+  });
+  return {
+    cpu,
+    get gpu() {
+      return gpu;
+    },
+    both: (body) => ({ cpu: body(cpu), ...(gpu ? { gpu: body(gpu) } : {}) }),
+  };
+}
+
 /** Mulberry32 (the library's seededRandom): a small seeded generator so failures reproduce. */
 export const rng = seededRandom;
 

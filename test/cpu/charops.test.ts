@@ -6,8 +6,8 @@
 // (docs/brook.md, "CPU backend"): char/uchar wrap modulo 256 on the CPU (BrookGPU's CPU backend,
 // C's unsigned char), saturate at 0 and 255 on the GPU (UNORM textures); fixed saturates on both.
 import { expect } from 'chai';
-import { BrookContext, brook, createContext, scatterReduce, streamGatherOp, streamScatterOp } from '../../src/index';
-import { expectArrayEqual, rng } from '../helpers';
+import { BrookContext, brook, scatterReduce, streamGatherOp, streamScatterOp } from '../../src/index';
+import { cpuAndGpu, expectArrayEqual, rng } from '../helpers';
 
 const { add8, max8, last2, add4, dec8, addFixed, scale3, decay } = brook`
   reduce void add8(uchar a<>, reduce uchar r<>) { r += a; }
@@ -19,7 +19,6 @@ const { add8, max8, last2, add4, dec8, addFixed, scale3, decay } = brook`
   reduce void scale3(uchar a<>, reduce uchar r<>) { r = a * 0.3; }
   reduce void decay(uchar a<>, reduce uchar r<>) { r = r * 0.3 + a; }`;
 
-const onGpu = typeof window !== 'undefined';
 
 /** Byte operators, as the plain loops apply them: `wrap` keeps b mod 256 (CPU char/uchar), otherwise b is clamped to 0..255. */
 type ByteOp = (x: number[], r: number[]) => number[];
@@ -46,20 +45,8 @@ function indices(n: number, m: number, seed: number): Float32Array {
 }
 
 describe('cpu/8-bit records through scatterReduce, streamGatherOp and streamScatterOp, CPU and GPU against plain loops', () => {
-  const cpu = createContext({ backend: 'cpu' }) as unknown as BrookContext;
-  let gpu: BrookContext | undefined;
-  before(() => {
-    if (onGpu) gpu = createContext();
-  });
-  after(() => {
-    cpu.dispose();
-    gpu?.dispose();
-  });
-
-  /** Runs `body` on the CPU context and, in the page, on a GPU context. */
-  function both<T>(body: (ctx: BrookContext) => T): { cpu: T; gpu?: T } {
-    return { cpu: body(cpu), ...(gpu ? { gpu: body(gpu) } : {}) };
-  }
+  const pair = cpuAndGpu();
+  const { cpu, both } = pair;
 
   function runScatterReduce(type: string, comps: number, sv: Uint8Array, iv: Float32Array, tv: Uint8Array, op: unknown) {
     return both((ctx) => {

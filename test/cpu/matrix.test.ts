@@ -5,22 +5,14 @@
 // records against the CPU's. The inputs are multiples of 1/8 in [-1.875, 1.875], for which every
 // product and sum is exact in float32: the records match exactly but for inverse (a division).
 import { expect } from 'chai';
-import { BrookContext, Stream, brook, compareBackends, createContext, reference, ulpDistance } from '../../src/index';
-import { newContext, rng } from '../helpers';
+import { BrookContext, Stream, brook, compareBackends, reference, ulpDistance } from '../../src/index';
+import { cpuAndGpu, newContext, rng } from '../helpers';
 
-const onGpu = (globalThis as { __brookBackend?: string }).__brookBackend !== 'cpu';
 const n = 96;
 
 describe('cpu/matrices on the CPU backend', () => {
-  const cpu = createContext({ backend: 'cpu' }) as unknown as BrookContext;
-  let gpu: BrookContext | null = null;
-  before(() => {
-    if (onGpu) gpu = newContext();
-  });
-  after(() => {
-    cpu.dispose();
-    gpu?.dispose();
-  });
+  const pair = cpuAndGpu(newContext);
+  const { cpu } = pair;
 
   const K = brook`
     kernel void ctor(float4 a<>, float4 b<>, float c<>, out float4 o0<>, out float4 o1<>, out float4 o2<>, out float4 o3<>, out float4 o4<>, out float4 o5<>, out float4 o6<>) {
@@ -121,6 +113,7 @@ describe('cpu/matrices on the CPU backend', () => {
     } finally {
       mine.dispose();
     }
+    const gpu = pair.gpu;
     if (gpu) {
       const theirs = run(gpu);
       try {

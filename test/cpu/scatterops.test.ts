@@ -5,8 +5,8 @@
 // records folded into one target gives another answer. In Node (scripts/test-node.mjs) there is
 // no GPU context: the CPU is checked against the references only.
 import { expect } from 'chai';
-import { BrookContext, brook, createContext, reference, scatterReduce, streamGatherOp, streamScatterOp } from '../../src/index';
-import { expectArrayEqual, expectBrookError, rng } from '../helpers';
+import { BrookContext, brook, reference, scatterReduce, streamGatherOp, streamScatterOp } from '../../src/index';
+import { cpuAndGpu, expectArrayEqual, expectBrookError, rng } from '../helpers';
 
 const { sum, shiftAdd, shiftAdd2, dec } = brook`
   reduce void sum(float a<>, reduce float r<>) { r += a; }
@@ -21,23 +21,10 @@ function indices(n: number, m: number, seed: number): Float32Array {
   return Float32Array.from({ length: n }, (_, i) => (i % 13 === 5 ? odd[(i / 13) % odd.length | 0]! : Math.floor(r() * m) + (i % 2 ? 0.25 : 0)));
 }
 
-const onGpu = typeof window !== 'undefined';
 
 describe('cpu/scatter and gather operators: the CPU backend against src/reference and the GPU', () => {
-  const cpu = createContext({ backend: 'cpu' }) as unknown as BrookContext;
-  let gpu: BrookContext | undefined;
-  before(() => {
-    if (onGpu) gpu = createContext();
-  });
-  after(() => {
-    cpu.dispose();
-    gpu?.dispose();
-  });
-
-  /** Runs `body` on the CPU context and, in the page, on a GPU context; returns what each read back. */
-  function both<T>(body: (ctx: BrookContext) => T): { cpu: T; gpu?: T } {
-    return { cpu: body(cpu), ...(gpu ? { gpu: body(gpu) } : {}) };
-  }
+  const pair = cpuAndGpu();
+  const { cpu, both } = pair;
 
   it('scatterReduce: each target folds the records sent to it in the order of i (sum, r * 2 + a, float2), outside indices send nothing', () => {
     for (const [n, m] of [[1000, 37], [4096, 64], [300, 1]] as const) {

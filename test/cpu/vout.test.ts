@@ -2,21 +2,13 @@
 // in Node (scripts/test-node.mjs) and in the browser, where the same runs on the WebGL2 context
 // must give the same records, count and shape exactly (the GPU's slots and filter, idioms/vout.ts).
 import { expect } from 'chai';
-import { BrookContext, Stream, brook, brookWith, createContext, reference, voutRun } from '../../src/index';
-import { expectArrayEqual, expectBrookRejection, newContext, randomFloats } from '../helpers';
+import { BrookContext, Stream, brook, brookWith, reference, voutRun } from '../../src/index';
+import { cpuAndGpu, expectArrayEqual, expectBrookRejection, newContext, randomFloats } from '../helpers';
 
-const onGpu = (globalThis as { __brookBackend?: string }).__brookBackend !== 'cpu';
 
 describe('cpu/vout kernels on the CPU backend', () => {
-  const cpu = createContext({ backend: 'cpu' }) as unknown as BrookContext;
-  let gpu: BrookContext | null = null;
-  before(() => {
-    if (onGpu) gpu = newContext();
-  });
-  after(() => {
-    cpu.dispose();
-    gpu?.dispose();
-  });
+  const pair = cpuAndGpu(newContext);
+  const { cpu } = pair;
 
   /** voutRun on the CPU, checked against `want` (records, then the shape), and on the GPU where there is one: the same exactly. */
   async function both(kernel: Parameters<typeof voutRun>[1], make: (ctx: BrookContext) => Record<string, unknown>, want: { records: number[]; shape: number[] } | null, what: string) {
@@ -40,6 +32,7 @@ describe('cpu/vout kernels on the CPU backend', () => {
       }
     };
     await check(cpu, 'CPU');
+    const gpu = pair.gpu;
     if (gpu) await check(gpu, gpu.caps.renderer);
   }
 
