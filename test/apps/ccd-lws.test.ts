@@ -78,4 +78,40 @@ describe('apps/ccd load balancing: static compaction vs lazy work stealing (Algo
     a.dispose();
     b.dispose();
   });
+  it("a small memoryBudget: the loop compacts its front slots into the front so far when they would pass it (flushes), peakBytes within the budget, the front, pairs and nodes as static's", async function () {
+    this.timeout(300_000);
+    const scene = cloth();
+    const before = ctx.stats().textures - ctx.stats().pooledTextures;
+    // 2 blocks of 8 threads: 16 KiB of rings, and 1 KiB of front slots an iteration (the default
+    // budget holds them all: no flush)
+    const lws = { blocks: 2, threads: 8 };
+    const BUDGET = 196608;
+    const a = createCcd(ctx, scene), whole = createCcd(ctx, scene), tight = createCcd(ctx, scene, { memoryBudget: BUDGET });
+    for (const fromRoot of [true, false]) {
+      const from = fromRoot ? 'from the root' : 'from the front';
+      const sa = await a.step({ balance: 'static', fromRoot });
+      const sw = await whole.step({ balance: 'lws', fromRoot, lws });
+      const st = await tight.step({ balance: 'lws', fromRoot, lws });
+      report(`lws 2x8 ${from}, ${BUDGET}-byte budget: ${st.stats.lws!.flushes} flushes, peak ${st.stats.peakBytes} bytes, ${st.stats.passes} passes / ${st.stats.roundTrips} round trips; ` +
+        `default budget: peak ${sw.stats.peakBytes} bytes, ${sw.stats.passes} passes / ${sw.stats.roundTrips} round trips; ${sw.stats.iterations} iterations, front ${sw.stats.frontSize}; static peak ${sa.stats.peakBytes}`);
+      expect(st.stats.fromRoot, from).to.equal(fromRoot);
+      const keys = reference.frontKeys(await a.readFront());
+      expect(keys.length, from).to.be.greaterThan(10);
+      expect(reference.frontKeys(await tight.readFront()), `front ${from}`).to.deep.equal(keys);
+      expect(reference.frontKeys(await whole.readFront()), `front ${from}, default budget`).to.deep.equal(keys);
+      expect(st.pairs, `pairs ${from}`).to.deep.equal(sa.pairs);
+      expect(st.stats.nodesProcessed, `nodes processed ${from}`).to.equal(sa.stats.nodesProcessed);
+      expect(st.stats.iterations, `iterations ${from}: a flush changes no block's work`).to.equal(sw.stats.iterations);
+      expect(sw.stats.lws!.flushes, `the default budget ${from}: no flush`).to.equal(0);
+      // (from the root the default budget's frame holds more than this one: else the spec tests nothing there)
+      if (fromRoot) expect(sw.stats.peakBytes, `${from}: the default budget's frame holds more than ${BUDGET} bytes`).to.be.greaterThan(BUDGET);
+      expect(st.stats.lws!.flushes, `flushes ${from}`).to.be.greaterThan(0);
+      expect(st.stats.peakBytes, `stats.peakBytes ${from}`).to.be.at.most(BUDGET);
+    }
+    a.dispose();
+    whole.dispose();
+    tight.dispose();
+    expect(ctx.stats().textures - ctx.stats().pooledTextures, 'no texture left behind').to.be.at.most(before);
+    expectNoGLError(ctx);
+  });
 });

@@ -42,9 +42,11 @@ export interface Compacted {
  * one round trip; else `also` is left to the caller. With `caps` too, nothing is read: the kept
  * records are descended into streams of at most caps.front and caps.cand records (CCD_DEAD past
  * the counts), the counts -1 and `pending` left to the caller (the narrow phase reads them with
- * the elementary tests' and settles). `hold`: the roots kept to the frame's end (settled). */
-export async function compactFront(host: CcdHost, chunks: Chunk[], keep: string, also?: string, caps?: { front: number; cand: number }, hold = false): Promise<Compacted> {
-  if (also !== undefined && chunks.length > 0 && chunks.reduce((a, c) => a + c.count, 0) <= host.chunk(BYTES.compact)) {
+ * the elementary tests' and settles). `hold`: the roots kept to the frame's end (settled).
+ * `held`: bytes the caller holds beside the chunks (lazy work stealing's state, the front so
+ * far), which the batches leave to it. */
+export async function compactFront(host: CcdHost, chunks: Chunk[], keep: string, also?: string, caps?: { front: number; cand: number }, hold = false, held = 0): Promise<Compacted> {
+  if (also !== undefined && chunks.length > 0 && chunks.reduce((a, c) => a + c.count, 0) <= host.chunk(BYTES.compact, 1, host.memoryBudget - held)) {
     return compactOnce(host, chunks, keep, also, caps, hold);
   }
   const f = host.filter, per = host.chunk(BYTES.compact);
@@ -54,7 +56,7 @@ export async function compactFront(host: CcdHost, chunks: Chunk[], keep: string,
       // a batch of n records holds BYTES.compact a record, beside the chunks after it and the
       // records kept so far (16 bytes a record each): n from what the budget leaves
       const rest = 16 * (chunks.reduce((a, c) => a + c.stream.length, 0) + kept.reduce((a, c) => a + c.stream.length, 0));
-      const most = Math.max(Math.floor((host.memoryBudget - rest) / (BYTES.compact - 16)), host.chunk(BYTES.compact, 1, Math.floor(host.memoryBudget / 4)));
+      const most = Math.max(Math.floor((host.memoryBudget - held - rest) / (BYTES.compact - 16)), host.chunk(BYTES.compact, 1, Math.floor(host.memoryBudget / 4)));
       const batch: Chunk[] = [chunks.shift()!];
       let n = batch[0]!.count;
       while (chunks.length > 0 && n + chunks[0]!.count <= Math.min(per, most)) n += chunks[0]!.count, batch.push(chunks.shift()!);

@@ -62,10 +62,10 @@ import BVTT from '../../../glsl/apps/ccd/bvtt.glsl';
 import { BrookError, check } from '../../core/errors';
 import type { KernelSpec } from '../../core/kernelspec';
 import type { ShaderStage } from '../../core/pass';
+import { OcclusionWindow } from '../../core/queries';
 import type { Stream } from '../../core/stream';
-import { occlusionLoop } from '../../idioms/flow';
 import { compactFront } from './compact';
-import type { BvttStreams, CcdHost } from './host';
+import { CCD_BYTES as BYTES, type BvttStreams, type CcdHost, type Chunk } from './host';
 
 export interface LwsOptions {
   /** Blocks B (the resident CUDA blocks; the paper's GPUs had 1 and 4 SMs). Default 4, at most 32. */
@@ -103,7 +103,13 @@ export interface LwsStats {
   extraIterations: number;
   /** Traversals rerun with larger deque rings after an overflow. */
   reruns: number;
+  /** Front compactions inside the loop: the front slots held would have passed memoryBudget,
+   * so the loop stopped, compacted them into the front so far and went on (0 where they fit). */
+  flushes: number;
 }
+
+/** Iterations the loop runs at most (the bound on a loop that never ends). */
+const MAX_ITERATIONS = 1 << 20;
 
 const U = { blocks: 'int', threads: 'int', pop: 'int' } as const;
 /** The snapshot the steal round reads (lws-thieves.glsl): the pointers, claims and pop the last iteration left. */
@@ -194,6 +200,8 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
   };
   const streams: Stream[] = [];
   const chunks: Stream[] = [];
+  // the front so far: the slots of the segments before this one, compacted (flushes)
+  const parts: Chunk[] = [];
   // every allocation inside the try: a refused one leaves none of the earlier behind
   try {
     const make = (type: 'int4' | 'int2' | 'int', n: number, data?: Int32Array) => {
@@ -222,55 +230,106 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
     // the block prefix in groups of about sqrt(T) threads (a power of two)
     const group = Math.min(T, 1 << Math.ceil(Math.log2(Math.sqrt(T))));
     const u = { blocks: B, threads: T, pop: P };
-    const loop = await occlusionLoop(ctx, {
-      maxIterations: 1 << 20,
-      inFlight,
-      iterate: () => {
-        run(LWS_PLAN, { bstate, claims, plan, ...u, stateOut: bstate1, planOut: plan1 });
-        // the iteration's front slots: four a thread
-        const fr = [0, 1, 2, 3].map(() => {
-          const c = host.scratch('int4', B * T, "an iteration's front slots");
-          chunks.push(c);
-          return c;
-        });
-        const kids = { kids0, kids1, kids2 };
-        run(LWS_EVAL, { plan: plan1, top: bstate1, deque, start, ...bvtt, ...u, dequeCap: Q, steps: K, cnt, ...kids, fr0: fr[0]!, fr1: fr[1]!, fr2: fr[2]!, fr3: fr[3]! });
-        run(LWS_PREFIX, { cnt, ...u, group, prefix });
-        run(LWS_STATE, { counterIn: counters, bstate, claims, plan, top: bstate1, pnow: plan1, prefix, ...u, stackCap: S, dequeCap: Q, group, claimOut: fresh, stateOut: bnext, counters });
-        host.stage('balancing');
-        host.pass({
-          name: 'LwsPushWork',
-          kind: 'scatter',
-          vertex: RING_VERTEX,
-          fragment: RING_FRAGMENT,
-          primitive: 'points',
-          count: B * T * 6,
-          targets: [deque],
-          gathers: { cnt, prefix, top: bstate1, pnow: plan1, ...kids },
-          uniforms: { threads: T, dequeCap: Q, group },
-        });
-        [bstate, bnext] = [bnext, bstate];
-        [claims, fresh] = [fresh, claims];
-        [plan, plan1] = [plan1, plan];
-      },
-      terminate: () => run(LWS_LIVE, { bstate, blocks: B, alive }),
-    });
-    // the iterations issued past the end (up to inFlight - 1) found every block empty and wrote
-    // no front slot: their chunks go now, unjoined, so the front's join, pyramids and gathers
-    // cover the iterations that worked (a frame's join size then follows its iteration count,
-    // not the occlusion queries' timing, and repeats frame to frame: the pool has it)
-    chunks.splice(4 * loop.iterations).forEach((s) => s.dispose());
-    // counters and flags: one readback; then the front
-    return await finish(host, bstate, counters, chunks, { B, T, P, K, iterations: loop.iterations, issued: loop.issued });
+    const iterate = () => {
+      run(LWS_PLAN, { bstate, claims, plan, ...u, stateOut: bstate1, planOut: plan1 });
+      // the iteration's front slots: four a thread
+      const fr = [0, 1, 2, 3].map(() => {
+        const c = host.scratch('int4', B * T, "an iteration's front slots");
+        chunks.push(c);
+        return c;
+      });
+      const kids = { kids0, kids1, kids2 };
+      run(LWS_EVAL, { plan: plan1, top: bstate1, deque, start, ...bvtt, ...u, dequeCap: Q, steps: K, cnt, ...kids, fr0: fr[0]!, fr1: fr[1]!, fr2: fr[2]!, fr3: fr[3]! });
+      run(LWS_PREFIX, { cnt, ...u, group, prefix });
+      run(LWS_STATE, { counterIn: counters, bstate, claims, plan, top: bstate1, pnow: plan1, prefix, ...u, stackCap: S, dequeCap: Q, group, claimOut: fresh, stateOut: bnext, counters });
+      host.stage('balancing');
+      host.pass({
+        name: 'LwsPushWork',
+        kind: 'scatter',
+        vertex: RING_VERTEX,
+        fragment: RING_FRAGMENT,
+        primitive: 'points',
+        count: B * T * 6,
+        targets: [deque],
+        gathers: { cnt, prefix, top: bstate1, pnow: plan1, ...kids },
+        uniforms: { threads: T, dequeCap: Q, group },
+      });
+      [bstate, bnext] = [bnext, bstate];
+      [claims, fresh] = [fresh, claims];
+      [plan, plan1] = [plan1, plan];
+    };
+    const terminate = () => run(LWS_LIVE, { bstate, blocks: B, alive });
+    // The loop in segments: each iteration adds four chunks of front slots (B x T records each),
+    // held until they are compacted into the front. A segment runs as many iterations as their
+    // slots can be compacted in one batch (BYTES.compact a record) beside what the traversal
+    // holds (its state, the start list, the front so far); a segment that ends with blocks still
+    // live compacts its slots into the front so far (a flush) and the next goes on from the
+    // state it left. With the budget's room for all of it, one segment: the loop as it was.
+    const heldState = [start, ...streams].reduce((a, t) => a + t.length * t.info.texelBytes, 0);
+    const perIteration = 4 * B * T;
+    let iterations = 0, issued = 0, flushes = 0;
+    for (;;) {
+      const front = parts.reduce((a, c) => a + 16 * c.stream.length, 0);
+      const most = Math.max(1, Math.floor((host.memoryBudget - heldState - front) / (BYTES.compact * perIteration)));
+      const seg = await segment(ctx, { iterate, terminate, inFlight, most: Math.min(most, MAX_ITERATIONS - issued) });
+      iterations += seg.iterations;
+      issued += seg.issued;
+      if (seg.done) {
+        // the iterations issued past the end (up to inFlight - 1) found every block empty and
+        // wrote no front slot: their chunks go now, unjoined, so the front's join, pyramids and
+        // gathers cover the iterations that worked (a frame's join size then follows its
+        // iteration count, not the occlusion queries' timing, and repeats frame to frame: the
+        // pool has it)
+        chunks.splice(4 * seg.iterations).forEach((t) => t.dispose());
+        break;
+      }
+      if (issued >= MAX_ITERATIONS) throw new BrookError(`lws: blocks were still live after ${MAX_ITERATIONS} iterations`);
+      // a flush: the slots so far into the front so far (the same compaction as the loop's end)
+      flushes++;
+      host.stage('front');
+      const part = await compactFront(host, chunks.splice(0).map((stream) => ({ stream, count: B * T })), 'x.z >= 2', undefined, undefined, false, heldState + front);
+      if (part.stream) parts.push({ stream: part.stream, count: part.count });
+    }
+    return await finish(host, bstate, counters, [start, ...streams], [...parts.splice(0), ...chunks.splice(0).map((stream) => ({ stream, count: B * T }))], { B, T, P, K, iterations, issued, flushes });
   } finally {
     chunks.forEach((s) => s.dispose());
+    parts.forEach((c) => c.stream.dispose());
     streams.forEach((s) => s.dispose());
   }
 }
 
-/** The counters and overflow flags (one readback), and the front: every iteration's chunk of
- * front slots, joined and compacted in batches the budget holds (the chunks are taken). */
-async function finish(host: CcdHost, bstate: Stream, counters: Stream, chunks: Stream[], l: { B: number; T: number; P: number; K: number; iterations: number; issued: number }): Promise<LwsResult & { overflow: boolean }> {
+/** Up to `most` iterations of brookgl's occlusion-query loop (idioms/flow's occlusionLoop,
+ * which this is, stopped at `most` with blocks still live): `iterations`, the first after which
+ * nothing was live (1-based; `most` where some still are), and how many were issued. */
+async function segment(ctx: CcdHost['ctx'], o: { iterate: () => void; terminate: () => void; inFlight: number; most: number }): Promise<{ iterations: number; issued: number; done: boolean }> {
+  const window = new OcclusionWindow(ctx, o.inFlight);
+  let issued = 0, answered = 0;
+  try {
+    for (;;) {
+      while (window.size < window.inFlight && issued < o.most) {
+        o.iterate();
+        issued++;
+        window.add(ctx.queries.occlusion(o.terminate));
+      }
+      const live = await window.next();
+      answered++;
+      if (!live) {
+        window.abandon(); // later answers are not needed
+        return { iterations: answered, issued, done: true };
+      }
+      if (answered >= o.most) return { iterations: answered, issued, done: false };
+    }
+  } catch (e) {
+    await window.settle(); // a failed loop releases its queries before it rejects
+    throw e;
+  }
+}
+
+/** The counters and overflow flags (one readback), and the front: the front so far and the last
+ * segment's chunks of front slots, joined and compacted in batches the budget holds (the chunks
+ * are taken). The traversal's state and start list (`state`) go first: after an overflow they
+ * stay for the rerun, and nothing is compacted. */
+async function finish(host: CcdHost, bstate: Stream, counters: Stream, state: Stream[], chunks: Chunk[], l: { B: number; T: number; P: number; K: number; iterations: number; issued: number; flushes: number }): Promise<LwsResult & { overflow: boolean }> {
   const { B, T } = l;
   const [st, cn] = (await Promise.all([bstate.read(), counters.read()])) as [Int32Array, Int32Array];
   let overflow = false, nodes = 0, moved = 0, stolen = 0, steals = 0;
@@ -281,25 +340,16 @@ async function finish(host: CcdHost, bstate: Stream, counters: Stream, chunks: S
     stolen += cn[b * 4 + 2]!;
     steals += cn[b * 4 + 3]!;
   }
+  const stats = { blocks: B, threads: T, pop: l.P, steps: l.K, moved, stolen, steals, extraIterations: l.issued - l.iterations, reruns: 0, flushes: l.flushes };
+  const common = { iterations: l.iterations, nodes, lanes: B * T, roundTrips: l.iterations + 1, balancingMs: 0, stats }; // round trips: the occlusion queries waited on, and the counters
+  if (overflow) {
+    chunks.splice(0).forEach((c) => c.stream.dispose());
+    return { ...common, front: null, frontCount: 0, frontMs: 0, overflow };
+  }
+  // the start list (the caller disposes it again, a no-op) and the state are not needed any more
+  state.forEach((s) => s.dispose());
   const tf = performance.now();
   host.stage('front');
-  const kept = await compactFront(
-    host,
-    chunks.splice(0).map((stream) => ({ stream, count: B * T })),
-    'x.z >= 2',
-    'x.z == 3',
-  );
-  return {
-    frontMs: performance.now() - tf,
-    front: kept.stream,
-    frontCount: kept.count,
-    ...(kept.also ? { cand: kept.also } : {}),
-    iterations: l.iterations,
-    nodes,
-    lanes: B * T,
-    roundTrips: l.iterations + 1, // the occlusion queries waited on, and the counters
-    balancingMs: 0,
-    overflow,
-    stats: { blocks: B, threads: T, pop: l.P, steps: l.K, moved, stolen, steals, extraIterations: l.issued - l.iterations, reruns: 0 },
-  };
+  const kept = await compactFront(host, chunks.splice(0), 'x.z >= 2', 'x.z == 3');
+  return { ...common, frontMs: performance.now() - tf, front: kept.stream, frontCount: kept.count, ...(kept.also ? { cand: kept.also } : {}), overflow };
 }
