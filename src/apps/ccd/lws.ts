@@ -47,7 +47,11 @@
  * CUDA blocks run at their own pace), a fragment's registers do not outlive its pass (so its
  * local stack is handed to the block's at the end of every evalCollision), and atomics are
  * replaced by deterministic choices from one snapshot. Front nodes go to four chunks per
- * iteration, gathered and compacted after the loop, instead of per-block front deques.
+ * iteration, gathered and compacted after the loop, instead of per-block front deques; the
+ * loop holds only as many chunks as createCcd's memoryBudget can compact in one batch beside
+ * the traversal's state, start list and front so far: before it would hold more, it stops
+ * (the occlusion queries answered), compacts them into the front so far (a flush, as the loop's
+ * end does) and goes on from the state it left (the front, iterations and nodes unchanged).
  */
 import DEQUE_FRAG from '../../../glsl/apps/ccd/lws-deque.frag.glsl';
 import DEQUE_VERT from '../../../glsl/apps/ccd/lws-deque.vert.glsl';
@@ -64,7 +68,7 @@ import type { KernelSpec } from '../../core/kernelspec';
 import type { ShaderStage } from '../../core/pass';
 import { OcclusionWindow } from '../../core/queries';
 import type { Stream } from '../../core/stream';
-import { compactFront } from './compact';
+import { compactFront, type Compacted } from './compact';
 import { CCD_BYTES as BYTES, type BvttStreams, type CcdHost, type Chunk } from './host';
 
 export interface LwsOptions {
@@ -290,7 +294,7 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
       const part = await compactFront(host, chunks.splice(0).map((stream) => ({ stream, count: B * T })), 'x.z >= 2', undefined, undefined, false, heldState + front);
       if (part.stream) parts.push({ stream: part.stream, count: part.count });
     }
-    return await finish(host, bstate, counters, [start, ...streams], [...parts.splice(0), ...chunks.splice(0).map((stream) => ({ stream, count: B * T }))], { B, T, P, K, iterations, issued, flushes });
+    return await finish(host, bstate, counters, [start, ...streams], parts, chunks, { B, T, P, K, iterations, issued, flushes });
   } finally {
     chunks.forEach((s) => s.dispose());
     parts.forEach((c) => c.stream.dispose());
@@ -325,11 +329,11 @@ async function segment(ctx: CcdHost['ctx'], o: { iterate: () => void; terminate:
   }
 }
 
-/** The counters and overflow flags (one readback), and the front: the front so far and the last
- * segment's chunks of front slots, joined and compacted in batches the budget holds (the chunks
- * are taken). The traversal's state and start list (`state`) go first: after an overflow they
- * stay for the rerun, and nothing is compacted. */
-async function finish(host: CcdHost, bstate: Stream, counters: Stream, state: Stream[], chunks: Chunk[], l: { B: number; T: number; P: number; K: number; iterations: number; issued: number; flushes: number }): Promise<LwsResult & { overflow: boolean }> {
+/** The counters and overflow flags (one readback), and the front: the last segment's chunks of
+ * front slots compacted in batches the budget holds, after the front so far (`parts`, the
+ * flushes'; the chunks and parts are taken). The traversal's state and start list (`state`) go
+ * first: after an overflow they stay for the rerun, and nothing is compacted. */
+async function finish(host: CcdHost, bstate: Stream, counters: Stream, state: Stream[], parts: Chunk[], chunks: Stream[], l: { B: number; T: number; P: number; K: number; iterations: number; issued: number; flushes: number }): Promise<LwsResult & { overflow: boolean }> {
   const { B, T } = l;
   const [st, cn] = (await Promise.all([bstate.read(), counters.read()])) as [Int32Array, Int32Array];
   let overflow = false, nodes = 0, moved = 0, stolen = 0, steals = 0;
@@ -343,13 +347,22 @@ async function finish(host: CcdHost, bstate: Stream, counters: Stream, state: St
   const stats = { blocks: B, threads: T, pop: l.P, steps: l.K, moved, stolen, steals, extraIterations: l.issued - l.iterations, reruns: 0, flushes: l.flushes };
   const common = { iterations: l.iterations, nodes, lanes: B * T, roundTrips: l.iterations + 1, balancingMs: 0, stats }; // round trips: the occlusion queries waited on, and the counters
   if (overflow) {
-    chunks.splice(0).forEach((c) => c.stream.dispose());
+    // (the caller disposes the chunks and parts)
     return { ...common, front: null, frontCount: 0, frontMs: 0, overflow };
   }
   // the start list (the caller disposes it again, a no-op) and the state are not needed any more
   state.forEach((s) => s.dispose());
   const tf = performance.now();
   host.stage('front');
-  const kept = await compactFront(host, chunks.splice(0), 'x.z >= 2', 'x.z == 3');
+  const last = chunks.splice(0).map((stream) => ({ stream, count: B * T }));
+  let kept: Compacted;
+  if (parts.length === 0) kept = await compactFront(host, last, 'x.z >= 2', 'x.z == 3');
+  else {
+    // after flushes: the last segment's slots compacted beside the front so far, then joined
+    // after it (the candidates are then the narrow phase's filter of the front)
+    const held = parts.reduce((a, c) => a + 16 * c.stream.length, 0);
+    const tail = await compactFront(host, last, 'x.z >= 2', undefined, undefined, false, held);
+    kept = host.filter.concat([...parts.splice(0), ...(tail.stream ? [{ stream: tail.stream, count: tail.count }] : [])]);
+  }
   return { ...common, frontMs: performance.now() - tf, front: kept.stream, frontCount: kept.count, ...(kept.also ? { cand: kept.also } : {}), overflow };
 }
