@@ -198,7 +198,7 @@ async function runModern(page, url, frontEnd, notebook, file, { save = false, ti
   const lines = checks.map((c) => c.text.trim().split('\n').filter((l) => /brookgl check/.test(l)).join(' ') || '(nothing printed)');
   if (!checks.length || lines.some((l) => !/brookgl check: ok/.test(l))) throw new Error(`${notebook}: the check cells printed:\n${lines.join('\n')}`);
   // the widgets: in the DOM, and their models (read from the page) answered
-  const widgets = await page.evaluate(() =>
+  const readWidgets = () => page.evaluate(() =>
     [...__panel.node.querySelectorAll('.brookgl-widget')].map((el) => {
       const m = el.brookglModel;
       return {
@@ -220,10 +220,18 @@ async function runModern(page, url, frontEnd, notebook, file, { save = false, ti
   const expected = (w) => w.status === 'error' && w.error && shown.includes(w.error.slice(0, 60));
   // answered: the model holds the answer to its latest request, and the widget's root says what
   // its model says and shows that request (the widget sets them together, and sends the answer to
-  // Python, in one step: finishRun in python/js/widget.ts). Read once: a root that said done while
-  // its model read running (a view run again for a request already answered) is a failure.
+  // Python, in one step: finishRun in python/js/widget.ts); a root that says done while its model
+  // reads running after the re-reads below is a failure.
   const answered = (w) => w.status === 'done' && w.answered === w.request && w.results.length && w.drawn === String(w.answered);
-  const bad = widgets.filter((w) => !expected(w) && (w.dom !== w.status || (w.kind === 'embed' ? !(w.status === 'ready' && w.state) : !answered(w))));
+  const badOf = (widgets) => widgets.filter((w) => !expected(w) && (w.dom !== w.status || (w.kind === 'embed' ? !(w.status === 'ready' && w.state) : !answered(w))));
+  // a model's last state update may still be on its way when Run All's cells are done: read again,
+  // for up to 15 s, until every widget holds; then the same conditions must hold
+  let widgets = await readWidgets();
+  for (const until = Date.now() + 15000; badOf(widgets).length && Date.now() < until; ) {
+    await new Promise((r) => setTimeout(r, 500));
+    widgets = await readWidgets();
+  }
+  const bad = badOf(widgets);
   const wanted = cells.filter((c) => c.outputs.some((o) => o.data?.['application/vnd.jupyter.widget-view+json'])).length;
   if (!widgets.length || widgets.length < wanted || bad.length) throw new Error(`${notebook}: ${widgets.length} widgets in the DOM for ${wanted} widget outputs; not answered: ${JSON.stringify(bad)}`);
   let saved = null;

@@ -286,6 +286,24 @@ function finishRun(model: WidgetModel, root: HTMLElement, run: ViewRun, answer: 
   root.dataset.request = String(run.request);
 }
 
+/**
+ * A model that holds the answer to its request is done (or in error), never running: a state
+ * update that says running for a request already answered (a sync that arrives after the answer,
+ * seen in fresh clones' notebook checks: the root said done, the model running, answered ===
+ * request) is stale, and the model takes its root's status again, in the page only. Returns the
+ * listener's removal.
+ */
+function keepAnswered(model: WidgetModel, root: HTMLElement): () => void {
+  const stale = () => {
+    const request = model.get('request');
+    if (model.get('status') === 'running' && model.get('answered') === request && root.dataset.request === String(request) && root.dataset.status !== 'running') {
+      model.set('status', root.dataset.status);
+    }
+  };
+  model.on('change:status', stale);
+  return () => model.off('change:status', stale);
+}
+
 function renderRun(model: WidgetModel, el: HTMLElement): () => void {
   const root = widgetRoot(model, 'run');
   root.style.cssText = 'font:12px system-ui,sans-serif';
@@ -311,9 +329,11 @@ function renderRun(model: WidgetModel, el: HTMLElement): () => void {
       finishRun(model, root, job, answer);
     }));
   model.on('change:request', run);
+  const unstale = keepAnswered(model, root);
   run();
   return () => {
     model.off('change:request', run);
+    unstale();
     if (ctx) releaseContext(ctx);
     root.remove();
   };
@@ -407,9 +427,11 @@ function renderApp(model: WidgetModel, el: HTMLElement): () => void {
       finishRun(model, root, job, answer);
     });
   model.on('change:request', run);
+  const unstale = keepAnswered(model, root);
   run();
   return () => {
     model.off('change:request', run);
+    unstale();
     if (ctx) releaseContext(ctx); // never the puzzles' shared context: the page's other checks use it
     root.remove();
   };

@@ -154,6 +154,12 @@ describe('python/js/widget (anywidget protocol, local model)', () => {
     expect(seen.slice(2).map((s) => [s.status, s.answered])).to.deep.equal([['running', 0], ['done', 1]]);
     expect(model.sent.length).to.equal(2);
     expect(model.sent[1]!.content.state).to.include({ status: 'done', answered: 1 });
+    // a stale update that says running for the request already answered (a sync arriving after
+    // the answer): the model takes its views' status again, and nothing is run or sent
+    model.set('status', 'running');
+    expect(model.values.status, 'a stale running is undone').to.equal('done');
+    expect(model.sent.length, 'nothing sent for it').to.equal(2);
+    expect([0, 1].map((k) => rootOf(k)!.dataset.status)).to.deep.equal(['done', 'done']);
     second();
     first();
   });
