@@ -223,12 +223,29 @@ export async function occlusionLoop(ctx: BrookContext, o: OcclusionLoopOptions):
   checkFunction(o.terminate, 'occlusionLoop: options.terminate', '() => ctx.runInternal(terminationKernel, ...)');
   checkInteger(o.maxIterations, 'occlusionLoop: options.maxIterations (the bound on a loop that never ends)', 1);
   if (o.inFlight !== undefined) checkInteger(o.inFlight, 'occlusionLoop: options.inFlight', 1);
+  const r = await occlusionSteps(ctx, { ...o, most: o.maxIterations });
+  if (!r.done) {
+    throw new BrookError(`occlusionLoop: records were still live after maxIterations = ${o.maxIterations} iterations; raise the limit or check the termination kernel`);
+  }
+  return { iterations: r.iterations, issued: r.issued };
+}
+
+/**
+ * @internal occlusionLoop's loop with no argument checks, ending after `most` answers with
+ * records still live (`done` false) instead of erring: for a caller that runs the loop in pieces
+ * (ccd's lazy work stealing compacts its front between them). `iterations` is the first after
+ * which nothing was live (1-based; `most` where some still are); `issued` counts those run.
+ */
+export async function occlusionSteps(
+  ctx: BrookContext,
+  o: { iterate: (k: number) => void; terminate: () => void; inFlight?: number; most: number },
+): Promise<{ iterations: number; issued: number; done: boolean }> {
   const window = new OcclusionWindow(ctx, o.inFlight);
   let issued = 0;
   let answered = 0;
   try {
     for (;;) {
-      while (window.size < window.inFlight && issued < o.maxIterations) {
+      while (window.size < window.inFlight && issued < o.most) {
         o.iterate(issued);
         issued++;
         window.add(ctx.queries.occlusion(o.terminate));
@@ -237,11 +254,9 @@ export async function occlusionLoop(ctx: BrookContext, o: OcclusionLoopOptions):
       answered++;
       if (!live) {
         window.abandon(); // later answers are not needed
-        return { iterations: answered, issued };
+        return { iterations: answered, issued, done: true };
       }
-      if (answered >= o.maxIterations) {
-        throw new BrookError(`occlusionLoop: records were still live after maxIterations = ${o.maxIterations} iterations; raise the limit or check the termination kernel`);
-      }
+      if (answered >= o.most) return { iterations: answered, issued, done: false };
     }
   } catch (e) {
     // a failed loop releases its queries before it rejects: wait for the answers in flight

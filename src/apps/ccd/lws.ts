@@ -66,8 +66,8 @@ import BVTT from '../../../glsl/apps/ccd/bvtt.glsl';
 import { BrookError, check } from '../../core/errors';
 import type { KernelSpec } from '../../core/kernelspec';
 import type { ShaderStage } from '../../core/pass';
-import { OcclusionWindow } from '../../core/queries';
 import type { Stream } from '../../core/stream';
+import { occlusionSteps } from '../../idioms/flow';
 import { compactFront, type Compacted } from './compact';
 import { CCD_BYTES as BYTES, type BvttStreams, type CcdHost, type Chunk } from './host';
 
@@ -275,7 +275,7 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
     for (;;) {
       const front = parts.reduce((a, c) => a + 16 * c.stream.length, 0);
       const most = Math.max(1, Math.floor((host.memoryBudget - heldState - front) / (BYTES.compact * perIteration)));
-      const seg = await segment(ctx, { iterate, terminate, inFlight, most: Math.min(most, MAX_ITERATIONS - issued) });
+      const seg = await occlusionSteps(ctx, { iterate, terminate, inFlight, most: Math.min(most, MAX_ITERATIONS - issued) });
       iterations += seg.iterations;
       issued += seg.issued;
       if (seg.done) {
@@ -299,33 +299,6 @@ async function attempt(host: CcdHost, bvtt: BvttStreams, start: Stream, count: n
     chunks.forEach((s) => s.dispose());
     parts.forEach((c) => c.stream.dispose());
     streams.forEach((s) => s.dispose());
-  }
-}
-
-/** Up to `most` iterations of brookgl's occlusion-query loop (idioms/flow's occlusionLoop,
- * which this is, stopped at `most` with blocks still live): `iterations`, the first after which
- * nothing was live (1-based; `most` where some still are), and how many were issued. */
-async function segment(ctx: CcdHost['ctx'], o: { iterate: () => void; terminate: () => void; inFlight: number; most: number }): Promise<{ iterations: number; issued: number; done: boolean }> {
-  const window = new OcclusionWindow(ctx, o.inFlight);
-  let issued = 0, answered = 0;
-  try {
-    for (;;) {
-      while (window.size < window.inFlight && issued < o.most) {
-        o.iterate();
-        issued++;
-        window.add(ctx.queries.occlusion(o.terminate));
-      }
-      const live = await window.next();
-      answered++;
-      if (!live) {
-        window.abandon(); // later answers are not needed
-        return { iterations: answered, issued, done: true };
-      }
-      if (answered >= o.most) return { iterations: answered, issued, done: false };
-    }
-  } catch (e) {
-    await window.settle(); // a failed loop releases its queries before it rejects
-    throw e;
   }
 }
 
