@@ -3,6 +3,19 @@ import { BrookContext, createCcd, reference } from '../../src/index';
 import { expectNoGLError, newContext } from '../helpers';
 import { report } from './ccd-data';
 
+/** Counts the textures, framebuffers and programs `ctx`'s GL makes from now until `restore()`. */
+function countMade(ctx: BrookContext): { made: { textures: number; framebuffers: number; programs: number }; restore: () => void } {
+  const gl = ctx.gl as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const made = { textures: 0, framebuffers: 0, programs: 0 };
+  const names = { textures: 'createTexture', framebuffers: 'createFramebuffer', programs: 'createProgram' } as const;
+  const saved = Object.values(names).map((n) => [n, gl[n]!] as const);
+  for (const [key, name] of Object.entries(names) as Array<[keyof typeof made, string]>) {
+    const f = gl[name]!.bind(ctx.gl);
+    gl[name] = (...a: unknown[]) => (made[key]++, f(...a));
+  }
+  return { made, restore: () => saved.forEach(([n, f]) => (gl[n] = f)) };
+}
+
 describe('ccd steady frames', () => {
   let ctx: BrookContext;
   before(() => (ctx = newContext()));
@@ -16,14 +29,7 @@ describe('ccd steady frames', () => {
     const ccd = createCcd(ctx, scene);
     const orphans = reference.orphanSets(scene);
     const f32 = (kind: 'vf' | 'ee', q: Float64Array) => reference.ccdInclusion(kind, q, 'float32').hit;
-    const gl = ctx.gl as unknown as Record<string, (...a: unknown[]) => unknown>;
-    const made = { textures: 0, framebuffers: 0, programs: 0 };
-    const names = { textures: 'createTexture', framebuffers: 'createFramebuffer', programs: 'createProgram' } as const;
-    const saved = Object.values(names).map((n) => [n, gl[n]!] as const);
-    for (const [key, name] of Object.entries(names) as Array<[keyof typeof made, string]>) {
-      const f = gl[name]!.bind(ctx.gl);
-      gl[name] = (...a: unknown[]) => (made[key]++, f(...a));
-    }
+    const { made, restore } = countMade(ctx);
     const rows: string[] = [];
     try {
       let cpu = reference.ccdReferenceStep(scene, ccd.bvh, orphans, f32);
@@ -43,7 +49,7 @@ describe('ccd steady frames', () => {
         rows.push(`frame ${f}: ${d.textures} textures, ${d.framebuffers} framebuffers, ${d.programs} programs made, ${r.stats.roundTrips} round trips`);
       }
     } finally {
-      for (const [n, f] of saved) gl[n] = f;
+      restore();
     }
     report(`cloth 24x24, the same positions stepped 5 times: ${rows.join('; ')}`);
     ccd.dispose();
@@ -59,14 +65,7 @@ describe('ccd steady frames', () => {
     for (let f = 0; f < 5; f++) frames.push(c.scene()), c.advance();
     const orphans = reference.orphanSets(frames[0]!);
     const f32 = (kind: 'vf' | 'ee', q: Float64Array) => reference.ccdInclusion(kind, q, 'float32').hit;
-    const gl = ctx.gl as unknown as Record<string, (...a: unknown[]) => unknown>;
-    const made = { textures: 0, framebuffers: 0, programs: 0 };
-    const names = { textures: 'createTexture', framebuffers: 'createFramebuffer', programs: 'createProgram' } as const;
-    const saved = Object.values(names).map((n) => [n, gl[n]!] as const);
-    for (const [key, name] of Object.entries(names) as Array<[keyof typeof made, string]>) {
-      const f = gl[name]!.bind(ctx.gl);
-      gl[name] = (...a: unknown[]) => (made[key]++, f(...a));
-    }
+    const { made, restore } = countMade(ctx);
     const rows: string[] = [];
     try {
       for (const [label, options] of [['static', { balance: 'static' }], ['lws 4x32', { balance: 'lws', lws: { blocks: 4, threads: 32 } }]] as const) {
@@ -98,7 +97,7 @@ describe('ccd steady frames', () => {
         rows.push(`${label}: warm-up ${line(warm)}, replay ${line(replay)}`);
       }
     } finally {
-      for (const [n, f] of saved) gl[n] = f;
+      restore();
     }
     report(`cloth 16x16 falling on a ball, 5 frames, textures/framebuffers/programs made per frame: ${rows.join('; ')}`);
     expectNoGLError(ctx);
